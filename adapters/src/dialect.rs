@@ -1,0 +1,113 @@
+//! The agents and the wire dialects they speak. Dependency-free, so the shim
+//! can name them.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// A coding agent. The names (`claude-code`, `cursor`, ...) are what users
+/// write in the gateway's config filters and as the shim's argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Agent {
+    ClaudeCode,
+    Cursor,
+    Cline,
+    GeminiCli,
+    Codex,
+}
+
+/// The JSON dialect of a hook payload. One agent may speak several.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dialect {
+    ClaudeCode,
+    Cursor,
+    /// Cline's SDK file hooks (the CLI): `hookName` in snake_case.
+    ClineSdk,
+    /// Cline's VS Code extension hooks: `hookName` in PascalCase.
+    ClineLegacy,
+}
+
+/// What the shim does when the gateway cannot answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FailMode {
+    /// Answer the agent's neutral reply: the agent goes on as if no hook ran.
+    #[default]
+    Open,
+    /// Block whatever the event lets a hook block.
+    Closed,
+}
+
+impl Agent {
+    /// Every agent, in a stable order.
+    pub const ALL: [Agent; 5] = [
+        Agent::ClaudeCode,
+        Agent::Cursor,
+        Agent::Cline,
+        Agent::GeminiCli,
+        Agent::Codex,
+    ];
+
+    /// The name users write in config files and on the shim's command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "claude-code",
+            Agent::Cursor => "cursor",
+            Agent::Cline => "cline",
+            Agent::GeminiCli => "gemini-cli",
+            Agent::Codex => "codex",
+        }
+    }
+}
+
+impl fmt::Display for Agent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The error for an agent name hookgate does not know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownAgent;
+
+impl fmt::Display for UnknownAgent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("unknown agent (expected claude-code, cursor, cline, gemini-cli or codex)")
+    }
+}
+
+impl std::error::Error for UnknownAgent {}
+
+impl FromStr for Agent {
+    type Err = UnknownAgent;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Agent::ALL
+            .into_iter()
+            .find(|agent| agent.as_str() == s)
+            .ok_or(UnknownAgent)
+    }
+}
+
+impl Dialect {
+    /// The agent that speaks this dialect.
+    pub fn agent(self) -> Agent {
+        match self {
+            Dialect::ClaudeCode => Agent::ClaudeCode,
+            Dialect::Cursor => Agent::Cursor,
+            Dialect::ClineSdk | Dialect::ClineLegacy => Agent::Cline,
+        }
+    }
+
+    /// The most characters of injected context the agent keeps; longer
+    /// context is truncated by `merge` with a visible marker.
+    pub fn context_limit(self) -> usize {
+        match self {
+            // Claude Code caps hook output strings at 10,000 characters.
+            Dialect::ClaudeCode => 10_000,
+            // Cursor documents no cap; keep Claude Code's, the tighter one
+            // of the agents it mirrors.
+            Dialect::Cursor => 10_000,
+            // Cline truncates hook context at 50,000 characters.
+            Dialect::ClineSdk | Dialect::ClineLegacy => 50_000,
+        }
+    }
+}

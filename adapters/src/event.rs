@@ -1,0 +1,214 @@
+//! The canonical hook event: what every agent's payload becomes.
+//!
+//! Plain data with no serde derives on purpose: the wire formats are the
+//! agents' JSON (parsed privately per dialect) and the `hookgate.v1` proto
+//! (converted in the gateway). Nothing serializes this type directly.
+
+use crate::Dialect;
+
+/// What happened, in agent-neutral terms. The snake_case names
+/// ([`EventKind::as_str`]) are what users write in config filters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    SessionStart,
+    SessionResume,
+    SessionEnd,
+    PromptSubmit,
+    PreToolUse,
+    PostToolUse,
+    ToolFailure,
+    FileRead,
+    FileEdit,
+    AgentResponse,
+    AgentThought,
+    Stop,
+    SubagentStart,
+    SubagentStop,
+    PreCompact,
+    PostCompact,
+    Notification,
+    PermissionRequest,
+    TaskComplete,
+    TaskError,
+    TaskAbort,
+    ConfigChange,
+    /// Anything else, including events hookgate does not know yet.
+    Other,
+}
+
+/// Broad class of a tool, so a policy can say "every shell tool".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ToolClass {
+    Shell,
+    Mcp,
+    FileRead,
+    FileWrite,
+    Search,
+    Web,
+    Subagent,
+    Other,
+}
+
+/// Which answers the agent acts on for this event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Capabilities {
+    pub deny: bool,
+    pub ask: bool,
+    pub context: bool,
+    pub input_rewrite: bool,
+    pub halt: bool,
+    pub followup: bool,
+}
+
+/// The tool a tool event is about.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tool {
+    /// The name as the agent calls it (`Bash`, `Shell`, `run_commands`).
+    pub name: String,
+    pub class: ToolClass,
+    /// The tool's input; an object for most tools. Cursor's MCP events send
+    /// it as a JSON string, which the adapter decodes.
+    pub input: serde_json::Value,
+    /// Shell tools: the command line (several commands joined by `\n`).
+    pub command: Option<String>,
+    pub mcp_server: Option<String>,
+    pub file_path: Option<String>,
+    /// Post-tool events: the output, as text (JSON values are serialized).
+    pub output: Option<String>,
+    pub error: Option<String>,
+    pub duration_ms: Option<u64>,
+    /// The agent's id for this tool call.
+    pub call_id: Option<String>,
+}
+
+/// Stop and subagent-stop details.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StopInfo {
+    pub status: Option<String>,
+    pub loop_count: Option<u32>,
+    /// The agent is already continuing because a stop hook asked it to.
+    pub continuing: bool,
+}
+
+/// One hook event in canonical form.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HookEvent {
+    pub dialect: Dialect,
+    pub agent_version: Option<String>,
+    /// The agent's own event name, exactly as sent.
+    pub native_event: String,
+    pub kind: EventKind,
+    /// Does the agent wait for the hook's answer before it goes on?
+    pub blocking: bool,
+    pub capabilities: Capabilities,
+    pub session_id: Option<String>,
+    pub cwd: Option<String>,
+    pub workspace_roots: Vec<String>,
+    pub transcript_path: Option<String>,
+    pub model: Option<String>,
+    pub tool: Option<Tool>,
+    pub prompt: Option<String>,
+    /// Agent response or thought text.
+    pub text: Option<String>,
+    pub stop: Option<StopInfo>,
+    /// Free-form reason or source (session end reason, start source,
+    /// notification message, task error message).
+    pub reason: Option<String>,
+    pub subagent_id: Option<String>,
+}
+
+impl EventKind {
+    /// Every kind, in a stable order.
+    pub const ALL: [EventKind; 23] = [
+        EventKind::SessionStart,
+        EventKind::SessionResume,
+        EventKind::SessionEnd,
+        EventKind::PromptSubmit,
+        EventKind::PreToolUse,
+        EventKind::PostToolUse,
+        EventKind::ToolFailure,
+        EventKind::FileRead,
+        EventKind::FileEdit,
+        EventKind::AgentResponse,
+        EventKind::AgentThought,
+        EventKind::Stop,
+        EventKind::SubagentStart,
+        EventKind::SubagentStop,
+        EventKind::PreCompact,
+        EventKind::PostCompact,
+        EventKind::Notification,
+        EventKind::PermissionRequest,
+        EventKind::TaskComplete,
+        EventKind::TaskError,
+        EventKind::TaskAbort,
+        EventKind::ConfigChange,
+        EventKind::Other,
+    ];
+
+    /// The snake_case name used in config files and logs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventKind::SessionStart => "session_start",
+            EventKind::SessionResume => "session_resume",
+            EventKind::SessionEnd => "session_end",
+            EventKind::PromptSubmit => "prompt_submit",
+            EventKind::PreToolUse => "pre_tool_use",
+            EventKind::PostToolUse => "post_tool_use",
+            EventKind::ToolFailure => "tool_failure",
+            EventKind::FileRead => "file_read",
+            EventKind::FileEdit => "file_edit",
+            EventKind::AgentResponse => "agent_response",
+            EventKind::AgentThought => "agent_thought",
+            EventKind::Stop => "stop",
+            EventKind::SubagentStart => "subagent_start",
+            EventKind::SubagentStop => "subagent_stop",
+            EventKind::PreCompact => "pre_compact",
+            EventKind::PostCompact => "post_compact",
+            EventKind::Notification => "notification",
+            EventKind::PermissionRequest => "permission_request",
+            EventKind::TaskComplete => "task_complete",
+            EventKind::TaskError => "task_error",
+            EventKind::TaskAbort => "task_abort",
+            EventKind::ConfigChange => "config_change",
+            EventKind::Other => "other",
+        }
+    }
+
+    /// Parses a snake_case name.
+    pub fn from_name(name: &str) -> Option<EventKind> {
+        EventKind::ALL.into_iter().find(|kind| kind.as_str() == name)
+    }
+}
+
+impl ToolClass {
+    /// Every class, in a stable order.
+    pub const ALL: [ToolClass; 8] = [
+        ToolClass::Shell,
+        ToolClass::Mcp,
+        ToolClass::FileRead,
+        ToolClass::FileWrite,
+        ToolClass::Search,
+        ToolClass::Web,
+        ToolClass::Subagent,
+        ToolClass::Other,
+    ];
+
+    /// The snake_case name used in config filters.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolClass::Shell => "shell",
+            ToolClass::Mcp => "mcp",
+            ToolClass::FileRead => "file_read",
+            ToolClass::FileWrite => "file_write",
+            ToolClass::Search => "search",
+            ToolClass::Web => "web",
+            ToolClass::Subagent => "subagent",
+            ToolClass::Other => "other",
+        }
+    }
+
+    /// Parses a snake_case name.
+    pub fn from_name(name: &str) -> Option<ToolClass> {
+        ToolClass::ALL.into_iter().find(|class| class.as_str() == name)
+    }
+}

@@ -1,0 +1,139 @@
+//! Typed field access over a parsed payload, shared by every dialect.
+//!
+//! Agents add fields often, so unknown fields are ignored; a field that is
+//! present with the wrong type is an error naming that field (a dotted path
+//! such as `tool_call.input`), because silently defaulting it would hide a
+//! real protocol change.
+
+use serde_json::{Map, Value};
+
+use crate::{Dialect, ParseError, ParseErrorKind};
+
+/// Parses `payload` as a JSON object.
+pub(crate) fn object(dialect: Dialect, payload: &[u8]) -> Result<Map<String, Value>, ParseError> {
+    match serde_json::from_slice::<Value>(payload) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err(ParseError::new(dialect, ParseErrorKind::NotAnObject)),
+        Err(err) => Err(ParseError::new(
+            dialect,
+            ParseErrorKind::NotJson {
+                line: err.line(),
+                column: err.column(),
+            },
+        )),
+    }
+}
+
+/// A JSON object with the path that leads to it, for error messages.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Fields<'a> {
+    dialect: Dialect,
+    path: &'a str,
+    map: &'a Map<String, Value>,
+}
+
+impl<'a> Fields<'a> {
+    /// The top-level object of a payload.
+    pub(crate) fn root(dialect: Dialect, map: &'a Map<String, Value>) -> Self {
+        Fields {
+            dialect,
+            path: "",
+            map,
+        }
+    }
+
+    fn error(&self, key: &str, kind: impl FnOnce(String) -> ParseErrorKind) -> ParseError {
+        let field = if self.path.is_empty() {
+            key.to_owned()
+        } else {
+            format!("{}.{key}", self.path)
+        };
+        ParseError::new(self.dialect, kind(field))
+    }
+
+    fn wrong_type(&self, key: &str, expected: &'static str) -> ParseError {
+        self.error(key, |field| ParseErrorKind::WrongType { field, expected })
+    }
+
+    /// The raw value of `key`, if present and not null.
+    pub(crate) fn value(&self, key: &str) -> Option<&'a Value> {
+        self.map.get(key).filter(|value| !value.is_null())
+    }
+
+    /// A string field that must be present.
+    pub(crate) fn req_str(&self, key: &str) -> Result<&'a str, ParseError> {
+        self.opt_str(key)?
+            .ok_or_else(|| self.error(key, ParseErrorKind::MissingField))
+    }
+
+    /// A string field that may be absent or null.
+    pub(crate) fn opt_str(&self, key: &str) -> Result<Option<&'a str>, ParseError> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(_) => Err(self.wrong_type(key, "a string")),
+        }
+    }
+
+    /// Like [`Fields::opt_str`], owned; empty strings count as absent.
+    pub(crate) fn opt_string(&self, key: &str) -> Result<Option<String>, ParseError> {
+        Ok(self
+            .opt_str(key)?
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned))
+    }
+
+    /// A non-negative integer field (floats with no fraction are accepted).
+    pub(crate) fn opt_u64(&self, key: &str) -> Result<Option<u64>, ParseError> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(Value::Number(n)) => n
+                .as_u64()
+                .or_else(|| {
+                    n.as_f64()
+                        .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= u64::MAX as f64)
+                        .map(|f| f as u64)
+                })
+                .map(Some)
+                .ok_or_else(|| self.wrong_type(key, "a non-negative integer")),
+            Some(_) => Err(self.wrong_type(key, "a number")),
+        }
+    }
+
+    /// A boolean field; absent means false.
+    pub(crate) fn flag(&self, key: &str) -> Result<bool, ParseError> {
+        match self.value(key) {
+            None => Ok(false),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(_) => Err(self.wrong_type(key, "a boolean")),
+        }
+    }
+
+    /// An array of strings; absent means empty.
+    pub(crate) fn str_list(&self, key: &str) -> Result<Vec<String>, ParseError> {
+        match self.value(key) {
+            None => Ok(Vec::new()),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|item| match item {
+                    Value::String(s) => Ok(s.clone()),
+                    _ => Err(self.wrong_type(key, "an array of strings")),
+                })
+                .collect(),
+            Some(_) => Err(self.wrong_type(key, "an array of strings")),
+        }
+    }
+
+    /// A nested object, if present.
+    pub(crate) fn opt_object(&self, key: &'a str) -> Result<Option<Fields<'a>>, ParseError> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(Value::Object(map)) => Ok(Some(Fields {
+                dialect: self.dialect,
+                path: key,
+                map,
+            })),
+            Some(_) => Err(self.wrong_type(key, "an object")),
+        }
+    }
+}

@@ -1,0 +1,3 @@
+//! gateway: the hookgate daemon. IMPLEMENT.
+
+fn main() {}

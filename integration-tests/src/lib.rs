@@ -1,0 +1,1 @@
+//! Test harness for hookgate's end-to-end tests. IMPLEMENT.

@@ -1,0 +1,3 @@
+//! gateway-shim: the hook command. IMPLEMENT.
+
+fn main() {}
