@@ -19,6 +19,8 @@
 use std::fmt;
 use std::io::{self, Read, Write};
 
+pub mod socket;
+
 /// First bytes of every frame, so a stray client fails fast and clearly.
 pub const MAGIC: [u8; 4] = *b"HKGT";
 /// Bumped on any incompatible change of the body layout.
@@ -61,9 +63,6 @@ pub struct Request {
     pub env: Vec<(String, String)>,
     /// The payload the agent wrote to the hook's stdin.
     pub stdin: Vec<u8>,
-    /// How many times shims answered on their own (gateway unreachable)
-    /// since the last report; the gateway adds it to its counters.
-    pub unreported_fallbacks: u32,
 }
 
 /// What the shim must write and exit with.
@@ -166,7 +165,6 @@ impl Request {
             put_bytes(&mut body, value.as_bytes());
         }
         put_bytes(&mut body, &self.stdin);
-        put_u32(&mut body, self.unreported_fallbacks);
         frame(FrameKind::Request, body)
     }
 
@@ -177,14 +175,12 @@ impl Request {
         let cwd = cursor.string()?;
         let env = cursor.list(|c| Ok((c.string()?, c.string()?)))?;
         let stdin = cursor.bytes()?.to_vec();
-        let unreported_fallbacks = cursor.u32()?;
         cursor.finish()?;
         Ok(Request {
             args,
             cwd,
             env,
             stdin,
-            unreported_fallbacks,
         })
     }
 
@@ -326,7 +322,6 @@ mod tests {
             cwd: "/home/dev/acme".into(),
             env: vec![("CLAUDE_PROJECT_DIR".into(), "/home/dev/acme".into())],
             stdin: br#"{"hook_event_name":"PreToolUse"}"#.to_vec(),
-            unreported_fallbacks: 3,
         }
     }
 
