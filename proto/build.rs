@@ -12,6 +12,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     tonic_prost_build::configure()
         .build_server(true)
         .build_client(true)
+        // No `connect()` helpers: they need tonic's transport feature, and the
+        // gateway builds its channels itself (lazy, with deadlines).
+        .build_transport(false)
         .compile_fds(descriptors)?;
     Ok(())
 }

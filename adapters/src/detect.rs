@@ -4,6 +4,7 @@
 //! Dependency-free (see `sniff`), because the shim calls it too when it has
 //! to answer without the gateway.
 
+use crate::sniff::{self, TopLevel};
 use crate::{Agent, Dialect};
 
 /// The dialect and, when the payload names it, the agent's event name.
@@ -48,7 +49,140 @@ impl std::error::Error for DetectError {}
 /// `env_names` are the names (not values) of the agent-related environment
 /// variables the hook process saw (`CLAUDE_PROJECT_DIR`, `CURSOR_VERSION`,
 /// `CLINE_*`, ...), used to break ties.
-pub fn detect(payload: &[u8], hint: Option<Agent>, env_names: &[&str]) -> Result<Detected, DetectError> {
-    let _ = (payload, hint, env_names);
-    Err(DetectError::UnknownDialect) // IMPLEMENT
+///
+/// One exception to "the hint wins": Cursor also runs the hooks registered
+/// in `.claude/settings*.json`, with its own camelCase payloads. A
+/// `claude-code` hint only says which settings file registered the shim, so
+/// a payload that is unmistakably Cursor's (a camelCase event name plus a
+/// Cursor field or `CURSOR_*` variable) is read as Cursor. Parsing it as
+/// Claude Code would turn every Cursor event into an unknown, neutral one.
+///
+/// Without a hint:
+/// * `hookName` → Cline: snake_case is the SDK format, PascalCase legacy;
+/// * `hook_event_name` in camelCase → Cursor;
+/// * `hook_event_name` in PascalCase → Claude Code, unless the payload is
+///   recognisably Gemini CLI's (a top-level `timestamp`, a Gemini-only event
+///   name or a `GEMINI_*` variable) or Codex's (the Codex-only `Interrupt`
+///   event, or `turn_id` on any event but Claude Code's `MessageDisplay`):
+///   those have no adapter yet and give [`DetectError::UnsupportedAgent`].
+///   Codex's `SessionStart` and `SessionEnd` carry neither marker and are
+///   read as Claude Code; both are non-blocking and Claude Code's reply to
+///   them is also valid Codex output.
+/// * an event name of neither case → the environment decides (`CURSOR_*`,
+///   then `CLAUDE_*`).
+pub fn detect(
+    payload: &[u8],
+    hint: Option<Agent>,
+    env_names: &[&str],
+) -> Result<Detected, DetectError> {
+    let top = sniff::scan(payload).ok_or(DetectError::NotAnObject)?;
+    let hook_name = top.string_value("hookName");
+    let event_name = top.string_value("hook_event_name");
+    let env = Env(env_names);
+
+    let dialect = match hint {
+        Some(agent @ (Agent::GeminiCli | Agent::Codex)) => {
+            return Err(DetectError::UnsupportedAgent(agent));
+        }
+        Some(Agent::Cline) => cline_dialect(hook_name.as_deref(), &top),
+        Some(Agent::Cursor) => Dialect::Cursor,
+        Some(Agent::ClaudeCode) => match event_name.as_deref() {
+            Some(name) if is_camel(name) && (has_cursor_fields(&top) || env.has("CURSOR_")) => {
+                Dialect::Cursor
+            }
+            _ => Dialect::ClaudeCode,
+        },
+        None => match (&hook_name, &event_name) {
+            (Some(name), _) => cline_dialect(Some(name), &top),
+            (None, Some(name)) => unhinted_event_dialect(name, &top, &env)?,
+            (None, None) => return Err(DetectError::UnknownDialect),
+        },
+    };
+    let native_event = match dialect {
+        Dialect::ClineSdk | Dialect::ClineLegacy => hook_name,
+        Dialect::ClaudeCode | Dialect::Cursor => event_name,
+    };
+    Ok(Detected {
+        dialect,
+        native_event,
+    })
 }
+
+/// Gemini CLI's event names that Claude Code does not use.
+const GEMINI_ONLY_EVENTS: [&str; 8] = [
+    "BeforeTool",
+    "AfterTool",
+    "BeforeAgent",
+    "AfterAgent",
+    "BeforeModel",
+    "AfterModel",
+    "BeforeToolSelection",
+    "PreCompress",
+];
+
+/// A `hook_event_name` payload with no hint.
+fn unhinted_event_dialect(
+    name: &str,
+    top: &TopLevel<'_>,
+    env: &Env<'_>,
+) -> Result<Dialect, DetectError> {
+    if is_camel(name) {
+        return Ok(Dialect::Cursor);
+    }
+    if is_pascal(name) {
+        if top.has_key("timestamp") || GEMINI_ONLY_EVENTS.contains(&name) || env.has("GEMINI_") {
+            return Err(DetectError::UnsupportedAgent(Agent::GeminiCli));
+        }
+        if name == "Interrupt" || (top.has_key("turn_id") && name != "MessageDisplay") {
+            return Err(DetectError::UnsupportedAgent(Agent::Codex));
+        }
+        return Ok(Dialect::ClaudeCode);
+    }
+    if env.has("CURSOR_") {
+        Ok(Dialect::Cursor)
+    } else if env.has("CLAUDE_") {
+        Ok(Dialect::ClaudeCode)
+    } else {
+        Err(DetectError::UnknownDialect)
+    }
+}
+
+/// SDK or legacy. Without a readable `hookName` (only possible with a
+/// `cline` hint), the SDK-only fields decide, else legacy's `model`; the
+/// SDK, the current format, is the default.
+fn cline_dialect(hook_name: Option<&str>, top: &TopLevel<'_>) -> Dialect {
+    match hook_name {
+        Some(name) if is_pascal(name) => Dialect::ClineLegacy,
+        Some(_) => Dialect::ClineSdk,
+        None if top.has_key("model") && !top.has_key("agent_id") => Dialect::ClineLegacy,
+        None => Dialect::ClineSdk,
+    }
+}
+
+fn has_cursor_fields(top: &TopLevel<'_>) -> bool {
+    ["cursor_version", "conversation_id", "workspace_roots"]
+        .iter()
+        .any(|key| top.has_key(key))
+}
+
+/// `preToolUse`, `stop`: starts lowercase, no underscore (Cline SDK's
+/// snake_case names go through `hookName`, never here).
+fn is_camel(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_lowercase())
+}
+
+fn is_pascal(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase())
+}
+
+/// The names of the environment variables the agent set.
+struct Env<'a>(&'a [&'a str]);
+
+impl Env<'_> {
+    fn has(&self, prefix: &str) -> bool {
+        self.0.iter().any(|name| name.starts_with(prefix))
+    }
+}
+
+#[cfg(all(test, feature = "json"))]
+mod tests;

@@ -176,7 +176,9 @@ impl EventKind {
 
     /// Parses a snake_case name.
     pub fn from_name(name: &str) -> Option<EventKind> {
-        EventKind::ALL.into_iter().find(|kind| kind.as_str() == name)
+        EventKind::ALL
+            .into_iter()
+            .find(|kind| kind.as_str() == name)
     }
 }
 
@@ -209,6 +211,8 @@ impl ToolClass {
 
     /// Parses a snake_case name.
     pub fn from_name(name: &str) -> Option<ToolClass> {
-        ToolClass::ALL.into_iter().find(|class| class.as_str() == name)
+        ToolClass::ALL
+            .into_iter()
+            .find(|class| class.as_str() == name)
     }
 }

@@ -5,13 +5,236 @@
 //! agent's neutral reply (the agent goes on as if no hook ran); `Closed`
 //! blocks whatever the event lets a hook block, in the way that agent obeys
 //! (Claude Code: exit 2 or a JSON decision; Cursor: exit 2; Cline: a
-//! `cancel` JSON on stdout, since Cline ignores exit codes).
+//! `cancel` JSON on stdout, since Cline ignores exit codes). The rules, and
+//! why, are written down in docs/agents.md ("Fallback replies").
 
 use crate::{Dialect, FailMode, Reply};
 
+/// Used when the caller passes an empty message.
+const DEFAULT_MESSAGE: &str =
+    "hookgate: no policy decision could be made, so this action is blocked (fail-closed)";
+
+/// Claude Code's `WorktreeCreate` hook *replaces* worktree creation and its
+/// stdout is read as the new worktree's path: no reply can be neutral. A
+/// non-zero exit fails the creation cleanly, with this explanation, instead
+/// of handing Claude Code a bogus path.
+pub(crate) const WORKTREE_CREATE_MESSAGE: &str = "hookgate: WorktreeCreate hooks replace git worktree creation and hookgate cannot create worktrees; remove the gateway from the WorktreeCreate hooks";
+
+/// Claude Code events where exit 2 blocks the action (protocols.md §1.3),
+/// minus the continuation events (`Stop`, `SubagentStop`, `TeammateIdle`):
+/// "blocking" those would force the agent to keep working, which is no
+/// safer than letting it stop.
+const CLAUDE_EXIT2_BLOCKS: [&str; 10] = [
+    "UserPromptSubmit",
+    "UserPromptExpansion",
+    "TaskCreated",
+    "TaskCompleted",
+    "ConfigChange",
+    "PostToolBatch",
+    "PreCompact",
+    "Elicitation",
+    "ElicitationResult",
+    "WorktreeCreate",
+];
+
+/// Claude Code events with nothing to block (or only a continuation to
+/// force): closed mode answers the neutral reply.
+const CLAUDE_NOTHING_TO_BLOCK: [&str; 19] = [
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PermissionDenied",
+    "Notification",
+    "SessionStart",
+    "SessionEnd",
+    "Setup",
+    "SubagentStart",
+    "StopFailure",
+    "CwdChanged",
+    "FileChanged",
+    "DirectoryAdded",
+    "PostCompact",
+    "WorktreeRemove",
+    "InstructionsLoaded",
+    "MessageDisplay",
+    "Stop",
+    "SubagentStop",
+    "TeammateIdle",
+];
+
+/// Cursor events a hook can block (bare exit 2).
+const CURSOR_BLOCKS: [&str; 7] = [
+    "beforeShellExecution",
+    "beforeMCPExecution",
+    "beforeReadFile",
+    "beforeTabFileRead",
+    "beforeSubmitPrompt",
+    "preToolUse",
+    "subagentStart",
+];
+
+/// Cursor events with nothing to block (fire-and-forget, or `stop` /
+/// `subagentStop` continuations).
+const CURSOR_NOTHING_TO_BLOCK: [&str; 14] = [
+    "afterShellExecution",
+    "afterMCPExecution",
+    "afterFileEdit",
+    "afterTabFileEdit",
+    "afterAgentResponse",
+    "afterAgentThought",
+    "postToolUse",
+    "postToolUseFailure",
+    "sessionStart",
+    "sessionEnd",
+    "preCompact",
+    "workspaceOpen",
+    "stop",
+    "subagentStop",
+];
+
 /// The reply for `dialect` and `native_event` (when known) under `mode`.
 /// `message` explains the block to the user and model (closed mode only).
-pub fn fallback(dialect: Option<Dialect>, native_event: Option<&str>, mode: FailMode, message: &str) -> Reply {
-    let _ = (dialect, native_event, mode, message);
-    Reply::default() // IMPLEMENT
+pub fn fallback(
+    dialect: Option<Dialect>,
+    native_event: Option<&str>,
+    mode: FailMode,
+    message: &str,
+) -> Reply {
+    match mode {
+        FailMode::Open => open(dialect, native_event),
+        FailMode::Closed => {
+            let message = if message.trim().is_empty() {
+                DEFAULT_MESSAGE
+            } else {
+                message
+            };
+            closed(dialect, native_event, message)
+        }
+    }
 }
+
+/// The neutral reply: exit 0 and nothing on stdout, except Cursor (`{}`:
+/// a handler with `failClosed: true` treats an empty response as a failure
+/// and blocks) and Claude Code's `WorktreeCreate` (see
+/// [`WORKTREE_CREATE_MESSAGE`]).
+fn open(dialect: Option<Dialect>, native_event: Option<&str>) -> Reply {
+    match (dialect, native_event) {
+        (Some(Dialect::ClaudeCode), Some("WorktreeCreate")) => Reply {
+            stdout: Vec::new(),
+            stderr: line(WORKTREE_CREATE_MESSAGE),
+            exit_code: 1,
+        },
+        (Some(Dialect::Cursor), _) => Reply {
+            stdout: b"{}\n".to_vec(),
+            ..Reply::default()
+        },
+        _ => Reply::default(),
+    }
+}
+
+fn closed(dialect: Option<Dialect>, native_event: Option<&str>, message: &str) -> Reply {
+    match dialect {
+        Some(Dialect::ClaudeCode) => claude_closed(native_event, message),
+        // A bare exit 2: Cursor does not parse a JSON body that comes with
+        // exit 2, so stdout stays empty.
+        Some(Dialect::Cursor) => match native_event {
+            Some(event) if CURSOR_BLOCKS.contains(&event) => exit2(message),
+            Some(event) if CURSOR_NOTHING_TO_BLOCK.contains(&event) => open(dialect, native_event),
+            // Unknown or unnamed event: exit 2 blocks wherever it can.
+            _ => exit2(message),
+        },
+        Some(Dialect::ClineSdk | Dialect::ClineLegacy) => Reply {
+            stdout: cline_cancel(message),
+            ..Reply::default()
+        },
+        // Unknown dialect: exit 2 with the message on stderr blocks in
+        // Claude Code, Cursor and Codex; the `cancel` JSON blocks in Cline
+        // (both formats read stdout whatever the exit code).
+        None => Reply {
+            stdout: cline_cancel(message),
+            stderr: line(message),
+            exit_code: 2,
+        },
+    }
+}
+
+fn claude_closed(native_event: Option<&str>, message: &str) -> Reply {
+    match native_event {
+        // The JSON deny is the documented way; exit 2 also blocks should the
+        // JSON not be read, and puts the reason on stderr for Claude.
+        Some("PreToolUse") => Reply {
+            stdout: json_line(&[
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"#,
+                &json_string(message),
+                "}}",
+            ]),
+            stderr: line(message),
+            exit_code: 2,
+        },
+        // Exit 2 is ignored here; only the decision object denies.
+        Some("PermissionRequest") => Reply {
+            stdout: json_line(&[
+                r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"#,
+                &json_string(message),
+                "}}}",
+            ]),
+            ..Reply::default()
+        },
+        Some(event) if CLAUDE_EXIT2_BLOCKS.contains(&event) => exit2(message),
+        Some(event) if CLAUDE_NOTHING_TO_BLOCK.contains(&event) => Reply::default(),
+        // Unknown or unnamed event: exit 2 blocks wherever exit 2 can.
+        _ => exit2(message),
+    }
+}
+
+fn exit2(message: &str) -> Reply {
+    Reply {
+        stdout: Vec::new(),
+        stderr: line(message),
+        exit_code: 2,
+    }
+}
+
+fn cline_cancel(message: &str) -> Vec<u8> {
+    json_line(&[
+        r#"{"cancel":true,"errorMessage":"#,
+        &json_string(message),
+        "}",
+    ])
+}
+
+fn json_line(parts: &[&str]) -> Vec<u8> {
+    let mut out = parts.concat().into_bytes();
+    out.push(b'\n');
+    out
+}
+
+fn line(text: &str) -> Vec<u8> {
+    let mut out = text.as_bytes().to_vec();
+    out.push(b'\n');
+    out
+}
+
+/// `text` as a JSON string literal, quotes included (RFC 8259 §7: `"`, `\`
+/// and control characters escaped; everything else is valid as is).
+pub(crate) fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for ch in text.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{08}' => out.push_str("\\b"),
+            '\u{0c}' => out.push_str("\\f"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests;

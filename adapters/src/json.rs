@@ -5,6 +5,8 @@
 //! such as `tool_call.input`), because silently defaulting it would hide a
 //! real protocol change.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value};
 
 use crate::{Dialect, ParseError, ParseErrorKind};
@@ -22,6 +24,15 @@ pub(crate) fn object(dialect: Dialect, payload: &[u8]) -> Result<Map<String, Val
             },
         )),
     }
+}
+
+/// A reply object as one line of JSON plus a newline. Keys come out sorted
+/// whatever serde_json features the build enables, so replies are
+/// byte-stable (golden tests pin them).
+pub(crate) fn reply_line(reply: &BTreeMap<&'static str, Value>) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec(reply).unwrap_or_else(|_| b"{}".to_vec());
+    bytes.push(b'\n');
+    bytes
 }
 
 /// A JSON object with the path that leads to it, for error messages.
@@ -42,6 +53,12 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// An object not reachable by key from the root (a decoded JSON
+    /// string, an object nested two levels deep), named `path` in errors.
+    pub(crate) fn at(dialect: Dialect, path: &'a str, map: &'a Map<String, Value>) -> Self {
+        Fields { dialect, path, map }
+    }
+
     fn error(&self, key: &str, kind: impl FnOnce(String) -> ParseErrorKind) -> ParseError {
         let field = if self.path.is_empty() {
             key.to_owned()
@@ -51,7 +68,9 @@ impl<'a> Fields<'a> {
         ParseError::new(self.dialect, kind(field))
     }
 
-    fn wrong_type(&self, key: &str, expected: &'static str) -> ParseError {
+    /// The error for `key` present with the wrong type (for shapes the
+    /// typed getters do not cover, such as "an object or a JSON string").
+    pub(crate) fn wrong_type(&self, key: &str, expected: &'static str) -> ParseError {
         self.error(key, |field| ParseErrorKind::WrongType { field, expected })
     }
 
@@ -96,6 +115,24 @@ impl<'a> Fields<'a> {
                 })
                 .map(Some)
                 .ok_or_else(|| self.wrong_type(key, "a non-negative integer")),
+            Some(_) => Err(self.wrong_type(key, "a number")),
+        }
+    }
+
+    /// A duration in milliseconds, fractions rounded (Cursor sends
+    /// `"duration": 728.221`).
+    pub(crate) fn opt_millis(&self, key: &str) -> Result<Option<u64>, ParseError> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(Value::Number(n)) => n
+                .as_u64()
+                .or_else(|| {
+                    n.as_f64()
+                        .filter(|f| f.is_finite() && *f >= 0.0 && *f <= u64::MAX as f64)
+                        .map(|f| f.round() as u64)
+                })
+                .map(Some)
+                .ok_or_else(|| self.wrong_type(key, "a non-negative number")),
             Some(_) => Err(self.wrong_type(key, "a number")),
         }
     }

@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 
 /// `adapters/test_data/<rel>`.
 pub(crate) fn test_data(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("test_data")
+        .join(rel)
 }
 
 /// Reads a fixture payload.

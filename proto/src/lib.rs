@@ -16,5 +16,6 @@ pub mod v1 {
     tonic::include_proto!("hookgate.v1");
 
     /// The encoded file descriptor set, for gRPC server reflection.
-    pub const FILE_DESCRIPTOR_SET: &[u8] = tonic::include_file_descriptor_set!("hookgate_descriptor");
+    pub const FILE_DESCRIPTOR_SET: &[u8] =
+        tonic::include_file_descriptor_set!("hookgate_descriptor");
 }

@@ -1,13 +1,16 @@
-//! Claude Code's hook dialect. IMPLEMENT: parse + render (+ tests over test_data/claude-code).
+//! Claude Code's hook dialect: `hook_event_name` in PascalCase, answers as
+//! exit codes plus a stdout JSON whose shape depends on the event
+//! (protocols.md §1; the rendering rules are in docs/agents.md).
+//!
+//! `events` is the single table of what each event is and can express;
+//! `parse` and `render` both read it, so they cannot disagree.
 
-use crate::{Decision, HookEvent, ParseError, Rendered};
+mod events;
+mod parse;
+mod render;
 
-pub(crate) fn parse(payload: &[u8]) -> Result<HookEvent, ParseError> {
-    let _ = payload;
-    unimplemented!()
-}
+pub(crate) use parse::parse;
+pub(crate) use render::render;
 
-pub(crate) fn render(event: &HookEvent, decision: &Decision) -> Rendered {
-    let _ = (event, decision);
-    unimplemented!()
-}
+#[cfg(test)]
+mod tests;

@@ -1,13 +1,23 @@
-//! Cursor's hook dialect. IMPLEMENT: parse + render (+ tests over test_data/cursor).
+//! Cursor's hook dialect (`hooks.json` version 1): camelCase
+//! `hook_event_name`, flat snake_case JSON replies on stdout, exit code 0.
+//!
+//! Cursor has two families of events for the same actions: the granular
+//! ones (`beforeShellExecution`, `beforeReadFile`, ...) and the generic
+//! tool ones (`preToolUse`, `postToolUse`, ...). They accept different
+//! answers, so the capabilities are per event ([`events`]) and `render`
+//! degrades whatever an event cannot express, reporting a [`crate::Loss`].
 
-use crate::{Decision, HookEvent, ParseError, Rendered};
+mod events;
+mod parse;
+mod render;
+mod tools;
 
-pub(crate) fn parse(payload: &[u8]) -> Result<HookEvent, ParseError> {
-    let _ = payload;
-    unimplemented!()
-}
+#[cfg(test)]
+mod parse_tests;
+#[cfg(test)]
+mod render_tests;
+#[cfg(test)]
+mod robustness_tests;
 
-pub(crate) fn render(event: &HookEvent, decision: &Decision) -> Rendered {
-    let _ = (event, decision);
-    unimplemented!()
-}
+pub(crate) use parse::parse;
+pub(crate) use render::render;

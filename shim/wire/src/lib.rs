@@ -361,7 +361,10 @@ mod tests {
         let frame = sample_request().encode();
         let mut header = header_of(&frame);
         header[0] = b'X';
-        assert_eq!(Header::decode(&header, MAX_REQUEST_BODY), Err(WireError::BadMagic));
+        assert_eq!(
+            Header::decode(&header, MAX_REQUEST_BODY),
+            Err(WireError::BadMagic)
+        );
 
         let mut header = header_of(&frame);
         header[4] = 9;
@@ -372,10 +375,16 @@ mod tests {
 
         let mut header = header_of(&frame);
         header[5] = 7;
-        assert_eq!(Header::decode(&header, MAX_REQUEST_BODY), Err(WireError::UnknownKind(7)));
+        assert_eq!(
+            Header::decode(&header, MAX_REQUEST_BODY),
+            Err(WireError::UnknownKind(7))
+        );
 
         let header = header_of(&frame);
-        assert!(matches!(Header::decode(&header, 4), Err(WireError::TooLarge { max: 4, .. })));
+        assert!(matches!(
+            Header::decode(&header, 4),
+            Err(WireError::TooLarge { max: 4, .. })
+        ));
         assert_eq!(
             Header::decode(&header, MAX_REQUEST_BODY)
                 .unwrap()
@@ -400,7 +409,10 @@ mod tests {
     fn huge_claimed_lengths_do_not_allocate() {
         let mut body = Vec::new();
         put_u32(&mut body, u32::MAX);
-        assert_eq!(Request::decode(&body), Err(WireError::TooManyItems(u32::MAX as usize)));
+        assert_eq!(
+            Request::decode(&body),
+            Err(WireError::TooManyItems(u32::MAX as usize))
+        );
         let mut body = Vec::new();
         put_u32(&mut body, 0);
         put_u32(&mut body, u32::MAX);

@@ -62,14 +62,20 @@ mod tests {
     fn resolution_order() {
         let cases: &[(&[(&str, &str)], &str)] = &[
             (
-                &[("HOOKGATE_SOCKET", "/x/s.sock"), ("XDG_RUNTIME_DIR", "/run/user/1")],
+                &[
+                    ("HOOKGATE_SOCKET", "/x/s.sock"),
+                    ("XDG_RUNTIME_DIR", "/run/user/1"),
+                ],
                 "/x/s.sock",
             ),
             (
                 &[("HOOKGATE_SOCKET", ""), ("XDG_RUNTIME_DIR", "/run/user/1")],
                 "/run/user/1/hookgate/gateway.sock",
             ),
-            (&[("TMPDIR", "/var/tmp")], "/var/tmp/hookgate-42/gateway.sock"),
+            (
+                &[("TMPDIR", "/var/tmp")],
+                "/var/tmp/hookgate-42/gateway.sock",
+            ),
             (&[], "/tmp/hookgate-42/gateway.sock"),
         ];
         for (env, expected) in cases {

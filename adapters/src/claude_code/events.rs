@@ -1,0 +1,150 @@
+//! Every Claude Code hook event: its canonical kind, whether Claude Code
+//! waits for the answer, and how each part of a decision can be said
+//! (protocols.md §1.3–1.5). Unknown events get [`UNKNOWN`]: kind `Other`,
+//! nothing expressible.
+
+use crate::{Capabilities, EventKind};
+
+/// How a deny is said for an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum DenyForm {
+    /// Cannot be said.
+    None,
+    /// `hookSpecificOutput.permissionDecision: "deny"` (PreToolUse).
+    PermissionDecision,
+    /// `hookSpecificOutput.decision.behavior: "deny"` (PermissionRequest).
+    Behavior,
+    /// Top-level `decision: "block"` + `reason`.
+    Block,
+    /// `decision: "block"` too, but the action already happened (PostToolUse):
+    /// Claude only gets the reason as feedback, so it also counts as a loss.
+    Feedback,
+    /// Exit code 2, reason on stderr.
+    Exit2,
+    /// `hookSpecificOutput.action: "decline"` (Elicitation*).
+    Decline,
+}
+
+/// How "keep going with this message" is said.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum FollowupForm {
+    None,
+    /// Top-level `decision: "block"` + `reason` (Stop, SubagentStop).
+    Block,
+    /// Exit code 2, message on stderr (TeammateIdle).
+    Exit2,
+}
+
+/// One event's row in the table.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct EventSpec {
+    pub(super) name: &'static str,
+    pub(super) kind: EventKind,
+    pub(super) blocking: bool,
+    pub(super) deny: DenyForm,
+    /// `permissionDecision: "ask"` (PreToolUse), or no decision at all so
+    /// that Claude Code shows its own dialog (PermissionRequest).
+    pub(super) ask: bool,
+    /// `hookSpecificOutput.additionalContext`.
+    pub(super) context: bool,
+    /// `updatedInput` (PreToolUse, PermissionRequest).
+    pub(super) rewrite: bool,
+    /// `continue: false` + `stopReason`, on events whose JSON is read.
+    pub(super) halt: bool,
+    pub(super) followup: FollowupForm,
+    /// The top-level field that becomes `HookEvent::reason`.
+    pub(super) reason_key: Option<&'static str>,
+}
+
+impl EventSpec {
+    pub(super) fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            deny: !matches!(self.deny, DenyForm::None | DenyForm::Feedback),
+            ask: self.ask,
+            context: self.context,
+            input_rewrite: self.rewrite,
+            halt: self.halt,
+            followup: self.followup != FollowupForm::None,
+        }
+    }
+}
+
+/// Builds a row; `flags` = (ask, context, rewrite, halt).
+const fn row(
+    name: &'static str,
+    kind: EventKind,
+    blocking: bool,
+    deny: DenyForm,
+    flags: (bool, bool, bool, bool),
+    followup: FollowupForm,
+    reason_key: Option<&'static str>,
+) -> EventSpec {
+    EventSpec {
+        name,
+        kind,
+        blocking,
+        deny,
+        ask: flags.0,
+        context: flags.1,
+        rewrite: flags.2,
+        halt: flags.3,
+        followup,
+        reason_key,
+    }
+}
+
+use DenyForm as D;
+use EventKind as K;
+use FollowupForm as F;
+
+/// Flags: nothing but halt / context and halt / nothing at all.
+const HALT: (bool, bool, bool, bool) = (false, false, false, true);
+const CTX_HALT: (bool, bool, bool, bool) = (false, true, false, true);
+const NONE: (bool, bool, bool, bool) = (false, false, false, false);
+
+/// The events of protocols.md §1.5, in its order.
+#[rustfmt::skip]
+pub(super) const EVENTS: [EventSpec; 31] = [
+    row("SessionStart", K::SessionStart, false, D::None, CTX_HALT, F::None, Some("source")),
+    row("Setup", K::Other, false, D::None, CTX_HALT, F::None, Some("trigger")),
+    row("InstructionsLoaded", K::Other, false, D::None, NONE, F::None, Some("load_reason")),
+    row("UserPromptSubmit", K::PromptSubmit, true, D::Block, CTX_HALT, F::None, None),
+    row("UserPromptExpansion", K::Other, true, D::Block, CTX_HALT, F::None, None),
+    row("MessageDisplay", K::Other, false, D::None, NONE, F::None, None),
+    row("PreToolUse", K::PreToolUse, true, D::PermissionDecision, (true, true, true, true), F::None, None),
+    row("PermissionRequest", K::PermissionRequest, true, D::Behavior, (true, false, true, true), F::None, None),
+    row("PermissionDenied", K::Other, false, D::None, NONE, F::None, Some("reason")),
+    row("PostToolUse", K::PostToolUse, false, D::Feedback, CTX_HALT, F::None, None),
+    row("PostToolUseFailure", K::ToolFailure, false, D::None, CTX_HALT, F::None, None),
+    row("PostToolBatch", K::Other, true, D::Block, CTX_HALT, F::None, None),
+    row("Notification", K::Notification, false, D::None, NONE, F::None, Some("message")),
+    row("SubagentStart", K::SubagentStart, false, D::None, CTX_HALT, F::None, None),
+    row("SubagentStop", K::SubagentStop, true, D::None, CTX_HALT, F::Block, None),
+    row("TaskCreated", K::Other, true, D::Block, NONE, F::None, None),
+    row("TaskCompleted", K::Other, true, D::Exit2, HALT, F::None, None),
+    row("Stop", K::Stop, true, D::None, CTX_HALT, F::Block, None),
+    row("StopFailure", K::Other, false, D::None, NONE, F::None, Some("error")),
+    row("TeammateIdle", K::Other, true, D::None, HALT, F::Exit2, None),
+    row("ConfigChange", K::ConfigChange, true, D::Block, HALT, F::None, Some("source")),
+    row("CwdChanged", K::Other, false, D::None, NONE, F::None, None),
+    row("DirectoryAdded", K::Other, false, D::None, NONE, F::None, Some("source")),
+    row("FileChanged", K::Other, false, D::None, NONE, F::None, Some("event")),
+    row("WorktreeCreate", K::Other, true, D::Exit2, NONE, F::None, None),
+    row("WorktreeRemove", K::Other, false, D::None, NONE, F::None, None),
+    row("PreCompact", K::PreCompact, true, D::Block, HALT, F::None, Some("trigger")),
+    row("PostCompact", K::PostCompact, false, D::None, NONE, F::None, Some("trigger")),
+    row("SessionEnd", K::SessionEnd, false, D::None, NONE, F::None, Some("reason")),
+    row("Elicitation", K::Other, true, D::Decline, HALT, F::None, Some("message")),
+    row("ElicitationResult", K::Other, true, D::Decline, HALT, F::None, Some("action")),
+];
+
+/// Any event not in [`EVENTS`].
+pub(super) const UNKNOWN: EventSpec = row("", K::Other, false, D::None, NONE, F::None, None);
+
+/// The row for `native_event`.
+pub(super) fn spec(native_event: &str) -> &'static EventSpec {
+    EVENTS
+        .iter()
+        .find(|spec| spec.name == native_event)
+        .unwrap_or(&UNKNOWN)
+}

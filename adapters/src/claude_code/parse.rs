@@ -1,0 +1,134 @@
+//! Claude Code payload → [`HookEvent`].
+
+use serde_json::{Map, Value};
+
+use super::events;
+use crate::json::{self, Fields};
+use crate::{Dialect, HookEvent, ParseError, ParseErrorKind, StopInfo, Tool, ToolClass};
+
+const DIALECT: Dialect = Dialect::ClaudeCode;
+
+/// Parses one Claude Code payload. Only `hook_event_name` is required;
+/// unknown events become `Other` with no capabilities.
+pub(crate) fn parse(payload: &[u8]) -> Result<HookEvent, ParseError> {
+    let map = json::object(DIALECT, payload)?;
+    let root = Fields::root(DIALECT, &map);
+    let native_event = root.req_str("hook_event_name")?;
+    let spec = events::spec(native_event);
+
+    let text = match native_event {
+        "MessageDisplay" => root.opt_string("delta")?,
+        "PostCompact" => root.opt_string("compact_summary")?,
+        _ => root.opt_string("last_assistant_message")?,
+    };
+    let stop = match native_event {
+        "Stop" | "SubagentStop" => Some(StopInfo {
+            status: None,
+            loop_count: None,
+            continuing: root.flag("stop_hook_active")?,
+        }),
+        _ => None,
+    };
+    let reason = match spec.reason_key {
+        Some(key) => root.opt_string(key)?,
+        None => None,
+    };
+
+    Ok(HookEvent {
+        dialect: DIALECT,
+        agent_version: None, // Claude Code does not send its version.
+        native_event: native_event.to_owned(),
+        kind: spec.kind,
+        blocking: spec.blocking,
+        capabilities: spec.capabilities(),
+        session_id: root.opt_string("session_id")?,
+        cwd: root.opt_string("cwd")?,
+        workspace_roots: Vec::new(),
+        transcript_path: root.opt_string("transcript_path")?,
+        model: root.opt_string("model")?,
+        tool: tool(&root, &map)?,
+        prompt: root.opt_string("prompt")?,
+        text,
+        stop,
+        reason,
+        subagent_id: root.opt_string("agent_id")?,
+    })
+}
+
+/// The tool of a tool event (any payload with a `tool_name`).
+fn tool(root: &Fields<'_>, map: &Map<String, Value>) -> Result<Option<Tool>, ParseError> {
+    let Some(name) = root.opt_str("tool_name")? else {
+        return Ok(None);
+    };
+    let class = tool_class(name);
+    let input = match map.get("tool_input") {
+        None | Some(Value::Null) => Value::Object(Map::new()),
+        Some(value @ Value::Object(_)) => value.clone(),
+        Some(_) => {
+            return Err(ParseError::new(
+                DIALECT,
+                ParseErrorKind::WrongType {
+                    field: "tool_input".to_owned(),
+                    expected: "an object",
+                },
+            ));
+        }
+    };
+    let fields = root.opt_object("tool_input")?;
+    let input_str = |key: &str| match &fields {
+        Some(fields) => fields.opt_string(key),
+        None => Ok(None),
+    };
+    // Only the known tools' fields are read: an MCP tool's `command` is not
+    // a shell command, and its odd types are not a protocol error.
+    let command = match class {
+        ToolClass::Shell => input_str("command")?,
+        _ => None,
+    };
+    let file_path = match class {
+        ToolClass::FileRead | ToolClass::FileWrite => match input_str("file_path")? {
+            Some(path) => Some(path),
+            None => input_str("notebook_path")?,
+        },
+        _ => None,
+    };
+    let output = match root.value("tool_response") {
+        None => None,
+        Some(Value::String(text)) => Some(text.clone()),
+        Some(value) => serde_json::to_string(value).ok(),
+    };
+    Ok(Some(Tool {
+        name: name.to_owned(),
+        class,
+        input,
+        command,
+        mcp_server: mcp_server(name),
+        file_path,
+        output,
+        error: root.opt_string("error")?,
+        duration_ms: root.opt_u64("duration_ms")?,
+        call_id: root.opt_string("tool_use_id")?,
+    }))
+}
+
+/// The class of a Claude Code tool, by name (protocols.md §1.5).
+pub(super) fn tool_class(name: &str) -> ToolClass {
+    match name {
+        "Bash" | "PowerShell" => ToolClass::Shell,
+        "Read" => ToolClass::FileRead,
+        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => ToolClass::FileWrite,
+        "Glob" | "Grep" => ToolClass::Search,
+        "WebFetch" | "WebSearch" => ToolClass::Web,
+        "Agent" | "Task" => ToolClass::Subagent,
+        _ if name.starts_with("mcp__") => ToolClass::Mcp,
+        _ => ToolClass::Other,
+    }
+}
+
+/// `mcp__<server>__<tool>` → `<server>` (plugin servers keep their
+/// `plugin_<plugin>_<server>` name).
+pub(super) fn mcp_server(name: &str) -> Option<String> {
+    let rest = name.strip_prefix("mcp__")?;
+    let (server, tool) = rest.split_once("__")?;
+    (!server.is_empty() && !tool.is_empty()).then(|| server.to_owned())
+}

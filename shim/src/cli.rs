@@ -1,0 +1,207 @@
+//! The shim's command line, parsed by hand: clap would cost more binary size
+//! than the whole shim, and the grammar is two optional words.
+//!
+//! ```text
+//! gateway-shim [claude-code|cursor|cline|gemini-cli|codex] [--fail-closed|--fail-open]
+//! ```
+//!
+//! A bad command line must never hurt the agent: it is reported on stderr and
+//! answered with a fallback reply (see `run`), not with a usage exit code the
+//! agent could read as "block".
+
+use std::ffi::OsString;
+
+use hookgate_adapters::{Agent, FailMode};
+
+/// Shown for `--help` and after a usage error.
+pub(crate) const USAGE: &str = "usage: gateway-shim [claude-code|cursor|cline|gemini-cli|codex] \
+                                [--fail-closed|--fail-open]";
+
+/// More arguments than this is certainly a misconfigured hook, and bounds
+/// what the request forwards.
+const MAX_ARGS: usize = 8;
+
+/// A valid hook invocation.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Invocation {
+    /// The agent named on the command line: a hint for dialect detection.
+    pub(crate) agent: Option<Agent>,
+    /// `--fail-closed` / `--fail-open` (the last one wins); overrides `HOOKGATE_FAIL`.
+    pub(crate) fail_mode: Option<FailMode>,
+    /// The arguments as given, forwarded to the gateway.
+    pub(crate) args: Vec<String>,
+}
+
+/// What the command line asks for.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Command {
+    /// Forward the hook call.
+    Hook(Invocation),
+    Help,
+    Version,
+    /// The command line is wrong. `partial` keeps what did parse, so the
+    /// fallback reply can still use the agent hint and the fail mode.
+    Usage {
+        error: String,
+        partial: Invocation,
+    },
+}
+
+/// Parses the arguments after the program name.
+pub(crate) fn parse(argv: &[OsString]) -> Command {
+    let mut parsed = Invocation::default();
+    let mut error: Option<String> = None;
+
+    if argv.len() > MAX_ARGS {
+        keep_first(&mut error, format!("too many arguments ({})", argv.len()));
+    }
+    for arg in argv.iter().take(MAX_ARGS) {
+        let Some(arg) = arg.to_str() else {
+            keep_first(&mut error, "an argument is not valid UTF-8".to_owned());
+            continue;
+        };
+        match arg {
+            "-h" | "--help" => return Command::Help,
+            "-V" | "--version" => return Command::Version,
+            "--fail-closed" => parsed.fail_mode = Some(FailMode::Closed),
+            "--fail-open" => parsed.fail_mode = Some(FailMode::Open),
+            flag if flag.starts_with('-') => {
+                keep_first(&mut error, format!("unknown option `{}`", shorten(flag)));
+            }
+            name => match name.parse::<Agent>() {
+                Ok(agent) if parsed.agent.is_none() => parsed.agent = Some(agent),
+                Ok(_) => keep_first(&mut error, "more than one agent name".to_owned()),
+                Err(unknown) => keep_first(&mut error, format!("`{}`: {unknown}", shorten(name))),
+            },
+        }
+        parsed.args.push(arg.to_owned());
+    }
+
+    match error {
+        None => Command::Hook(parsed),
+        Some(error) => Command::Usage {
+            error,
+            partial: parsed,
+        },
+    }
+}
+
+/// Reports the first problem only: one line on stderr.
+fn keep_first(error: &mut Option<String>, message: String) {
+    error.get_or_insert(message);
+}
+
+/// Keeps error lines to one short line whatever the argument.
+fn shorten(arg: &str) -> &str {
+    const MAX: usize = 40;
+    match arg.char_indices().nth(MAX) {
+        Some((end, _)) => &arg[..end],
+        None => arg,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(args: &[&str]) -> Vec<OsString> {
+        args.iter().map(OsString::from).collect()
+    }
+
+    fn hook(agent: Option<Agent>, fail_mode: Option<FailMode>, args: &[&str]) -> Command {
+        Command::Hook(Invocation {
+            agent,
+            fail_mode,
+            args: args.iter().map(|a| (*a).to_owned()).collect(),
+        })
+    }
+
+    #[test]
+    fn valid_command_lines() {
+        let cases: &[(&[&str], Command)] = &[
+            (&[], hook(None, None, &[])),
+            (
+                &["claude-code"],
+                hook(Some(Agent::ClaudeCode), None, &["claude-code"]),
+            ),
+            (
+                &["cline", "--fail-closed"],
+                hook(
+                    Some(Agent::Cline),
+                    Some(FailMode::Closed),
+                    &["cline", "--fail-closed"],
+                ),
+            ),
+            (
+                &["--fail-closed", "codex"],
+                hook(
+                    Some(Agent::Codex),
+                    Some(FailMode::Closed),
+                    &["--fail-closed", "codex"],
+                ),
+            ),
+            (
+                &["--fail-closed", "--fail-open"],
+                hook(
+                    None,
+                    Some(FailMode::Open),
+                    &["--fail-closed", "--fail-open"],
+                ),
+            ),
+            (&["cursor", "--help"], Command::Help),
+            (&["--version"], Command::Version),
+        ];
+        for (args, expected) in cases {
+            assert_eq!(&parse(&argv(args)), expected, "{args:?}");
+        }
+    }
+
+    /// argv, start of the error, the agent and fail mode that still parsed.
+    type UsageCase<'a> = (&'a [&'a str], &'a str, Option<Agent>, Option<FailMode>);
+
+    #[test]
+    fn usage_errors_keep_what_parsed() {
+        let cases: &[UsageCase<'_>] = &[
+            (&["claude"], "`claude`: unknown agent", None, None),
+            (
+                &["cursor", "--fail-shut"],
+                "unknown option `--fail-shut`",
+                Some(Agent::Cursor),
+                None,
+            ),
+            (
+                &["--fail-closed", "cursor", "cline"],
+                "more than one agent name",
+                Some(Agent::Cursor),
+                Some(FailMode::Closed),
+            ),
+        ];
+        for (args, error_start, agent, fail_mode) in cases {
+            let Command::Usage { error, partial } = parse(&argv(args)) else {
+                panic!("{args:?} should be a usage error");
+            };
+            assert!(error.starts_with(error_start), "{args:?}: {error}");
+            assert_eq!(partial.agent, *agent, "{args:?}");
+            assert_eq!(partial.fail_mode, *fail_mode, "{args:?}");
+        }
+    }
+
+    #[test]
+    fn hostile_arguments_are_bounded() {
+        let many = vec![OsString::from("cursor"); 100];
+        assert!(matches!(parse(&many), Command::Usage { .. }));
+
+        let long = "x".repeat(10_000);
+        let Command::Usage { error, .. } = parse(&argv(&[&long])) else {
+            panic!("a long unknown name is a usage error");
+        };
+        assert!(error.len() < 200, "{}", error.len());
+
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStringExt;
+            let bad = OsString::from_vec(vec![0xff, 0xfe]);
+            assert!(matches!(parse(&[bad]), Command::Usage { .. }));
+        }
+    }
+}

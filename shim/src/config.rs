@@ -1,0 +1,170 @@
+//! The shim's settings, read from the environment the agent gave it.
+//!
+//! Hooks are configured as a command line in each agent's settings file, so
+//! environment variables are the one knob every agent lets users set:
+//!
+//! - `HOOKGATE_SOCKET`: the gateway's socket (see `hookgate_wire::socket`);
+//! - `HOOKGATE_TIMEOUT_MS`: the total deadline, default 5000 ms;
+//! - `HOOKGATE_FAIL`: `open` (default) or `closed`;
+//! - `HOOKGATE_DEBUG=1`: one diagnostic line on stderr for each fallback.
+//!
+//! A bad value never stops the hook: the default is used and one note goes
+//! to stderr, so the mistake is visible in the agent's hook log.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use hookgate_adapters::FailMode;
+use hookgate_wire::socket;
+
+/// Total deadline env variable.
+pub(crate) const TIMEOUT_ENV: &str = "HOOKGATE_TIMEOUT_MS";
+/// Fail mode env variable.
+pub(crate) const FAIL_ENV: &str = "HOOKGATE_FAIL";
+/// Debug diagnostics env variable.
+pub(crate) const DEBUG_ENV: &str = "HOOKGATE_DEBUG";
+
+/// Default total deadline, from process start to the reply. Every agent's
+/// own hook timeout is at least 10 s (Claude Code 600 s, Cline 30 s, Gemini
+/// CLI 60 s), and agents run hooks on every tool call, so a hung gateway must
+/// cost at most a few seconds per call, not the agent's timeout.
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_millis(5000);
+/// Largest accepted `HOOKGATE_TIMEOUT_MS`: Claude Code's default hook timeout.
+pub(crate) const MAX_TIMEOUT_MS: u64 = 600_000;
+/// How long connecting may take. A local socket connects at once or not at
+/// all; a connect that blocks means the gateway's backlog is full, which is
+/// "unreachable", not a slow answer.
+pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_millis(1000);
+
+/// Settings from the environment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Config {
+    pub(crate) socket: PathBuf,
+    pub(crate) timeout: Duration,
+    /// From `HOOKGATE_FAIL`; a command-line flag wins over it.
+    pub(crate) fail_mode: Option<FailMode>,
+    pub(crate) debug: bool,
+    /// One line per bad value, for stderr.
+    pub(crate) notes: Vec<String>,
+}
+
+impl Config {
+    /// Reads the settings through `env` (injected so tests need not mutate
+    /// the process environment).
+    pub(crate) fn from_env(env: impl Fn(&str) -> Option<String>) -> Config {
+        let mut notes = Vec::new();
+        let timeout = match env(TIMEOUT_ENV).filter(|v| !v.is_empty()) {
+            None => DEFAULT_TIMEOUT,
+            Some(value) => match value.trim().parse::<u64>() {
+                Ok(ms) if (1..=MAX_TIMEOUT_MS).contains(&ms) => Duration::from_millis(ms),
+                _ => {
+                    notes.push(format!(
+                        "{TIMEOUT_ENV} must be milliseconds in 1..={MAX_TIMEOUT_MS}; using {} ms",
+                        DEFAULT_TIMEOUT.as_millis()
+                    ));
+                    DEFAULT_TIMEOUT
+                }
+            },
+        };
+        let fail_mode = match env(FAIL_ENV).filter(|v| !v.is_empty()) {
+            None => None,
+            Some(value) => match value.trim().to_ascii_lowercase().as_str() {
+                "open" => Some(FailMode::Open),
+                "closed" => Some(FailMode::Closed),
+                _ => {
+                    notes.push(format!(
+                        "{FAIL_ENV} must be `open` or `closed`; failing open"
+                    ));
+                    None
+                }
+            },
+        };
+        let debug = env(DEBUG_ENV).is_some_and(|v| v == "1");
+        Config {
+            socket: socket::resolve(&env, current_uid()),
+            timeout,
+            fail_mode,
+            debug,
+            notes,
+        }
+    }
+}
+
+/// The current user, who must own the socket and the fallback record.
+#[cfg(unix)]
+pub(crate) fn current_uid() -> u32 {
+    socket::current_uid()
+}
+
+/// UNTESTED (no Windows target on the build machine): there are no uids;
+/// the value only names the fallback temp directory.
+#[cfg(not(unix))]
+pub(crate) fn current_uid() -> u32 {
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(pairs: &[(&str, &str)]) -> Config {
+        Config::from_env(|name| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| (*v).to_owned())
+        })
+    }
+
+    #[test]
+    fn defaults() {
+        let config = config(&[("HOOKGATE_SOCKET", "/x/gateway.sock")]);
+        assert_eq!(config.socket, PathBuf::from("/x/gateway.sock"));
+        assert_eq!(config.timeout, DEFAULT_TIMEOUT);
+        assert_eq!(config.fail_mode, None);
+        assert!(!config.debug);
+        assert!(config.notes.is_empty());
+    }
+
+    #[test]
+    fn timeouts() {
+        let cases: &[(&str, u64, bool)] = &[
+            ("300", 300, false),
+            (" 1500 ", 1500, false),
+            ("600000", 600_000, false),
+            ("", 5000, false),
+            ("0", 5000, true),
+            ("600001", 5000, true),
+            ("-5", 5000, true),
+            ("5s", 5000, true),
+        ];
+        for (value, ms, noted) in cases {
+            let config = config(&[(TIMEOUT_ENV, value)]);
+            assert_eq!(config.timeout, Duration::from_millis(*ms), "{value:?}");
+            assert_eq!(!config.notes.is_empty(), *noted, "{value:?}");
+        }
+    }
+
+    #[test]
+    fn fail_modes() {
+        let cases: &[(&str, Option<FailMode>, bool)] = &[
+            ("open", Some(FailMode::Open), false),
+            ("closed", Some(FailMode::Closed), false),
+            ("CLOSED", Some(FailMode::Closed), false),
+            ("", None, false),
+            ("shut", None, true),
+        ];
+        for (value, mode, noted) in cases {
+            let config = config(&[(FAIL_ENV, value)]);
+            assert_eq!(config.fail_mode, *mode, "{value:?}");
+            assert_eq!(!config.notes.is_empty(), *noted, "{value:?}");
+        }
+    }
+
+    #[test]
+    fn debug_only_when_one() {
+        assert!(config(&[(DEBUG_ENV, "1")]).debug);
+        assert!(!config(&[(DEBUG_ENV, "0")]).debug);
+        assert!(!config(&[(DEBUG_ENV, "yes")]).debug);
+    }
+}

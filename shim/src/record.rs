@@ -1,0 +1,245 @@
+//! Why the shim answered on its own, and the record it leaves of it.
+//!
+//! A fallback is silent for the agent (fail-open replies are neutral), so
+//! without a trace a dead gateway would look exactly like a permissive one.
+//! The shim cannot tell the gateway (it is unreachable, that is the point),
+//! so it appends to a file next to the socket instead.
+//!
+//! # The fallback record
+//!
+//! Path: the socket path with `.fallbacks` appended to its file name, e.g.
+//! `$XDG_RUNTIME_DIR/hookgate/gateway.sock.fallbacks`.
+//!
+//! Format: one line per fallback, `<unix_secs> <reason>\n`, where `reason`
+//! is one of `unreachable`, `timeout`, `bad_reply`, `oversize`, `usage`
+//! (see [`Reason`]). Readers should count unknown reasons as "other": new
+//! ones may be added.
+//!
+//! Safety and bounds: the line is written only if the socket's directory
+//! exists and is owned by the current user; the file is opened
+//! `O_APPEND|O_CREAT|O_NOFOLLOW|O_NONBLOCK`, mode 0600, and the line is
+//! skipped if the file is not a regular file owned by the user or is already
+//! over 1 MiB. Each line is one `write` on an `O_APPEND` file, so concurrent
+//! shims do not interleave. Every error is ignored: the record must never
+//! fail a hook. The gateway reads it for `gateway status` and rotates it
+//! (renames or truncates it); the shim never does.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// Suffix added to the socket's file name.
+pub(crate) const RECORD_SUFFIX: &str = ".fallbacks";
+/// The shim stops appending once the record is this large, so a gateway
+/// that is down for long (and never rotates) cannot fill the disk.
+pub(crate) const MAX_RECORD_BYTES: u64 = 1024 * 1024;
+
+/// Why the shim answered on its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reason {
+    /// No gateway at the socket, connection refused, the socket is not
+    /// owned by this user, or it closed before taking the request.
+    Unreachable,
+    /// No reply within `HOOKGATE_TIMEOUT_MS`.
+    Timeout,
+    /// The reply was not a valid frame or had an exit code outside 0..=255.
+    BadReply,
+    /// stdin exceeded `hookgate_wire::MAX_STDIN`.
+    Oversize,
+    /// The shim's command line is wrong (a misconfigured hook).
+    Usage,
+}
+
+impl Reason {
+    /// The token in the fallback record.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Reason::Unreachable => "unreachable",
+            Reason::Timeout => "timeout",
+            Reason::BadReply => "bad_reply",
+            Reason::Oversize => "oversize",
+            Reason::Usage => "usage",
+        }
+    }
+
+    /// The message a fail-closed reply shows the user and model. Never
+    /// contains payload content or paths.
+    pub(crate) fn message(self) -> &'static str {
+        match self {
+            Reason::Unreachable => {
+                "hookgate blocked this: the hook gateway is not reachable (fail-closed)"
+            }
+            Reason::Timeout => {
+                "hookgate blocked this: the hook gateway did not answer in time (fail-closed)"
+            }
+            Reason::BadReply => {
+                "hookgate blocked this: the hook gateway sent an invalid reply (fail-closed)"
+            }
+            Reason::Oversize => {
+                "hookgate blocked this: the hook payload is larger than 8 MiB (fail-closed)"
+            }
+            Reason::Usage => {
+                "hookgate blocked this: gateway-shim has invalid arguments (fail-closed)"
+            }
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Where the record for `socket` lives.
+pub(crate) fn record_path(socket: &Path) -> Option<PathBuf> {
+    let mut name = socket.file_name()?.to_os_string();
+    name.push(RECORD_SUFFIX);
+    Some(socket.with_file_name(name))
+}
+
+/// Appends one line for `reason`, or does nothing. Returns whether a line
+/// was written (for `HOOKGATE_DEBUG`).
+pub(crate) fn append(socket: &Path, reason: Reason, now: SystemTime, uid: u32) -> bool {
+    imp::append(socket, reason, now, uid).unwrap_or(false)
+}
+
+#[cfg(unix)]
+mod imp {
+    use std::fs::{self, OpenOptions};
+    use std::io::{self, Write};
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    use std::path::Path;
+    use std::time::{SystemTime, UNIX_EPOCH};
+
+    use super::{MAX_RECORD_BYTES, Reason, record_path};
+
+    pub(super) fn append(
+        socket: &Path,
+        reason: Reason,
+        now: SystemTime,
+        uid: u32,
+    ) -> io::Result<bool> {
+        let Some(path) = record_path(socket) else {
+            return Ok(false);
+        };
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let dir_meta = fs::metadata(dir)?;
+        if !dir_meta.is_dir() || dir_meta.uid() != uid {
+            return Ok(false);
+        }
+        let mut file = OpenOptions::new()
+            .append(true)
+            .create(true)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+            .open(&path)?;
+        let meta = file.metadata()?;
+        if !meta.is_file() || meta.uid() != uid || meta.len() > MAX_RECORD_BYTES {
+            return Ok(false);
+        }
+        let secs = now
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0);
+        file.write_all(format!("{secs} {reason}\n").as_bytes())?;
+        Ok(true)
+    }
+}
+
+/// UNTESTED (no Windows target on the build machine): no record without
+/// Unix ownership checks.
+#[cfg(not(unix))]
+mod imp {
+    use std::io;
+    use std::path::Path;
+    use std::time::SystemTime;
+
+    use super::Reason;
+
+    pub(super) fn append(_: &Path, _: Reason, _: SystemTime, _: u32) -> io::Result<bool> {
+        Ok(false)
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::fs;
+    use std::os::unix::fs::PermissionsExt;
+    use std::time::{Duration, UNIX_EPOCH};
+
+    use super::*;
+    use crate::config::current_uid;
+
+    fn at(secs: u64) -> SystemTime {
+        UNIX_EPOCH + Duration::from_secs(secs)
+    }
+
+    #[test]
+    fn record_path_appends_the_suffix() {
+        assert_eq!(
+            record_path(Path::new("/run/user/1/hookgate/gateway.sock")),
+            Some(PathBuf::from("/run/user/1/hookgate/gateway.sock.fallbacks"))
+        );
+        assert_eq!(record_path(Path::new("/")), None);
+    }
+
+    #[test]
+    fn appends_lines_private_to_the_user() {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("gateway.sock");
+        assert!(append(
+            &socket,
+            Reason::Timeout,
+            at(1700000000),
+            current_uid()
+        ));
+        assert!(append(
+            &socket,
+            Reason::Unreachable,
+            at(1700000001),
+            current_uid()
+        ));
+        let path = record_path(&socket).unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+        assert_eq!(text, "1700000000 timeout\n1700000001 unreachable\n");
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+
+    #[test]
+    fn skips_missing_or_foreign_directories() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("absent").join("gateway.sock");
+        assert!(!append(&missing, Reason::Timeout, at(1), current_uid()));
+
+        let socket = dir.path().join("gateway.sock");
+        let other_uid = current_uid().wrapping_add(1);
+        assert!(!append(&socket, Reason::Timeout, at(1), other_uid));
+        assert!(!record_path(&socket).unwrap().exists());
+    }
+
+    #[test]
+    fn stops_at_the_size_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("gateway.sock");
+        let path = record_path(&socket).unwrap();
+        fs::write(&path, vec![b'x'; MAX_RECORD_BYTES as usize + 1]).unwrap();
+        assert!(!append(&socket, Reason::Timeout, at(1), current_uid()));
+        assert_eq!(fs::metadata(&path).unwrap().len(), MAX_RECORD_BYTES + 1);
+    }
+
+    #[test]
+    fn never_follows_a_symlink() {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("gateway.sock");
+        let target = dir.path().join("target");
+        fs::write(&target, b"").unwrap();
+        std::os::unix::fs::symlink(&target, record_path(&socket).unwrap()).unwrap();
+        assert!(!append(&socket, Reason::Timeout, at(1), current_uid()));
+        assert_eq!(fs::read(&target).unwrap(), b"");
+    }
+}

@@ -1,0 +1,217 @@
+//! What the shim forwards: the hook's stdin (bounded), its working directory
+//! and the agent-related part of its environment (bounded, never the rest:
+//! a user's environment holds secrets the gateway has no business seeing).
+
+use std::ffi::OsString;
+use std::io::{self, Read};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Instant;
+
+use hookgate_wire::MAX_STDIN;
+
+/// Name prefixes of the variables the agents set for hooks
+/// (`CLAUDE_PROJECT_DIR`, `CURSOR_VERSION`, `CLINE_HOOKS_DIR`,
+/// `GEMINI_SESSION_ID`, ...). Their names also help dialect detection.
+pub(crate) const AGENT_PREFIXES: [&str; 5] = ["CLAUDE_", "CURSOR_", "CLINE_", "GEMINI_", "CODEX_"];
+/// hookgate's own settings (`HOOKGATE_FAIL`, `HOOKGATE_TIMEOUT_MS`, ...) are
+/// forwarded too, so the gateway knows this hook's fail mode and deadline.
+/// They are not agent variables and are not given to dialect detection.
+pub(crate) const OWN_PREFIX: &str = "HOOKGATE_";
+
+/// At most this many variables are forwarded (the lowest names first).
+pub(crate) const MAX_ENV_VARS: usize = 64;
+/// Longer names are skipped.
+pub(crate) const MAX_ENV_NAME: usize = 128;
+/// Longer values are skipped whole: a truncated path is worse than none.
+pub(crate) const MAX_ENV_VALUE: usize = 4096;
+/// Names and values together stay under this, well inside the request
+/// body's allowance beyond stdin.
+pub(crate) const MAX_ENV_TOTAL: usize = 64 * 1024;
+
+/// The forwarded environment: agent and hookgate variables, UTF-8 only,
+/// sorted by name, bounded by the limits above.
+pub(crate) fn forwarded_env(
+    vars: impl IntoIterator<Item = (OsString, OsString)>,
+) -> Vec<(String, String)> {
+    let mut selected: Vec<(String, String)> = vars
+        .into_iter()
+        .filter_map(|(name, value)| Some((name.into_string().ok()?, value.into_string().ok()?)))
+        .filter(|(name, value)| {
+            (is_agent_var(name) || name.starts_with(OWN_PREFIX))
+                && name.len() <= MAX_ENV_NAME
+                && value.len() <= MAX_ENV_VALUE
+        })
+        .collect();
+    selected.sort();
+    let mut total = 0;
+    selected.retain(|(name, value)| {
+        total += name.len() + value.len();
+        total <= MAX_ENV_TOTAL
+    });
+    selected.truncate(MAX_ENV_VARS);
+    selected
+}
+
+/// Whether `name` is one the agents set (as opposed to hookgate's own).
+pub(crate) fn is_agent_var(name: &str) -> bool {
+    AGENT_PREFIXES.iter().any(|prefix| name.starts_with(prefix))
+}
+
+/// The agent's payload.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Stdin {
+    Complete(Vec<u8>),
+    /// More than `MAX_STDIN` bytes: only the first `MAX_STDIN` are kept, for
+    /// dialect detection; it is never forwarded.
+    Oversize(Vec<u8>),
+}
+
+impl Stdin {
+    /// The bytes kept, complete or not.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        match self {
+            Stdin::Complete(bytes) | Stdin::Oversize(bytes) => bytes,
+        }
+    }
+}
+
+/// Reads `reader` to its end, keeping at most `max` bytes and reading one
+/// more to tell a payload of exactly `max` bytes from an oversized one.
+pub(crate) fn read_bounded(reader: impl Read, max: usize) -> io::Result<Stdin> {
+    let mut bytes = Vec::new();
+    let limit = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
+    reader.take(limit).read_to_end(&mut bytes)?;
+    if bytes.len() > max {
+        bytes.truncate(max);
+        Ok(Stdin::Oversize(bytes))
+    } else {
+        Ok(Stdin::Complete(bytes))
+    }
+}
+
+/// Reads the process's stdin, bounded by `MAX_STDIN`.
+pub(crate) fn read_stdin() -> io::Result<Stdin> {
+    read_bounded(io::stdin().lock(), MAX_STDIN)
+}
+
+/// Reads stdin on a worker thread, so an agent that never closes it cannot
+/// keep the hook past its deadline: `None` when the deadline comes first.
+pub(crate) fn read_stdin_until(deadline: Instant) -> Option<io::Result<Stdin>> {
+    let (tx, rx) = mpsc::sync_channel(1);
+    let spawned = thread::Builder::new()
+        .name("stdin".to_owned())
+        .spawn(move || {
+            let _ = tx.send(read_stdin());
+        });
+    if spawned.is_err() {
+        // Cannot happen short of resource exhaustion; reading inline is
+        // still bounded in size, just not in time.
+        return Some(read_stdin());
+    }
+    rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        .ok()
+}
+
+/// The working directory as UTF-8, or empty when it is unknown or not
+/// UTF-8 (a lossy path would name a different directory; the payloads carry
+/// their own `cwd` anyway).
+pub(crate) fn cwd() -> String {
+    std::env::current_dir()
+        .ok()
+        .and_then(|dir| dir.into_os_string().into_string().ok())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(pairs: &[(&str, &str)]) -> Vec<(OsString, OsString)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (OsString::from(k), OsString::from(v)))
+            .collect()
+    }
+
+    #[test]
+    fn only_agent_and_hookgate_variables_are_forwarded() {
+        let env = forwarded_env(vars(&[
+            ("PATH", "/usr/bin"),
+            ("AWS_SECRET_ACCESS_KEY", "secret"),
+            ("CURSOR_VERSION", "1.7.2"),
+            ("CLAUDE_PROJECT_DIR", "/home/dev/acme"),
+            ("HOOKGATE_FAIL", "closed"),
+            ("CLAUDE", "no underscore, not a prefix match"),
+            ("GEMINI_SESSION_ID", "s1"),
+            ("CODEX_HOME", "/home/dev/.codex"),
+            ("CLINE_HOOKS_DIR", "/h"),
+        ]));
+        let names: Vec<&str> = env.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "CLAUDE_PROJECT_DIR",
+                "CLINE_HOOKS_DIR",
+                "CODEX_HOME",
+                "CURSOR_VERSION",
+                "GEMINI_SESSION_ID",
+                "HOOKGATE_FAIL"
+            ]
+        );
+        assert!(!is_agent_var("HOOKGATE_FAIL"));
+        assert!(is_agent_var("CLAUDE_PROJECT_DIR"));
+    }
+
+    #[test]
+    fn environment_is_bounded() {
+        let long_value = "v".repeat(MAX_ENV_VALUE + 1);
+        let long_name = format!("CLAUDE_{}", "N".repeat(MAX_ENV_NAME));
+        let env = forwarded_env(vars(&[
+            ("CLAUDE_LONG", &long_value),
+            (&long_name, "x"),
+            ("CLAUDE_OK", "ok"),
+        ]));
+        assert_eq!(env, [("CLAUDE_OK".to_owned(), "ok".to_owned())]);
+
+        let many: Vec<(OsString, OsString)> = (0..500)
+            .map(|i| {
+                (
+                    format!("CLINE_{i:03}").into(),
+                    "x".repeat(MAX_ENV_VALUE).into(),
+                )
+            })
+            .collect();
+        let env = forwarded_env(many);
+        assert!(env.len() <= MAX_ENV_VARS);
+        let total: usize = env.iter().map(|(n, v)| n.len() + v.len()).sum();
+        assert!(total <= MAX_ENV_TOTAL, "{total}");
+        assert_eq!(env[0].0, "CLINE_000", "lowest names are kept");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn non_utf8_variables_are_skipped() {
+        use std::os::unix::ffi::OsStringExt;
+        let env = forwarded_env([
+            (OsString::from("CLAUDE_A"), OsString::from_vec(vec![0xff])),
+            (
+                OsString::from_vec(b"CLAUDE_\xff".to_vec()),
+                OsString::from("x"),
+            ),
+        ]);
+        assert!(env.is_empty());
+    }
+
+    #[test]
+    fn stdin_is_bounded() {
+        let cases: &[(usize, bool)] =
+            &[(0, false), (9, false), (10, false), (11, true), (100, true)];
+        for (len, oversize) in cases {
+            let input = vec![b'x'; *len];
+            let stdin = read_bounded(input.as_slice(), 10).unwrap();
+            assert_eq!(matches!(stdin, Stdin::Oversize(_)), *oversize, "{len}");
+            assert_eq!(stdin.bytes().len(), (*len).min(10), "{len}");
+        }
+    }
+}

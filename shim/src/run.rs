@@ -1,0 +1,166 @@
+//! The shim's flow, from argv to exit code.
+//!
+//! 1. Parse argv and the `HOOKGATE_*` settings; report bad ones on stderr.
+//! 2. Read stdin (bounded in size and by the total deadline, which starts
+//!    at process start).
+//! 3. Send one request to the gateway and replay its reply exactly.
+//! 4. On any failure (bad arguments, oversize stdin, gateway unreachable,
+//!    too slow, or a malformed reply) answer with `hookgate_adapters::fallback`
+//!    for the detected dialect and event: the agent's neutral reply
+//!    (fail-open, the default) or its blocking one (`HOOKGATE_FAIL=closed`
+//!    or `--fail-closed`; the flag wins). The shim adds nothing of its own to
+//!    that reply (a diagnostic only with `HOOKGATE_DEBUG=1`) and appends
+//!    the reason to the fallback record (see `record`).
+
+use std::env;
+use std::ffi::OsString;
+use std::process::ExitCode;
+use std::time::{Instant, SystemTime};
+
+use hookgate_adapters::{Agent, FailMode, detect, fallback};
+use hookgate_wire::Request;
+
+use crate::call;
+use crate::cli::{self, Command, USAGE};
+use crate::config::{Config, current_uid};
+use crate::output;
+use crate::record::{self, Reason};
+use crate::request::{self, Stdin};
+
+/// Runs one hook call.
+pub(crate) fn run() -> ExitCode {
+    let start = Instant::now();
+    let argv: Vec<OsString> = env::args_os().skip(1).collect();
+    let (invocation, usage_error) = match cli::parse(&argv) {
+        Command::Help => {
+            output::emit(HELP.as_bytes(), b"");
+            return ExitCode::SUCCESS;
+        }
+        Command::Version => {
+            output::emit(
+                concat!("gateway-shim ", env!("CARGO_PKG_VERSION"), "\n").as_bytes(),
+                b"",
+            );
+            return ExitCode::SUCCESS;
+        }
+        Command::Hook(invocation) => (invocation, None),
+        Command::Usage { error, partial } => (partial, Some(error)),
+    };
+
+    let config = Config::from_env(|name| env::var(name).ok());
+    for note in &config.notes {
+        output::note(note);
+    }
+    if let Some(error) = &usage_error {
+        output::note(&format!("{error}; {USAGE}"));
+    }
+    let deadline = start + config.timeout;
+    let env = request::forwarded_env(env::vars_os());
+    let fallback = Fallback {
+        agent: invocation.agent,
+        agent_env_names: env
+            .iter()
+            .map(|(name, _)| name.clone())
+            .filter(|name| request::is_agent_var(name))
+            .collect(),
+        mode: invocation
+            .fail_mode
+            .or(config.fail_mode)
+            .unwrap_or_default(),
+        config: &config,
+    };
+
+    let stdin = match request::read_stdin_until(deadline) {
+        None => return fallback.answer(b"", Reason::Timeout, "stdin still open at the deadline"),
+        Some(Ok(stdin)) => stdin,
+        Some(Err(err)) => {
+            // Forwarded empty: the gateway answers an unparsable payload
+            // harmlessly and counts it.
+            fallback.debug(&format!("reading stdin failed: {err}"));
+            Stdin::Complete(Vec::new())
+        }
+    };
+    if let Some(error) = usage_error {
+        return fallback.answer(stdin.bytes(), Reason::Usage, &error);
+    }
+    let stdin = match stdin {
+        Stdin::Complete(bytes) => bytes,
+        Stdin::Oversize(prefix) => {
+            let detail = format!("stdin exceeds {} bytes", hookgate_wire::MAX_STDIN);
+            return fallback.answer(&prefix, Reason::Oversize, &detail);
+        }
+    };
+
+    let request = Request {
+        args: invocation.args,
+        cwd: request::cwd(),
+        env,
+        stdin,
+    };
+    match call::call(&config.socket, request.encode(), deadline, current_uid()) {
+        Ok(reply) => {
+            output::emit(&reply.stdout, &reply.stderr);
+            output::exit_code(reply.exit_code)
+        }
+        Err(failure) => fallback.answer(&request.stdin, failure.reason(), failure.detail()),
+    }
+}
+
+/// What the shim needs to answer on its own.
+struct Fallback<'a> {
+    agent: Option<Agent>,
+    /// Names of the agent variables, for dialect detection.
+    agent_env_names: Vec<String>,
+    mode: FailMode,
+    config: &'a Config,
+}
+
+impl Fallback<'_> {
+    /// Writes the agent's fallback reply for `payload`, records `reason`
+    /// and returns the exit code.
+    fn answer(&self, payload: &[u8], reason: Reason, detail: &str) -> ExitCode {
+        let names: Vec<&str> = self.agent_env_names.iter().map(String::as_str).collect();
+        let detected = detect(payload, self.agent, &names).ok();
+        let reply = fallback(
+            detected.as_ref().map(|d| d.dialect),
+            detected.as_ref().and_then(|d| d.native_event.as_deref()),
+            self.mode,
+            reason.message(),
+        );
+        output::emit(&reply.stdout, &reply.stderr);
+        let recorded = record::append(
+            &self.config.socket,
+            reason,
+            SystemTime::now(),
+            current_uid(),
+        );
+        self.debug(&format!(
+            "answered on its own ({reason}, {:?}, dialect {:?}): {detail}; recorded: {recorded}",
+            self.mode,
+            detected.as_ref().map(|d| d.dialect),
+        ));
+        output::exit_code(reply.exit_code)
+    }
+
+    fn debug(&self, line: &str) {
+        if self.config.debug {
+            output::note(line);
+        }
+    }
+}
+
+const HELP: &str = "\
+gateway-shim: the hook command agents run; forwards each hook call to the hookgate gateway.
+
+usage: gateway-shim [claude-code|cursor|cline|gemini-cli|codex] [--fail-closed|--fail-open]
+
+Reads the hook payload on stdin and answers on stdout/stderr/exit code.
+If the gateway cannot answer, it fails open (the agent's neutral reply) unless
+fail-closed is asked for (then it blocks what the event lets a hook block).
+
+environment:
+  HOOKGATE_SOCKET      gateway socket (default $XDG_RUNTIME_DIR/hookgate/gateway.sock)
+  HOOKGATE_TIMEOUT_MS  total deadline in milliseconds (default 5000)
+  HOOKGATE_FAIL        open (default) or closed; --fail-closed/--fail-open win
+  HOOKGATE_DEBUG       1: one diagnostic line on stderr per fallback
+";

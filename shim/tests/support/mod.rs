@@ -1,0 +1,249 @@
+//! The harness for the shim's CLI tests: runs the real binary with a clean
+//! environment, plays a fake gateway on a Unix socket, computes the
+//! expected fallback replies and reads the fallback record.
+
+// Helpers unwrap: a failure there is a test failure. Items are `pub` for cli.rs.
+#![allow(clippy::unwrap_used, unreachable_pub)]
+
+use std::fs;
+use std::io::{ErrorKind, Read, Write};
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use hookgate_adapters::{Agent, FailMode, detect, fallback};
+use hookgate_wire::{FrameKind, HEADER_LEN, Header, MAX_REQUEST_BODY, Reply, Request};
+use tempfile::TempDir;
+
+pub const SHIM: &str = env!("CARGO_BIN_EXE_gateway-shim");
+
+pub const CLAUDE_PRE_TOOL_USE: &[u8] =
+    include_bytes!("../../../adapters/test_data/claude-code/PreToolUse.json");
+pub const CURSOR_SHELL: &[u8] =
+    include_bytes!("../../../adapters/test_data/cursor/beforeShellExecution.json");
+pub const CLINE_SDK_TOOL_CALL: &[u8] =
+    include_bytes!("../../../adapters/test_data/cline/tool_call.json");
+pub const CLINE_LEGACY_PRE_TOOL_USE: &[u8] =
+    include_bytes!("../../../adapters/test_data/cline/legacy.PreToolUse.json");
+
+// The fail-closed messages the shim gives `fallback`, one per reason.
+pub const UNREACHABLE: &str =
+    "hookgate blocked this: the hook gateway is not reachable (fail-closed)";
+pub const TIMEOUT: &str =
+    "hookgate blocked this: the hook gateway did not answer in time (fail-closed)";
+pub const BAD_REPLY: &str =
+    "hookgate blocked this: the hook gateway sent an invalid reply (fail-closed)";
+pub const OVERSIZE: &str =
+    "hookgate blocked this: the hook payload is larger than 8 MiB (fail-closed)";
+pub const USAGE: &str = "hookgate blocked this: gateway-shim has invalid arguments (fail-closed)";
+
+/// What the shim did.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Output {
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub code: i32,
+}
+
+/// A private, short directory for a socket (sun_path holds 108 bytes).
+pub fn socket_dir() -> (TempDir, PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix("hg")
+        .tempdir_in("/tmp")
+        .unwrap();
+    let socket = dir.path().join("gw.sock");
+    (dir, socket)
+}
+
+/// Runs the shim with exactly `env` (plus `HOOKGATE_SOCKET`). `stdin: None`
+/// leaves stdin open until the shim has exited.
+pub fn run_shim(
+    socket: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    stdin: Option<&[u8]>,
+) -> Output {
+    let mut child = Command::new(SHIM)
+        .args(args)
+        .env_clear()
+        .env("HOOKGATE_SOCKET", socket)
+        .envs(env.iter().copied())
+        .current_dir(socket.parent().unwrap())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut held_open = None;
+    let writer = match stdin {
+        Some(bytes) => {
+            let bytes = bytes.to_vec();
+            Some(thread::spawn(move || {
+                // The shim stops reading past its limit: a broken pipe is fine.
+                let _ = input.write_all(&bytes);
+            }))
+        }
+        None => {
+            held_open = Some(input);
+            None
+        }
+    };
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let err_reader = thread::spawn(move || {
+        let mut bytes = Vec::new();
+        stderr.read_to_end(&mut bytes).unwrap();
+        bytes
+    });
+    let mut out = Vec::new();
+    stdout.read_to_end(&mut out).unwrap();
+    let status = child.wait().unwrap();
+    if let Some(writer) = writer {
+        writer.join().unwrap();
+    }
+    drop(held_open);
+    Output {
+        stdout: out,
+        stderr: err_reader.join().unwrap(),
+        code: status.code().expect("exited, not killed"),
+    }
+}
+
+/// What `hookgate_adapters::fallback` answers for this payload.
+pub fn expected(
+    payload: &[u8],
+    hint: Option<Agent>,
+    env_names: &[&str],
+    mode: FailMode,
+    message: &str,
+) -> Output {
+    let detected = detect(payload, hint, env_names).ok();
+    let reply = fallback(
+        detected.as_ref().map(|d| d.dialect),
+        detected.as_ref().and_then(|d| d.native_event.as_deref()),
+        mode,
+        message,
+    );
+    Output {
+        stdout: reply.stdout,
+        stderr: reply.stderr,
+        code: reply.exit_code,
+    }
+}
+
+/// How the fake gateway behaves once it has read the request.
+pub enum Gateway {
+    Reply(Reply),
+    Raw(Vec<u8>),
+    /// Keeps the connection open and never answers.
+    Hang,
+}
+
+/// Accepts one connection, reads one request and acts. Returns the request
+/// and, for `Hang`, the still-open connection.
+pub fn fake_gateway(
+    socket: &Path,
+    behaviour: Gateway,
+) -> JoinHandle<(Request, Option<UnixStream>)> {
+    let listener = UnixListener::bind(socket).unwrap();
+    thread::spawn(move || {
+        let mut stream =
+            accept_within(&listener, Duration::from_secs(30)).expect("the shim connects");
+        let request = read_request(&mut stream);
+        match behaviour {
+            Gateway::Reply(reply) => stream.write_all(&reply.encode()).unwrap(),
+            Gateway::Raw(bytes) => stream.write_all(&bytes).unwrap(),
+            Gateway::Hang => return (request, Some(stream)),
+        }
+        (request, None)
+    })
+}
+
+pub fn accept_within(listener: &UnixListener, limit: Duration) -> Option<UnixStream> {
+    listener.set_nonblocking(true).unwrap();
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        match listener.accept() {
+            Ok((stream, _)) => {
+                stream.set_nonblocking(false).unwrap();
+                return Some(stream);
+            }
+            Err(err) if err.kind() == ErrorKind::WouldBlock => {
+                thread::sleep(Duration::from_millis(5))
+            }
+            Err(err) => panic!("accept: {err}"),
+        }
+    }
+    None
+}
+
+pub fn read_request(stream: &mut UnixStream) -> Request {
+    let mut header = [0u8; HEADER_LEN];
+    stream.read_exact(&mut header).unwrap();
+    let header = Header::decode(&header, MAX_REQUEST_BODY)
+        .unwrap()
+        .expect(FrameKind::Request)
+        .unwrap();
+    let mut body = vec![0u8; header.body_len];
+    stream.read_exact(&mut body).unwrap();
+    Request::decode(&body).unwrap()
+}
+
+/// The fallback record's lines, each checked to be `<unix_secs> <reason>`.
+pub fn recorded_reasons(socket: &Path) -> Vec<String> {
+    let mut path = socket.as_os_str().to_owned();
+    path.push(".fallbacks");
+    let text = fs::read_to_string(PathBuf::from(path)).unwrap_or_default();
+    text.lines()
+        .map(|line| {
+            let (secs, reason) = line.split_once(' ').expect("two fields");
+            assert!(secs.parse::<u64>().unwrap() > 1_600_000_000, "{line}");
+            reason.to_owned()
+        })
+        .collect()
+}
+
+/// A payload of one dialect, with the hint and agent environment an agent
+/// would give.
+pub struct Case {
+    pub name: &'static str,
+    pub payload: &'static [u8],
+    pub hint: Option<Agent>,
+    pub env: Vec<(&'static str, &'static str)>,
+}
+
+/// One payload of every dialect the adapters know.
+pub fn agents() -> Vec<Case> {
+    vec![
+        Case {
+            name: "claude-code",
+            payload: CLAUDE_PRE_TOOL_USE,
+            hint: Some(Agent::ClaudeCode),
+            env: vec![("CLAUDE_PROJECT_DIR", "/home/dev/acme")],
+        },
+        Case {
+            name: "cursor",
+            payload: CURSOR_SHELL,
+            hint: None,
+            env: vec![
+                ("CURSOR_VERSION", "1.7.2"),
+                ("CLAUDE_PROJECT_DIR", "/home/dev/acme"),
+            ],
+        },
+        Case {
+            name: "cline sdk",
+            payload: CLINE_SDK_TOOL_CALL,
+            hint: Some(Agent::Cline),
+            env: vec![],
+        },
+        Case {
+            name: "cline legacy",
+            payload: CLINE_LEGACY_PRE_TOOL_USE,
+            hint: None,
+            env: vec![],
+        },
+    ]
+}
