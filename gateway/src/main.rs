@@ -1,3 +1,85 @@
-//! gateway: the hookgate daemon. IMPLEMENT.
+//! `gateway`: parse the command line, set up logging, run the daemon.
+//! Everything else lives in the library (`hookgate_gateway`).
 
-fn main() {}
+mod cli;
+
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use clap::Parser as _;
+use hookgate_gateway::config::{Config, LoadError};
+use hookgate_gateway::socket::Listener;
+use tokio_util::sync::CancellationToken;
+use tracing_subscriber::EnvFilter;
+
+use cli::{Cli, Command, ServeArgs};
+
+/// Exit code for an invalid configuration (distinct from runtime failures).
+const EXIT_CONFIG: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let filter = match &cli.log_level {
+        Some(level) => EnvFilter::try_new(level),
+        None => EnvFilter::try_from_default_env().or_else(|_| EnvFilter::try_new("info")),
+    };
+    let filter = match filter {
+        Ok(filter) => filter,
+        Err(err) => {
+            eprintln!("gateway: error: bad log level: {err}");
+            return ExitCode::from(EXIT_CONFIG);
+        }
+    };
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .init();
+
+    match cli.command {
+        Command::Serve(args) => serve(args),
+    }
+}
+
+fn serve(args: ServeArgs) -> ExitCode {
+    let config = match Config::load(args.config.as_deref()) {
+        Ok(config) => config,
+        Err(err @ LoadError::Invalid(_)) => {
+            eprintln!("gateway: invalid config: {err}");
+            return ExitCode::from(EXIT_CONFIG);
+        }
+        Err(err) => {
+            eprintln!("gateway: error: {err}");
+            return ExitCode::from(EXIT_CONFIG);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("gateway: error: cannot start the runtime: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(config, args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("gateway: error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(config: Config, args: ServeArgs) -> anyhow::Result<()> {
+    let path = args
+        .socket
+        .or_else(|| config.server.socket.clone())
+        .unwrap_or_else(hookgate_wire::socket::default_path);
+    let shutdown = CancellationToken::new();
+    hookgate_gateway::shutdown::cancel_on_signals(shutdown.clone())
+        .context("installing signal handlers")?;
+    let listener = Listener::bind(&path, hookgate_wire::socket::current_uid()).await?;
+    hookgate_gateway::serve(config, listener, shutdown).await
+}

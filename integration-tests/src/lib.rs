@@ -1,1 +1,25 @@
-//! Test harness for hookgate's end-to-end tests. IMPLEMENT.
+//! Test harness for hookgate's end-to-end tests: the whole system as users
+//! run it, through real processes.
+//!
+//! - [`TestGateway`]: a real `gateway serve` on a private socket, killed on
+//!   drop, its stderr kept for failure messages;
+//! - [`Shim`]: a real `gateway-shim` run like an agent runs a hook;
+//! - [`TestSubscriber`]: a real tonic `Subscriber` server in the test
+//!   process with a scripted behaviour, recording what it receives;
+//! - [`config_toml`] / [`SubscriberEntry`]: the gateway config;
+//! - [`payloads`] and [`decisions`]: inputs by intent.
+//!
+//! The binaries are found (and built) as described in [`binaries`].
+
+pub mod binaries;
+mod config;
+pub mod decisions;
+mod gateway;
+pub mod payloads;
+mod shim;
+mod subscriber;
+
+pub use config::{Mode, OnError, SubscriberEntry, config_toml};
+pub use gateway::{TestGateway, private_dir};
+pub use shim::{Shim, ShimOutput, TEST_SHIM_TIMEOUT_MS};
+pub use subscriber::{Behaviour, DecisionFuture, TestSubscriber};

@@ -1,0 +1,280 @@
+//! The built-in `audit` subscriber: one JSON line per event and its merged
+//! decision, secrets masked.
+//!
+//! Writing happens off the hook path: the pipeline `try_send`s a record into
+//! a bounded queue (a full queue is a counted drop, never a wait) and one
+//! worker task serializes, masks and appends. The file is created 0600 in a
+//! 0700 directory: it holds prompts and commands.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use hookgate_adapters::{Decision, Dialect, HookEvent, Permission};
+use serde_json::{Value, json};
+use tokio::io::{AsyncWriteExt, BufWriter};
+use tokio::sync::mpsc;
+use tokio_util::task::TaskTracker;
+
+use super::mask::mask_json;
+use crate::metrics::SubscriberStats;
+
+/// One line of the audit log, before serialization.
+#[derive(Debug)]
+pub struct AuditRecord {
+    pub id: String,
+    pub at: SystemTime,
+    /// `None` when the payload could not be parsed.
+    pub event: Option<Arc<HookEvent>>,
+    /// The payload as received.
+    pub payload: Arc<Vec<u8>>,
+    pub decision: Decision,
+    /// Why the payload was not parsed (never payload content).
+    pub error: Option<String>,
+    pub latency: Duration,
+}
+
+/// The hook path's handle: cheap to clone, never blocks.
+#[derive(Debug, Clone)]
+pub struct Audit {
+    tx: mpsc::Sender<AuditRecord>,
+    stats: Arc<SubscriberStats>,
+}
+
+impl Audit {
+    /// Starts the writer task on `tracker`; it ends when every handle is
+    /// dropped and the queue is drained.
+    pub fn spawn(
+        path: PathBuf,
+        queue_size: usize,
+        stats: Arc<SubscriberStats>,
+        tracker: &TaskTracker,
+    ) -> Audit {
+        let (tx, rx) = mpsc::channel(queue_size.max(1));
+        tracker.spawn(writer(path, rx, stats.clone()));
+        Audit { tx, stats }
+    }
+
+    /// Queues a record; a full queue counts a drop.
+    pub fn record(&self, record: AuditRecord) {
+        self.stats.calls.fetch_add(1, Ordering::Relaxed);
+        if self.tx.try_send(record).is_err() {
+            self.stats.drops.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+async fn writer(path: PathBuf, mut rx: mpsc::Receiver<AuditRecord>, stats: Arc<SubscriberStats>) {
+    let mut file: Option<BufWriter<tokio::fs::File>> = None;
+    while let Some(first) = rx.recv().await {
+        let mut batch = vec![first];
+        while let Ok(more) = rx.try_recv() {
+            batch.push(more);
+        }
+        if file.is_none() {
+            match open(&path).await {
+                Ok(f) => file = Some(BufWriter::new(f)),
+                Err(err) => {
+                    tracing::warn!(path = %path.display(), error = %err, "audit log cannot be opened; records dropped");
+                    stats
+                        .errors
+                        .fetch_add(batch.len() as u64, Ordering::Relaxed);
+                    continue;
+                }
+            }
+        }
+        let Some(out) = file.as_mut() else { continue };
+        let mut text = String::new();
+        for record in &batch {
+            text.push_str(&line(record).to_string());
+            text.push('\n');
+        }
+        let written = async {
+            out.write_all(text.as_bytes()).await?;
+            out.flush().await
+        }
+        .await;
+        match written {
+            Ok(()) => {
+                stats.ok.fetch_add(batch.len() as u64, Ordering::Relaxed);
+            }
+            Err(err) => {
+                tracing::warn!(path = %path.display(), error = %err, "audit log write failed; reopening");
+                stats
+                    .errors
+                    .fetch_add(batch.len() as u64, Ordering::Relaxed);
+                file = None;
+            }
+        }
+    }
+}
+
+async fn open(path: &Path) -> std::io::Result<tokio::fs::File> {
+    if let Some(dir) = path.parent() {
+        let mut builder = tokio::fs::DirBuilder::new();
+        builder.recursive(true).mode(0o700);
+        builder.create(dir).await?;
+    }
+    tokio::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .mode(0o600)
+        .open(path)
+        .await
+}
+
+/// A stable name for each dialect in the log.
+pub fn dialect_name(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::ClaudeCode => "claude-code",
+        Dialect::Cursor => "cursor",
+        Dialect::ClineSdk => "cline-sdk",
+        Dialect::ClineLegacy => "cline-legacy",
+    }
+}
+
+fn permission_name(permission: Permission) -> &'static str {
+    match permission {
+        Permission::Unspecified => "none",
+        Permission::Allow => "allow",
+        Permission::Ask => "ask",
+        Permission::Deny => "deny",
+    }
+}
+
+/// The JSON line for `record`, every string masked.
+pub fn line(record: &AuditRecord) -> Value {
+    let ts_ms = record
+        .at
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+    let mut out = json!({
+        "ts_ms": ts_ms,
+        "id": record.id,
+        "latency_us": u64::try_from(record.latency.as_micros()).unwrap_or(u64::MAX),
+    });
+    if let Some(error) = &record.error {
+        out["error"] = json!(error);
+        out["payload_bytes"] = json!(record.payload.len());
+    }
+    if let Some(event) = &record.event {
+        out["agent"] = json!(event.dialect.agent().as_str());
+        out["dialect"] = json!(dialect_name(event.dialect));
+        out["event"] = json!(event.native_event);
+        out["kind"] = json!(event.kind.as_str());
+        out["session_id"] = json!(event.session_id);
+        out["cwd"] = json!(event.cwd);
+        if let Some(tool) = &event.tool {
+            out["tool"] = json!({ "name": tool.name, "class": tool.class.as_str() });
+        }
+        out["payload"] = serde_json::from_slice(&record.payload).unwrap_or_else(|_| {
+            Value::String(String::from_utf8_lossy(&record.payload).into_owned())
+        });
+    }
+    let d = &record.decision;
+    out["decision"] = json!({
+        "permission": permission_name(d.permission),
+        "reason": d.reason,
+        "agent_message": d.agent_message,
+        "additional_context": d.additional_context,
+        "updated_input": d.updated_input,
+        "halt": d.halt,
+        "followup_message": d.followup_message,
+    });
+    mask_json(&mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{event, shell_tool};
+    use hookgate_adapters::EventKind;
+
+    fn record(payload: &str, decision: Decision) -> AuditRecord {
+        let mut e = event(Dialect::ClaudeCode, EventKind::PreToolUse);
+        e.tool = Some(shell_tool("Bash", "API_KEY=abc123 ./deploy"));
+        AuditRecord {
+            id: "01HX".into(),
+            at: UNIX_EPOCH + Duration::from_millis(1_700_000_000_123),
+            event: Some(Arc::new(e)),
+            payload: Arc::new(payload.as_bytes().to_vec()),
+            decision,
+            error: None,
+            latency: Duration::from_micros(42),
+        }
+    }
+
+    #[test]
+    fn lines_carry_event_and_decision_masked() {
+        let payload = r#"{"hook_event_name":"PreToolUse","tool_input":{"command":"API_KEY=abc123 ./deploy"}}"#;
+        let decision = Decision {
+            permission: Permission::Deny,
+            reason: Some("nope".into()),
+            ..Decision::default()
+        };
+        let v = line(&record(payload, decision));
+        assert_eq!(v["ts_ms"], 1_700_000_000_123u64);
+        assert_eq!(v["agent"], "claude-code");
+        assert_eq!(v["kind"], "pre_tool_use");
+        assert_eq!(v["tool"]["class"], "shell");
+        assert_eq!(
+            v["payload"]["tool_input"]["command"],
+            "API_KEY=[REDACTED] ./deploy"
+        );
+        assert_eq!(v["decision"]["permission"], "deny");
+        assert_eq!(v["decision"]["reason"], "nope");
+        assert!(!v.to_string().contains("abc123"));
+    }
+
+    #[tokio::test]
+    async fn writer_appends_lines_to_a_private_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state").join("audit.jsonl");
+        let tracker = TaskTracker::new();
+        let stats = Arc::new(SubscriberStats::default());
+        let audit = Audit::spawn(path.clone(), 8, stats.clone(), &tracker);
+        audit.record(record("{}", Decision::default()));
+        audit.record(record("not json", Decision::default()));
+        drop(audit);
+        tracker.close();
+        tracker.wait().await;
+
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[1]["payload"], "not json");
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        let dir_mode = std::fs::metadata(path.parent().unwrap())
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(dir_mode & 0o777, 0o700);
+        assert_eq!(stats.ok.load(Ordering::Relaxed), 2);
+    }
+
+    #[tokio::test]
+    async fn a_full_queue_counts_drops() {
+        let dir = tempfile::tempdir().unwrap();
+        let stats = Arc::new(SubscriberStats::default());
+        // A current-thread runtime: the writer cannot run until we await.
+        let tracker = TaskTracker::new();
+        let audit = Audit::spawn(dir.path().join("a.jsonl"), 1, stats.clone(), &tracker);
+        for _ in 0..3 {
+            audit.record(record("{}", Decision::default()));
+        }
+        assert_eq!(stats.drops.load(Ordering::Relaxed), 2);
+        drop(audit);
+        tracker.close();
+        tracker.wait().await;
+        assert_eq!(stats.ok.load(Ordering::Relaxed), 1);
+    }
+}

@@ -1,0 +1,6 @@
+//! Subscribers that ship inside the gateway: `audit` (a masked JSON-lines
+//! log) and `guard` (regex deny rules), configured like remote ones.
+
+pub mod audit;
+pub mod guard;
+pub mod mask;

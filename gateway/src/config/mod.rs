@@ -1,0 +1,186 @@
+//! The gateway's configuration: where it comes from, what it means.
+//!
+//! One TOML file: `--config PATH`, else `$XDG_CONFIG_HOME/hookgate/gateway.toml`
+//! (or `~/.config/hookgate/gateway.toml`), else the embedded
+//! `config/default.toml`. Parsing happens in two steps: serde into span-carrying
+//! raw types (`raw`), then `validate` into the typed [`Config`] below. Every
+//! rejection names the file, line, column and key.
+
+mod error;
+mod raw;
+mod validate;
+mod values;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::builtin::guard::Guard;
+use crate::subscribers::filter::Filter;
+
+pub use error::{ConfigError, LoadError};
+
+/// The embedded default, so `gateway serve` is useful with no file at all.
+pub const DEFAULT_TOML: &str = include_str!("default.toml");
+/// How the embedded default is named in messages.
+pub const EMBEDDED_NAME: &str = "<embedded default config>";
+
+/// A validated configuration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The file it came from, or [`EMBEDDED_NAME`].
+    pub origin: String,
+    pub server: ServerConfig,
+    /// In file order (merge keeps this order for equal priorities).
+    pub subscribers: Vec<SubscriberConfig>,
+}
+
+/// `[server]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerConfig {
+    /// `None`: the path the shim resolves (`hookgate_wire::socket`).
+    pub socket: Option<PathBuf>,
+    /// Most shim connections served at once.
+    pub max_connections: usize,
+    /// How long a new connection waits for a free slot before it is closed
+    /// unanswered (the shim then applies its own fail mode).
+    pub queue_wait: Duration,
+    /// Deadline to read one whole request.
+    pub read_timeout: Duration,
+    /// How long in-flight events may finish after SIGINT/SIGTERM.
+    pub shutdown_grace: Duration,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            socket: None,
+            max_connections: 256,
+            queue_wait: Duration::from_millis(500),
+            read_timeout: Duration::from_millis(2000),
+            shutdown_grace: Duration::from_millis(5000),
+        }
+    }
+}
+
+/// Whether the gateway waits for a subscriber's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Awaited (in parallel with the others) before the agent gets a reply.
+    Decide,
+    /// Sent through a bounded queue, never awaited by the hook path.
+    Observe,
+}
+
+/// What a failed or late decide subscriber counts as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnError {
+    /// No opinion: fail open.
+    Allow,
+    /// A deny naming the subscriber: fail closed.
+    Deny,
+}
+
+/// One `[[subscriber]]`.
+#[derive(Debug, Clone)]
+pub struct SubscriberConfig {
+    pub name: String,
+    /// Higher wins rewrite conflicts and comes first in joined text.
+    pub priority: i32,
+    pub filter: Filter,
+    pub kind: SubscriberKind,
+}
+
+/// What answers for a subscriber.
+#[derive(Debug, Clone)]
+pub enum SubscriberKind {
+    /// A gRPC `hookgate.v1.Subscriber`.
+    Remote {
+        /// `http://host:port` or `unix:///absolute/path`.
+        endpoint: String,
+        mode: Mode,
+        timeout: Duration,
+        on_error: OnError,
+        /// Observe mode: the queue bound.
+        queue_size: usize,
+    },
+    /// Built-in `audit`: JSON lines of every event and its merged decision.
+    Audit { path: PathBuf, queue_size: usize },
+    /// Built-in `guard`: regex rules, in-process.
+    Guard { guard: Guard },
+}
+
+impl Config {
+    /// The embedded default config.
+    pub fn embedded() -> Result<Config, ConfigError> {
+        Config::parse(EMBEDDED_NAME, DEFAULT_TOML, &Env::from_process())
+    }
+
+    /// Parses and validates `text`; `origin` names it in errors.
+    pub fn parse(origin: &str, text: &str, env: &Env) -> Result<Config, ConfigError> {
+        validate::parse(origin, text, env)
+    }
+
+    /// Loads `--config PATH` when given, else the user's file when it
+    /// exists, else the embedded default.
+    pub fn load(explicit: Option<&Path>) -> Result<Config, LoadError> {
+        let env = Env::from_process();
+        let path = match explicit {
+            Some(path) => Some(path.to_path_buf()),
+            None => env.user_config_path().filter(|p| p.exists()),
+        };
+        let Some(path) = path else {
+            return Ok(Config::parse(EMBEDDED_NAME, DEFAULT_TOML, &env)?);
+        };
+        let origin = path.display().to_string();
+        let text = std::fs::read_to_string(&path).map_err(|source| LoadError::Read {
+            path: origin.clone(),
+            source,
+        })?;
+        Ok(Config::parse(&origin, &text, &env)?)
+    }
+}
+
+/// The environment config resolution depends on, injected so tests need
+/// not mutate the process environment.
+#[derive(Debug, Clone, Default)]
+pub struct Env {
+    pub home: Option<PathBuf>,
+    pub xdg_config_home: Option<PathBuf>,
+    pub xdg_state_home: Option<PathBuf>,
+}
+
+impl Env {
+    pub fn from_process() -> Env {
+        let var = |name: &str| {
+            std::env::var_os(name)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        Env {
+            home: var("HOME"),
+            xdg_config_home: var("XDG_CONFIG_HOME"),
+            xdg_state_home: var("XDG_STATE_HOME"),
+        }
+    }
+
+    /// `$XDG_CONFIG_HOME/hookgate/gateway.toml`, else `~/.config/...`.
+    pub fn user_config_path(&self) -> Option<PathBuf> {
+        let base = self
+            .xdg_config_home
+            .clone()
+            .or_else(|| self.home.as_ref().map(|h| h.join(".config")))?;
+        Some(base.join("hookgate").join("gateway.toml"))
+    }
+
+    /// `$XDG_STATE_HOME/hookgate/audit.jsonl`, else `~/.local/state/...`.
+    pub fn default_audit_path(&self) -> Option<PathBuf> {
+        let base = self
+            .xdg_state_home
+            .clone()
+            .or_else(|| self.home.as_ref().map(|h| h.join(".local").join("state")))?;
+        Some(base.join("hookgate").join("audit.jsonl"))
+    }
+}

@@ -1,0 +1,340 @@
+//! Raw config to typed [`Config`]: every semantic check, each pointing at
+//! the span of the value it rejects.
+
+use std::collections::HashSet;
+use std::ops::Range;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use toml::Spanned;
+
+use super::error::{ConfigError, Locator};
+use super::raw::{RawBuiltin, RawConfig, RawMode, RawOnError, RawServer, RawSubscriber};
+use super::values::{audit_path, check_endpoint, guard_rule};
+use super::{Config, Env, Mode, OnError, ServerConfig, SubscriberConfig, SubscriberKind};
+use crate::builtin::guard::Guard;
+use crate::subscribers::filter::Filter;
+
+const DEFAULT_TIMEOUT_MS: i64 = 200;
+const MAX_TIMEOUT_MS: i64 = 60_000;
+const DEFAULT_QUEUE: i64 = 1024;
+const MAX_QUEUE: i64 = 65_536;
+
+pub(super) fn parse(origin: &str, text: &str, env: &Env) -> Result<Config, ConfigError> {
+    let at = Locator { file: origin, text };
+    let raw: RawConfig = toml::from_str(text).map_err(|err| at.toml_error(&err))?;
+    let server = server(&at, raw.server)?;
+    let mut names = HashSet::new();
+    let mut subscribers = Vec::with_capacity(raw.subscriber.len());
+    for (index, sub) in raw.subscriber.into_iter().enumerate() {
+        let key = |field: &str| format!("subscriber[{index}].{field}");
+        if !names.insert(sub.name.get_ref().clone()) {
+            return Err(at.error(
+                sub.name.span(),
+                key("name"),
+                format!("duplicate subscriber name `{}`", sub.name.get_ref()),
+            ));
+        }
+        subscribers.push(subscriber(&at, env, sub, &key)?);
+    }
+    Ok(Config {
+        origin: origin.to_owned(),
+        server,
+        subscribers,
+    })
+}
+
+fn in_range(
+    at: &Locator<'_>,
+    value: &Spanned<i64>,
+    key: &str,
+    min: i64,
+    max: i64,
+) -> Result<i64, ConfigError> {
+    let v = *value.get_ref();
+    if (min..=max).contains(&v) {
+        Ok(v)
+    } else {
+        Err(at.error(
+            value.span(),
+            key,
+            format!("{v} is out of range {min}..={max}"),
+        ))
+    }
+}
+
+fn millis(
+    at: &Locator<'_>,
+    value: Option<&Spanned<i64>>,
+    key: &str,
+    default: Duration,
+) -> Result<Duration, ConfigError> {
+    match value {
+        None => Ok(default),
+        Some(v) => Ok(Duration::from_millis(
+            in_range(at, v, key, 1, 600_000)?.unsigned_abs(),
+        )),
+    }
+}
+
+fn server(at: &Locator<'_>, raw: RawServer) -> Result<ServerConfig, ConfigError> {
+    let default = ServerConfig::default();
+    let socket = match raw.socket {
+        None => None,
+        Some(s) => {
+            let path = PathBuf::from(s.get_ref());
+            if !path.is_absolute() {
+                return Err(at.error(s.span(), "server.socket", "must be an absolute path"));
+            }
+            Some(path)
+        }
+    };
+    let max_connections = match &raw.max_connections {
+        None => default.max_connections,
+        Some(v) => {
+            usize::try_from(in_range(at, v, "server.max_connections", 1, 65_536)?).unwrap_or(1)
+        }
+    };
+    Ok(ServerConfig {
+        socket,
+        max_connections,
+        queue_wait: millis(
+            at,
+            raw.queue_wait_ms.as_ref(),
+            "server.queue_wait_ms",
+            default.queue_wait,
+        )?,
+        read_timeout: millis(
+            at,
+            raw.read_timeout_ms.as_ref(),
+            "server.read_timeout_ms",
+            default.read_timeout,
+        )?,
+        shutdown_grace: millis(
+            at,
+            raw.shutdown_grace_ms.as_ref(),
+            "server.shutdown_grace_ms",
+            default.shutdown_grace,
+        )?,
+    })
+}
+
+/// Rejects `field` when present: it means nothing for this kind of subscriber.
+fn forbid<T>(
+    at: &Locator<'_>,
+    field: &Option<Spanned<T>>,
+    key: String,
+    why: &str,
+) -> Result<(), ConfigError> {
+    match field {
+        Some(value) => Err(at.error(value.span(), key, why.to_owned())),
+        None => Ok(()),
+    }
+}
+
+fn subscriber(
+    at: &Locator<'_>,
+    env: &Env,
+    raw: RawSubscriber,
+    key: &dyn Fn(&str) -> String,
+) -> Result<SubscriberConfig, ConfigError> {
+    let name_span = raw.name.span();
+    let name = raw.name.get_ref().clone();
+    if name.is_empty()
+        || name.len() > 64
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+    {
+        return Err(at.error(
+            name_span,
+            key("name"),
+            "must be 1-64 characters of A-Z a-z 0-9 - _ .",
+        ));
+    }
+    let priority = match &raw.priority {
+        None => 0,
+        Some(p) => i32::try_from(in_range(
+            at,
+            p,
+            &key("priority"),
+            i32::MIN.into(),
+            i32::MAX.into(),
+        )?)
+        .unwrap_or(0),
+    };
+    let filter = filter(at, &raw, name_span.clone(), key)?;
+    let queue_size = match &raw.queue_size {
+        None => DEFAULT_QUEUE,
+        Some(q) => in_range(at, q, &key("queue_size"), 1, MAX_QUEUE)?,
+    }
+    .unsigned_abs() as usize;
+
+    let kind = match (raw.builtin, raw.endpoint) {
+        (Some(builtin), Some(endpoint)) => {
+            return Err(at.error(
+                endpoint.span(),
+                key("endpoint"),
+                format!(
+                    "a built-in subscriber (`builtin = \"{}\"`) has no endpoint",
+                    builtin_name(*builtin.get_ref())
+                ),
+            ));
+        }
+        (None, None) => {
+            return Err(at.error(
+                name_span,
+                key("endpoint"),
+                format!(
+                    "subscriber `{name}` needs an `endpoint` (or `builtin = \"audit\"|\"guard\"`)"
+                ),
+            ));
+        }
+        (None, Some(endpoint)) => {
+            forbid(
+                at,
+                &raw.path,
+                key("path"),
+                "only the built-in `audit` has a `path`",
+            )?;
+            forbid(
+                at,
+                &raw.rules,
+                key("rules"),
+                "only the built-in `guard` has `rules`",
+            )?;
+            let timeout = match &raw.timeout_ms {
+                None => DEFAULT_TIMEOUT_MS,
+                Some(t) => in_range(at, t, &key("timeout_ms"), 1, MAX_TIMEOUT_MS)?,
+            };
+            SubscriberKind::Remote {
+                endpoint: check_endpoint(at, &endpoint, &key("endpoint"))?,
+                mode: match raw.mode.map(Spanned::into_inner) {
+                    None | Some(RawMode::Decide) => Mode::Decide,
+                    Some(RawMode::Observe) => Mode::Observe,
+                },
+                timeout: Duration::from_millis(timeout.unsigned_abs()),
+                on_error: match raw.on_error.map(Spanned::into_inner) {
+                    None | Some(RawOnError::Allow) => OnError::Allow,
+                    Some(RawOnError::Deny) => OnError::Deny,
+                },
+                queue_size,
+            }
+        }
+        (Some(builtin), None) => {
+            let why = "not used by built-in subscribers";
+            forbid(at, &raw.timeout_ms, key("timeout_ms"), why)?;
+            forbid(at, &raw.on_error, key("on_error"), why)?;
+            match builtin.into_inner() {
+                RawBuiltin::Audit => {
+                    if let Some(mode) = raw.mode.filter(|m| *m.get_ref() != RawMode::Observe) {
+                        return Err(at.error(
+                            mode.span(),
+                            key("mode"),
+                            "the built-in `audit` only observes",
+                        ));
+                    }
+                    forbid(
+                        at,
+                        &raw.rules,
+                        key("rules"),
+                        "only the built-in `guard` has `rules`",
+                    )?;
+                    SubscriberKind::Audit {
+                        path: audit_path(at, env, raw.path, &key("path"), name_span)?,
+                        queue_size,
+                    }
+                }
+                RawBuiltin::Guard => {
+                    if let Some(mode) = raw.mode.filter(|m| *m.get_ref() != RawMode::Decide) {
+                        return Err(at.error(
+                            mode.span(),
+                            key("mode"),
+                            "the built-in `guard` only decides",
+                        ));
+                    }
+                    forbid(
+                        at,
+                        &raw.path,
+                        key("path"),
+                        "only the built-in `audit` has a `path`",
+                    )?;
+                    forbid(
+                        at,
+                        &raw.queue_size,
+                        key("queue_size"),
+                        "the built-in `guard` has no queue",
+                    )?;
+                    let rules = raw.rules.map(Spanned::into_inner).unwrap_or_default();
+                    let rules = rules
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, rule)| guard_rule(at, rule, &key(&format!("rules[{i}]"))))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    SubscriberKind::Guard {
+                        guard: Guard::new(rules),
+                    }
+                }
+            }
+        }
+    };
+    Ok(SubscriberConfig {
+        name,
+        priority,
+        filter,
+        kind,
+    })
+}
+
+fn builtin_name(builtin: RawBuiltin) -> &'static str {
+    match builtin {
+        RawBuiltin::Audit => "audit",
+        RawBuiltin::Guard => "guard",
+    }
+}
+
+fn filter(
+    at: &Locator<'_>,
+    raw: &RawSubscriber,
+    name_span: Range<usize>,
+    key: &dyn Fn(&str) -> String,
+) -> Result<Filter, ConfigError> {
+    let located = |list: &[Spanned<String>], field: &str, index: usize, message: String| {
+        let span = list.get(index).map_or(name_span.clone(), Spanned::span);
+        at.error(span, format!("{}[{index}]", key(field)), message)
+    };
+    let agents = match &raw.agents {
+        None => None,
+        Some(list) => Some(
+            Filter::agents(list.iter().map(|s| s.get_ref().as_str()))
+                .map_err(|e| located(list, "agents", e.index, e.message))?,
+        ),
+    };
+    let events = match &raw.events {
+        None => None,
+        Some(list) => Some(
+            Filter::events(list.iter().map(|s| s.get_ref().as_str()))
+                .map_err(|e| located(list, "events", e.index, e.message))?,
+        ),
+    };
+    for (field, list) in [
+        ("agents", &raw.agents),
+        ("events", &raw.events),
+        ("tools", &raw.tools),
+    ] {
+        if list.as_ref().is_some_and(Vec::is_empty) {
+            return Err(at.error(
+                name_span.clone(),
+                key(field),
+                "an empty filter matches nothing; remove the key to match everything",
+            ));
+        }
+    }
+    let tools = raw.tools.as_deref();
+    Filter::new(
+        agents,
+        events,
+        tools.map(|list| list.iter().map(|s| s.get_ref().as_str())),
+    )
+    .map_err(|e| located(tools.unwrap_or_default(), "tools", e.index, e.message))
+}

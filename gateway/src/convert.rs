@@ -1,0 +1,315 @@
+//! The one place where `hookgate.v1` protobuf types and the canonical types
+//! of `adapters` meet.
+//!
+//! Keeping the mapping here means a proto change touches one module, and
+//! nothing else in the gateway needs to know that enums are `i32` on the
+//! wire or that empty strings mean "absent".
+
+use hookgate_adapters::{
+    Agent, Capabilities, Decision, Dialect, EventKind, HookEvent, Permission, StopInfo, Tool,
+    ToolClass,
+};
+use hookgate_proto::v1;
+
+/// A subscriber reply that cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadDecision {
+    #[error("updated_input_json is not valid JSON ({0})")]
+    UpdatedInputNotJson(String),
+    #[error("updated_input_json is not a JSON object")]
+    UpdatedInputNotObject,
+}
+
+/// The proto event sent to subscribers. `raw` is the payload exactly as the
+/// agent sent it (replaced lossily only if it is not UTF-8).
+pub fn event_to_proto(event: &HookEvent, id: &str, raw: &[u8]) -> v1::HookEvent {
+    v1::HookEvent {
+        id: id.to_owned(),
+        agent: agent(event.dialect.agent()) as i32,
+        agent_version: event.agent_version.clone(),
+        native_event: event.native_event.clone(),
+        kind: kind(event.kind) as i32,
+        blocking: event.blocking,
+        capabilities: Some(capabilities(event.capabilities)),
+        session_id: event.session_id.clone(),
+        cwd: event.cwd.clone(),
+        workspace_roots: event.workspace_roots.clone(),
+        transcript_path: event.transcript_path.clone(),
+        model: event.model.clone(),
+        tool: event.tool.as_ref().map(tool),
+        prompt: event.prompt.clone(),
+        text: event.text.clone(),
+        stop: event.stop.as_ref().map(stop),
+        raw_json: String::from_utf8_lossy(raw).into_owned(),
+        dialect: dialect(event.dialect) as i32,
+        reason: event.reason.clone(),
+        subagent_id: event.subagent_id.clone(),
+    }
+}
+
+/// A subscriber's proto decision in canonical form. Empty strings are
+/// "absent"; unknown permission values are "no opinion" (per the proto's
+/// compatibility rules); an `updated_input_json` that is not a JSON object
+/// makes the whole reply unusable.
+pub fn decision_from_proto(decision: v1::Decision) -> Result<Decision, BadDecision> {
+    let updated_input = match decision.updated_input_json.trim() {
+        "" => None,
+        json => match serde_json::from_str::<serde_json::Value>(json) {
+            Ok(value @ serde_json::Value::Object(_)) => Some(value),
+            Ok(_) => return Err(BadDecision::UpdatedInputNotObject),
+            Err(err) => return Err(BadDecision::UpdatedInputNotJson(err.to_string())),
+        },
+    };
+    let permission = match v1::Permission::try_from(decision.permission) {
+        Ok(v1::Permission::Allow) => Permission::Allow,
+        Ok(v1::Permission::Ask) => Permission::Ask,
+        Ok(v1::Permission::Deny) => Permission::Deny,
+        Ok(v1::Permission::Unspecified) | Err(_) => Permission::Unspecified,
+    };
+    let text = |s: String| (!s.is_empty()).then_some(s);
+    Ok(Decision {
+        permission,
+        reason: text(decision.reason),
+        agent_message: text(decision.agent_message),
+        additional_context: text(decision.additional_context),
+        updated_input,
+        halt: decision.halt,
+        followup_message: text(decision.followup_message),
+    })
+}
+
+/// A canonical decision as proto (what a subscriber would send).
+pub fn decision_to_proto(decision: &Decision) -> v1::Decision {
+    let permission = match decision.permission {
+        Permission::Unspecified => v1::Permission::Unspecified,
+        Permission::Allow => v1::Permission::Allow,
+        Permission::Ask => v1::Permission::Ask,
+        Permission::Deny => v1::Permission::Deny,
+    };
+    v1::Decision {
+        permission: permission as i32,
+        reason: decision.reason.clone().unwrap_or_default(),
+        agent_message: decision.agent_message.clone().unwrap_or_default(),
+        additional_context: decision.additional_context.clone().unwrap_or_default(),
+        updated_input_json: decision
+            .updated_input
+            .as_ref()
+            .map(ToString::to_string)
+            .unwrap_or_default(),
+        halt: decision.halt,
+        followup_message: decision.followup_message.clone().unwrap_or_default(),
+    }
+}
+
+fn agent(agent: Agent) -> v1::Agent {
+    match agent {
+        Agent::ClaudeCode => v1::Agent::ClaudeCode,
+        Agent::Cursor => v1::Agent::Cursor,
+        Agent::Cline => v1::Agent::Cline,
+        Agent::GeminiCli => v1::Agent::GeminiCli,
+        Agent::Codex => v1::Agent::Codex,
+    }
+}
+
+fn dialect(dialect: Dialect) -> v1::Dialect {
+    match dialect {
+        Dialect::ClaudeCode => v1::Dialect::ClaudeCode,
+        Dialect::Cursor => v1::Dialect::Cursor,
+        Dialect::ClineSdk => v1::Dialect::ClineSdk,
+        Dialect::ClineLegacy => v1::Dialect::ClineLegacy,
+    }
+}
+
+fn kind(kind: EventKind) -> v1::EventKind {
+    match kind {
+        EventKind::SessionStart => v1::EventKind::SessionStart,
+        EventKind::SessionResume => v1::EventKind::SessionResume,
+        EventKind::SessionEnd => v1::EventKind::SessionEnd,
+        EventKind::PromptSubmit => v1::EventKind::PromptSubmit,
+        EventKind::PreToolUse => v1::EventKind::PreToolUse,
+        EventKind::PostToolUse => v1::EventKind::PostToolUse,
+        EventKind::ToolFailure => v1::EventKind::ToolFailure,
+        EventKind::FileRead => v1::EventKind::FileRead,
+        EventKind::FileEdit => v1::EventKind::FileEdit,
+        EventKind::AgentResponse => v1::EventKind::AgentResponse,
+        EventKind::AgentThought => v1::EventKind::AgentThought,
+        EventKind::Stop => v1::EventKind::Stop,
+        EventKind::SubagentStart => v1::EventKind::SubagentStart,
+        EventKind::SubagentStop => v1::EventKind::SubagentStop,
+        EventKind::PreCompact => v1::EventKind::PreCompact,
+        EventKind::PostCompact => v1::EventKind::PostCompact,
+        EventKind::Notification => v1::EventKind::Notification,
+        EventKind::PermissionRequest => v1::EventKind::PermissionRequest,
+        EventKind::TaskComplete => v1::EventKind::TaskComplete,
+        EventKind::TaskError => v1::EventKind::TaskError,
+        EventKind::TaskAbort => v1::EventKind::TaskAbort,
+        EventKind::ConfigChange => v1::EventKind::ConfigChange,
+        EventKind::Other => v1::EventKind::Other,
+    }
+}
+
+fn tool_class(class: ToolClass) -> v1::ToolClass {
+    match class {
+        ToolClass::Shell => v1::ToolClass::Shell,
+        ToolClass::Mcp => v1::ToolClass::Mcp,
+        ToolClass::FileRead => v1::ToolClass::FileRead,
+        ToolClass::FileWrite => v1::ToolClass::FileWrite,
+        ToolClass::Search => v1::ToolClass::Search,
+        ToolClass::Web => v1::ToolClass::Web,
+        ToolClass::Subagent => v1::ToolClass::Subagent,
+        ToolClass::Other => v1::ToolClass::Other,
+    }
+}
+
+fn capabilities(c: Capabilities) -> v1::Capabilities {
+    v1::Capabilities {
+        deny: c.deny,
+        ask: c.ask,
+        context: c.context,
+        input_rewrite: c.input_rewrite,
+        halt: c.halt,
+        followup: c.followup,
+    }
+}
+
+fn tool(t: &Tool) -> v1::Tool {
+    v1::Tool {
+        name: t.name.clone(),
+        class: tool_class(t.class) as i32,
+        input_json: t.input.to_string(),
+        command: t.command.clone(),
+        mcp_server: t.mcp_server.clone(),
+        file_path: t.file_path.clone(),
+        output: t.output.clone(),
+        error: t.error.clone(),
+        duration_ms: t.duration_ms,
+        call_id: t.call_id.clone(),
+    }
+}
+
+fn stop(s: &StopInfo) -> v1::StopInfo {
+    v1::StopInfo {
+        status: s.status.clone(),
+        loop_count: s.loop_count,
+        continuing: s.continuing,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{event, shell_tool};
+    use std::collections::HashSet;
+
+    #[test]
+    fn enums_map_one_to_one() {
+        let kinds: HashSet<i32> = EventKind::ALL.iter().map(|k| kind(*k) as i32).collect();
+        assert_eq!(kinds.len(), EventKind::ALL.len());
+        let classes: HashSet<i32> = ToolClass::ALL
+            .iter()
+            .map(|c| tool_class(*c) as i32)
+            .collect();
+        assert_eq!(classes.len(), ToolClass::ALL.len());
+        let agents: HashSet<i32> = Agent::ALL.iter().map(|a| agent(*a) as i32).collect();
+        assert_eq!(agents.len(), Agent::ALL.len());
+        // Names agree, so the proto and the config vocabulary never drift.
+        for k in EventKind::ALL {
+            let proto = kind(k).as_str_name().to_ascii_lowercase();
+            assert_eq!(proto, format!("event_kind_{}", k.as_str()));
+        }
+        for c in ToolClass::ALL {
+            let proto = tool_class(c).as_str_name().to_ascii_lowercase();
+            assert_eq!(proto, format!("tool_class_{}", c.as_str()));
+        }
+    }
+
+    #[test]
+    fn event_carries_everything() {
+        let mut e = event(Dialect::ClineSdk, EventKind::PreToolUse);
+        e.tool = Some(shell_tool("run_commands", "npm test"));
+        e.capabilities.input_rewrite = true;
+        e.stop = Some(StopInfo {
+            status: Some("completed".into()),
+            loop_count: Some(2),
+            continuing: true,
+        });
+        let raw = br#"{"hookName":"tool_call"}"#;
+        let p = event_to_proto(&e, "01ID", raw);
+        assert_eq!(p.id, "01ID");
+        assert_eq!(p.agent, v1::Agent::Cline as i32);
+        assert_eq!(p.dialect, v1::Dialect::ClineSdk as i32);
+        assert_eq!(p.kind, v1::EventKind::PreToolUse as i32);
+        assert_eq!(p.raw_json.as_bytes(), raw);
+        assert!(p.capabilities.is_some_and(|c| c.input_rewrite && !c.deny));
+        let tool = p.tool.unwrap();
+        assert_eq!(tool.class, v1::ToolClass::Shell as i32);
+        assert_eq!(tool.command.as_deref(), Some("npm test"));
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&tool.input_json).unwrap()["command"],
+            "npm test"
+        );
+        assert_eq!(p.stop.unwrap().loop_count, Some(2));
+
+        let lossy = event_to_proto(&e, "x", &[b'{', 0xff, b'}']);
+        assert_eq!(lossy.raw_json, "{\u{fffd}}");
+    }
+
+    #[test]
+    fn decisions_round_trip() {
+        let cases = [
+            Decision::default(),
+            Decision {
+                permission: Permission::Deny,
+                reason: Some("no".into()),
+                agent_message: Some("try again".into()),
+                ..Decision::default()
+            },
+            Decision {
+                permission: Permission::Ask,
+                additional_context: Some("ctx".into()),
+                updated_input: Some(serde_json::json!({"command": "npm test -- --ci"})),
+                halt: true,
+                followup_message: Some("next".into()),
+                ..Decision::default()
+            },
+            Decision {
+                permission: Permission::Allow,
+                ..Decision::default()
+            },
+        ];
+        for decision in cases {
+            let back = decision_from_proto(decision_to_proto(&decision)).unwrap();
+            assert_eq!(back, decision);
+        }
+    }
+
+    #[test]
+    fn bad_replies_are_rejected_or_neutralized() {
+        let with_input = |json: &str| v1::Decision {
+            updated_input_json: json.into(),
+            ..v1::Decision::default()
+        };
+        assert_eq!(
+            decision_from_proto(with_input("[1]")),
+            Err(BadDecision::UpdatedInputNotObject)
+        );
+        assert_eq!(
+            decision_from_proto(with_input("\"x\"")),
+            Err(BadDecision::UpdatedInputNotObject)
+        );
+        assert!(matches!(
+            decision_from_proto(with_input("{nope")),
+            Err(BadDecision::UpdatedInputNotJson(_))
+        ));
+        assert!(decision_from_proto(with_input("  ")).unwrap().is_neutral());
+        let unknown_permission = v1::Decision {
+            permission: 42,
+            ..v1::Decision::default()
+        };
+        assert!(
+            decision_from_proto(unknown_permission)
+                .unwrap()
+                .is_neutral()
+        );
+    }
+}

@@ -1,0 +1,195 @@
+//! One hook event, from the shim's request to the agent's reply:
+//! detect → parse → select → fan out (in parallel) → merge → render.
+//!
+//! Everything here is bounded by the subscribers' deadlines; nothing blocks
+//! on observe subscribers or the audit log. A payload that cannot be
+//! understood gets the agent's neutral reply and a counter, never an error
+//! the agent would act on.
+
+use std::sync::Arc;
+use std::time::{Instant, SystemTime};
+
+use futures_util::future::join_all;
+use hookgate_adapters::{
+    self as adapters, Agent, Decision, Detected, Dialect, FailMode, HookEvent, RankedDecision,
+};
+use hookgate_wire::{Reply, Request};
+
+use crate::builtin::audit::AuditRecord;
+use crate::convert;
+use crate::ids::EventIds;
+use crate::metrics::Metrics;
+use crate::subscribers::Registry;
+
+/// The per-event logic, shared by every connection.
+#[derive(Debug)]
+pub struct Pipeline {
+    registry: Registry,
+    metrics: Arc<Metrics>,
+    ids: EventIds,
+}
+
+impl Pipeline {
+    pub fn new(registry: Registry, metrics: Arc<Metrics>) -> Pipeline {
+        Pipeline {
+            registry,
+            metrics,
+            ids: EventIds::default(),
+        }
+    }
+
+    /// The reply for one shim request.
+    pub async fn handle(&self, request: Request) -> Reply {
+        let started = Instant::now();
+        let id = self.ids.next_id();
+        // The shim's agent argument (`gateway-shim cursor`) is a hint; take
+        // the first argument naming an agent, so shim flags may precede it.
+        let hint = request
+            .args
+            .iter()
+            .find_map(|arg| arg.parse::<Agent>().ok());
+        let env_names: Vec<&str> = request.env.iter().map(|(name, _)| name.as_str()).collect();
+        let detected = match adapters::detect(&request.stdin, hint, &env_names) {
+            Ok(detected) => detected,
+            Err(err) => {
+                self.metrics.detect_error();
+                tracing::warn!(%id, error = %err, bytes = request.stdin.len(), "payload not understood; neutral reply");
+                return self.unparsed(id, request.stdin, None, err.to_string(), started);
+            }
+        };
+        let event = match adapters::parse(detected.dialect, &request.stdin) {
+            Ok(event) => Arc::new(event),
+            Err(err) => {
+                self.metrics.parse_error();
+                tracing::warn!(%id, error = %err, "payload not parsed; neutral reply");
+                return self.unparsed(id, request.stdin, Some(detected), err.to_string(), started);
+            }
+        };
+        self.metrics.event(event.dialect.agent(), event.kind);
+        let proto = Arc::new(convert::event_to_proto(&event, &id, &request.stdin));
+
+        for (filter, observer) in &self.registry.observers {
+            if filter.matches(&event) {
+                observer.offer(Arc::clone(&proto));
+            }
+        }
+
+        // Every matching decide subscriber at once; results in config order.
+        let deciders: Vec<_> = self
+            .registry
+            .deciders
+            .iter()
+            .filter(|d| d.filter.matches(&event))
+            .collect();
+        let decisions = join_all(deciders.iter().map(|d| d.decide(&event, &proto))).await;
+        let ranked: Vec<RankedDecision> = deciders
+            .iter()
+            .zip(decisions)
+            .filter(|(_, decision)| !decision.is_neutral())
+            .map(|(d, decision)| RankedDecision {
+                subscriber: d.name.clone(),
+                priority: d.priority,
+                decision,
+            })
+            .collect();
+
+        let merged = adapters::merge(event.dialect, &ranked);
+        if !merged.rewrite_conflicts.is_empty() {
+            self.metrics
+                .rewrite_conflicts(merged.rewrite_conflicts.len());
+            tracing::info!(%id, losers = ?merged.rewrite_conflicts, "input rewrite conflict; highest priority won");
+        }
+        if merged.context_truncated {
+            self.metrics.context_truncated();
+        }
+        let rendered = adapters::render(&event, &merged.decision);
+        for loss in &rendered.losses {
+            self.metrics.loss(*loss);
+        }
+        tracing::debug!(
+            %id,
+            agent = %event.dialect.agent(),
+            kind = event.kind.as_str(),
+            deciders = deciders.len(),
+            permission = ?merged.decision.permission,
+            losses = ?rendered.losses,
+            "event decided"
+        );
+        self.audit(&event, id, request.stdin, merged.decision, started);
+        self.metrics.latency(started.elapsed());
+        let reply = rendered.reply;
+        Reply {
+            exit_code: reply.exit_code,
+            stdout: reply.stdout,
+            stderr: reply.stderr,
+        }
+    }
+
+    /// The neutral reply for a payload that could not be understood.
+    fn unparsed(
+        &self,
+        id: String,
+        payload: Vec<u8>,
+        detected: Option<Detected>,
+        error: String,
+        started: Instant,
+    ) -> Reply {
+        let dialect: Option<Dialect> = detected.as_ref().map(|d| d.dialect);
+        let native = detected.as_ref().and_then(|d| d.native_event.as_deref());
+        let reply = adapters::fallback(dialect, native, FailMode::Open, "");
+        if !self.registry.audits.is_empty() {
+            let payload = Arc::new(payload);
+            for (_, audit) in &self.registry.audits {
+                audit.record(AuditRecord {
+                    id: id.clone(),
+                    at: SystemTime::now(),
+                    event: None,
+                    payload: Arc::clone(&payload),
+                    decision: Decision::default(),
+                    error: Some(error.clone()),
+                    latency: started.elapsed(),
+                });
+            }
+        }
+        self.metrics.latency(started.elapsed());
+        Reply {
+            exit_code: reply.exit_code,
+            stdout: reply.stdout,
+            stderr: reply.stderr,
+        }
+    }
+
+    fn audit(
+        &self,
+        event: &Arc<HookEvent>,
+        id: String,
+        payload: Vec<u8>,
+        decision: Decision,
+        started: Instant,
+    ) {
+        let mut audits = self
+            .registry
+            .audits
+            .iter()
+            .filter(|(filter, _)| filter.matches(event))
+            .peekable();
+        if audits.peek().is_none() {
+            return;
+        }
+        let payload = Arc::new(payload);
+        for (_, audit) in audits {
+            audit.record(AuditRecord {
+                id: id.clone(),
+                at: SystemTime::now(),
+                event: Some(Arc::clone(event)),
+                payload: Arc::clone(&payload),
+                decision: decision.clone(),
+                error: None,
+                latency: started.elapsed(),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

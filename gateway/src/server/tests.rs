@@ -1,0 +1,137 @@
+//! The server in-process on a real Unix socket: a request and its reply,
+//! bad frames, a full gateway, read deadlines, and shutdown.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use hookgate_wire::{HEADER_LEN, Header, MAX_REPLY_BODY, Reply};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::UnixStream;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+use crate::config::{Config, Env};
+use crate::metrics::{Metrics, Refusal};
+use crate::socket::Listener;
+use crate::testing::{claude_payload, request};
+
+struct Running {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+    metrics: Arc<Metrics>,
+    shutdown: CancellationToken,
+    task: JoinHandle<anyhow::Result<()>>,
+}
+
+async fn start(server_toml: &str) -> Running {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("gateway.sock");
+    let config = Config::parse(
+        "test.toml",
+        &format!("[server]\n{server_toml}\n"),
+        &Env::default(),
+    )
+    .unwrap();
+    let listener = Listener::bind(&path, hookgate_wire::socket::current_uid())
+        .await
+        .unwrap();
+    let metrics = Arc::new(Metrics::default());
+    let shutdown = CancellationToken::new();
+    let task = tokio::spawn(crate::serve_with_metrics(
+        config,
+        listener,
+        shutdown.clone(),
+        Arc::clone(&metrics),
+    ));
+    Running {
+        _dir: dir,
+        path,
+        metrics,
+        shutdown,
+        task,
+    }
+}
+
+/// Everything the gateway sends before closing. A reset (the gateway
+/// closed with our bytes unread) counts as a close.
+async fn read_all(stream: &mut UnixStream) -> Vec<u8> {
+    let mut out = Vec::new();
+    match stream.read_to_end(&mut out).await {
+        Ok(_) => out,
+        Err(err) if err.kind() == std::io::ErrorKind::ConnectionReset => out,
+        Err(err) => panic!("reading the reply: {err}"),
+    }
+}
+
+fn decode_reply(bytes: &[u8]) -> Reply {
+    let header: [u8; HEADER_LEN] = bytes[..HEADER_LEN].try_into().unwrap();
+    let header = Header::decode(&header, MAX_REPLY_BODY).unwrap();
+    assert_eq!(bytes.len(), HEADER_LEN + header.body_len);
+    Reply::decode(&bytes[HEADER_LEN..]).unwrap()
+}
+
+async fn ask(path: &Path, frame: &[u8]) -> Vec<u8> {
+    let mut stream = UnixStream::connect(path).await.unwrap();
+    // The gateway may close before reading everything; that is its answer.
+    let _ = stream.write_all(frame).await;
+    read_all(&mut stream).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_a_request_then_shuts_down_and_removes_the_socket() {
+    let gw = start("").await;
+    let payload = claude_payload("UserPromptSubmit", |_| {});
+    let bytes = ask(&gw.path, &request("claude-code", payload).encode()).await;
+    let reply = decode_reply(&bytes);
+    assert_eq!(reply.exit_code, 0);
+    assert_eq!(gw.metrics.snapshot().total_events(), 1);
+
+    gw.shutdown.cancel();
+    gw.task.await.unwrap().unwrap();
+    assert!(!gw.path.exists(), "socket removed on shutdown");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_frames_are_closed_unanswered_and_counted() {
+    let gw = start("").await;
+    assert!(ask(&gw.path, b"GET / HTTP/1.1\r\n\r\n").await.is_empty());
+
+    // A valid header announcing a body over the limit.
+    let mut huge = request("claude-code", Vec::new()).encode();
+    huge[6..10].copy_from_slice(&u32::MAX.to_be_bytes());
+    assert!(ask(&gw.path, &huge[..HEADER_LEN]).await.is_empty());
+
+    // A connection that says nothing at all is not an error.
+    drop(UnixStream::connect(&gw.path).await.unwrap());
+
+    // The gateway still serves afterwards.
+    let ok = ask(&gw.path, &request("claude-code", b"{}".to_vec()).encode()).await;
+    assert_eq!(decode_reply(&ok).exit_code, 0);
+    assert_eq!(gw.metrics.snapshot().refusals(Refusal::BadFrame), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_gateway_closes_new_connections_unanswered() {
+    let gw = start("max_connections = 1\nqueue_wait_ms = 50\nread_timeout_ms = 30000").await;
+    // Holds the only slot: connected, request not sent yet.
+    let mut first = UnixStream::connect(&gw.path).await.unwrap();
+    first.write_all(b"HK").await.unwrap();
+
+    let mut second = UnixStream::connect(&gw.path).await.unwrap();
+    assert!(read_all(&mut second).await.is_empty());
+    assert_eq!(gw.metrics.snapshot().refusals(Refusal::Busy), 1);
+
+    // The first one is still served in full.
+    let frame = request("claude-code", claude_payload("UserPromptSubmit", |_| {})).encode();
+    first.write_all(&frame[2..]).await.unwrap();
+    assert_eq!(decode_reply(&read_all(&mut first).await).exit_code, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_sender_hits_the_read_deadline() {
+    let gw = start("read_timeout_ms = 100").await;
+    let mut stream = UnixStream::connect(&gw.path).await.unwrap();
+    stream.write_all(b"HKG").await.unwrap();
+    assert!(read_all(&mut stream).await.is_empty());
+    assert_eq!(gw.metrics.snapshot().refusals(Refusal::ReadTimeout), 1);
+}

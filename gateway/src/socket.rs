@@ -1,0 +1,252 @@
+//! The gateway's Unix socket: private to its user, one live gateway per
+//! path, removed on the way out.
+//!
+//! The directory is 0700 (created so when missing; refused when another
+//! user owns it), the socket 0600, and every peer's uid is checked on
+//! accept (see `server`). A socket file left by a dead gateway is removed;
+//! one answered by a live gateway makes this one refuse to start.
+
+use std::io;
+use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use tokio::net::{UnixListener, UnixStream};
+
+/// How long the liveness probe of an existing socket may take.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// Why the socket could not be set up. Each says what to do about it.
+#[derive(Debug, thiserror::Error)]
+pub enum SocketError {
+    #[error("socket path {0} has no parent directory")]
+    NoParent(PathBuf),
+    #[error("cannot create socket directory {path}: {source}")]
+    CreateDir { path: PathBuf, source: io::Error },
+    #[error("cannot inspect {path}: {source}")]
+    Inspect { path: PathBuf, source: io::Error },
+    #[error("socket directory {path} is not a directory")]
+    NotADir { path: PathBuf },
+    #[error(
+        "socket directory {path} belongs to uid {owner}, not to this user (uid {uid}); refusing to use it"
+    )]
+    ForeignDir { path: PathBuf, owner: u32, uid: u32 },
+    #[error("another gateway is already listening on {0}; stop it first or use --socket")]
+    AlreadyRunning(PathBuf),
+    #[error("{0} exists and is not a socket; refusing to replace it")]
+    NotASocket(PathBuf),
+    #[error("cannot tell whether {path} is in use ({source}); remove it if no gateway runs")]
+    Probe { path: PathBuf, source: io::Error },
+    #[error("cannot remove stale socket {path}: {source}")]
+    RemoveStale { path: PathBuf, source: io::Error },
+    #[error("cannot listen on {path}: {source}")]
+    Bind { path: PathBuf, source: io::Error },
+}
+
+/// A bound, listening socket. Dropping it removes the socket file, but
+/// only if the file is still the one it created.
+#[derive(Debug)]
+pub struct Listener {
+    inner: UnixListener,
+    path: PathBuf,
+    /// (device, inode) of the socket file we created.
+    identity: (u64, u64),
+}
+
+impl Listener {
+    /// Prepares the directory, clears a stale socket and listens on `path`
+    /// with mode 0600. `uid` is the user the directory must belong to.
+    pub async fn bind(path: &Path, uid: u32) -> Result<Listener, SocketError> {
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .ok_or_else(|| SocketError::NoParent(path.to_path_buf()))?;
+        prepare_dir(dir, uid)?;
+        clear_stale(path).await?;
+        let inner = UnixListener::bind(path).map_err(|source| SocketError::Bind {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        // The directory is already private; this closes the window for
+        // anyone who could still traverse it.
+        let meta = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+            .and_then(|()| std::fs::symlink_metadata(path))
+            .map_err(|source| SocketError::Bind {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        Ok(Listener {
+            inner,
+            path: path.to_path_buf(),
+            identity: (meta.dev(), meta.ino()),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub async fn accept(&self) -> io::Result<UnixStream> {
+        self.inner.accept().await.map(|(stream, _)| stream)
+    }
+}
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        let ours = std::fs::symlink_metadata(&self.path)
+            .is_ok_and(|m| m.file_type().is_socket() && (m.dev(), m.ino()) == self.identity);
+        if !ours {
+            return;
+        }
+        if let Err(err) = std::fs::remove_file(&self.path) {
+            tracing::warn!(path = %self.path.display(), error = %err, "cannot remove socket file");
+        }
+    }
+}
+
+/// Creates `dir` 0700 when missing; refuses one another user owns. An
+/// existing directory of ours that others can enter is used with a warning:
+/// it may be shared on purpose, and the socket itself is 0600 with peer
+/// uids checked.
+fn prepare_dir(dir: &Path, uid: u32) -> Result<(), SocketError> {
+    if !dir.exists() {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)
+            .map_err(|source| SocketError::CreateDir {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+    }
+    let meta = std::fs::metadata(dir).map_err(|source| SocketError::Inspect {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    if !meta.is_dir() {
+        return Err(SocketError::NotADir {
+            path: dir.to_path_buf(),
+        });
+    }
+    if meta.uid() != uid {
+        return Err(SocketError::ForeignDir {
+            path: dir.to_path_buf(),
+            owner: meta.uid(),
+            uid,
+        });
+    }
+    if meta.mode() & 0o077 != 0 {
+        tracing::warn!(
+            dir = %dir.display(),
+            mode = format!("{:o}", meta.mode() & 0o777),
+            "socket directory is accessible to other users; 0700 is recommended"
+        );
+    }
+    Ok(())
+}
+
+/// Removes a socket file nobody answers on; refuses a live one or a file
+/// that is not a socket.
+async fn clear_stale(path: &Path) -> Result<(), SocketError> {
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(source) => {
+            return Err(SocketError::Inspect {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+    };
+    if !meta.file_type().is_socket() {
+        return Err(SocketError::NotASocket(path.to_path_buf()));
+    }
+    match tokio::time::timeout(PROBE_TIMEOUT, UnixStream::connect(path)).await {
+        Ok(Ok(_live)) => Err(SocketError::AlreadyRunning(path.to_path_buf())),
+        Ok(Err(err)) if err.kind() == io::ErrorKind::ConnectionRefused => {
+            tracing::info!(path = %path.display(), "removing stale socket");
+            std::fs::remove_file(path).map_err(|source| SocketError::RemoveStale {
+                path: path.to_path_buf(),
+                source,
+            })
+        }
+        Ok(Err(source)) => Err(SocketError::Probe {
+            path: path.to_path_buf(),
+            source,
+        }),
+        // Something holds the socket but does not accept: not ours to take.
+        Err(_elapsed) => Err(SocketError::AlreadyRunning(path.to_path_buf())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hookgate_wire::socket::current_uid;
+
+    fn mode(path: &Path) -> u32 {
+        std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    #[tokio::test]
+    async fn creates_a_private_dir_and_socket_and_removes_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("run").join("hookgate").join("gateway.sock");
+        let listener = Listener::bind(&path, current_uid()).await.unwrap();
+        assert_eq!(mode(path.parent().unwrap()), 0o700);
+        assert_eq!(mode(&path), 0o600);
+        assert!(
+            std::fs::symlink_metadata(&path)
+                .unwrap()
+                .file_type()
+                .is_socket()
+        );
+        drop(listener);
+        assert!(!path.exists());
+    }
+
+    #[tokio::test]
+    async fn refuses_a_live_gateway_and_replaces_a_stale_socket() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("gateway.sock");
+        let first = Listener::bind(&path, current_uid()).await.unwrap();
+        let err = Listener::bind(&path, current_uid()).await.unwrap_err();
+        assert!(matches!(err, SocketError::AlreadyRunning(_)), "{err}");
+
+        // A stale socket: bound, then its listener gone without cleanup.
+        drop(first);
+        let stale_path = tmp.path().join("stale.sock");
+        drop(std::os::unix::net::UnixListener::bind(&stale_path).unwrap());
+        assert!(stale_path.exists());
+        let listener = Listener::bind(&stale_path, current_uid()).await.unwrap();
+        assert_eq!(listener.path(), stale_path);
+    }
+
+    #[tokio::test]
+    async fn refuses_foreign_dirs_and_non_sockets() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("gateway.sock");
+        let other_uid = current_uid().wrapping_add(1);
+        let err = Listener::bind(&path, other_uid).await.unwrap_err();
+        assert!(matches!(err, SocketError::ForeignDir { .. }), "{err}");
+
+        std::fs::write(&path, b"not a socket").unwrap();
+        let err = Listener::bind(&path, current_uid()).await.unwrap_err();
+        assert!(matches!(err, SocketError::NotASocket(_)), "{err}");
+        assert!(path.exists(), "a regular file is never removed");
+    }
+
+    #[tokio::test]
+    async fn drop_leaves_a_replaced_socket_alone() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("gateway.sock");
+        let listener = Listener::bind(&path, current_uid()).await.unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let _other = std::os::unix::net::UnixListener::bind(&path).unwrap();
+        drop(listener);
+        assert!(
+            path.exists(),
+            "someone else's socket must survive our shutdown"
+        );
+    }
+}

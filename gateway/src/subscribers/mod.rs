@@ -1,0 +1,115 @@
+//! The configured subscribers, ready for the hook path: decide subscribers
+//! (remote and built-in guard) awaited in parallel, observe subscribers and
+//! the audit log fed through bounded queues.
+
+pub mod filter;
+pub mod observe;
+pub mod remote;
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use anyhow::Context as _;
+use hookgate_adapters::{Decision, HookEvent};
+use hookgate_proto::v1;
+use tokio_util::task::TaskTracker;
+
+use crate::builtin::audit::Audit;
+use crate::builtin::guard::Guard;
+use crate::config::{Mode, SubscriberConfig, SubscriberKind};
+use crate::metrics::{Metrics, SubscriberStats};
+use filter::Filter;
+use observe::Observer;
+use remote::Remote;
+
+/// A subscriber the hook path waits for.
+#[derive(Debug)]
+pub struct Decider {
+    pub name: String,
+    pub priority: i32,
+    pub filter: Filter,
+    pub kind: DeciderKind,
+}
+
+/// Who answers for a [`Decider`].
+#[derive(Debug)]
+pub enum DeciderKind {
+    Remote(Remote),
+    /// The built-in guard and its counters (a remote keeps its own).
+    Guard(Guard, Arc<SubscriberStats>),
+}
+
+impl Decider {
+    /// This subscriber's decision on `event` (`proto` is the same event as
+    /// sent over gRPC). Never fails: failures become the on_error decision.
+    pub async fn decide(&self, event: &HookEvent, proto: &v1::HookEvent) -> Decision {
+        match &self.kind {
+            DeciderKind::Remote(remote) => remote.decide(proto.clone()).await,
+            DeciderKind::Guard(guard, stats) => {
+                stats.calls.fetch_add(1, Ordering::Relaxed);
+                stats.ok.fetch_add(1, Ordering::Relaxed);
+                guard.decide(event)
+            }
+        }
+    }
+}
+
+/// Every configured subscriber, in config order.
+#[derive(Debug, Default)]
+pub struct Registry {
+    pub deciders: Vec<Decider>,
+    pub observers: Vec<(Filter, Observer)>,
+    pub audits: Vec<(Filter, Audit)>,
+}
+
+impl Registry {
+    /// Connects (lazily) and starts the workers of every subscriber. Must
+    /// run inside the tokio runtime; workers are spawned on `tracker`.
+    pub fn build(
+        subscribers: &[SubscriberConfig],
+        metrics: &Metrics,
+        tracker: &TaskTracker,
+    ) -> anyhow::Result<Registry> {
+        let mut registry = Registry::default();
+        for sub in subscribers {
+            let stats = metrics.subscriber(&sub.name);
+            match &sub.kind {
+                SubscriberKind::Remote {
+                    endpoint,
+                    mode,
+                    timeout,
+                    on_error,
+                    queue_size,
+                } => {
+                    let remote = Remote::new(&sub.name, endpoint, *timeout, *on_error, stats)
+                        .with_context(|| {
+                            format!("subscriber `{}`: endpoint `{endpoint}`", sub.name)
+                        })?;
+                    match mode {
+                        Mode::Decide => registry.deciders.push(Decider {
+                            name: sub.name.clone(),
+                            priority: sub.priority,
+                            filter: sub.filter.clone(),
+                            kind: DeciderKind::Remote(remote),
+                        }),
+                        Mode::Observe => registry.observers.push((
+                            sub.filter.clone(),
+                            Observer::spawn(remote, *queue_size, tracker),
+                        )),
+                    }
+                }
+                SubscriberKind::Guard { guard } => registry.deciders.push(Decider {
+                    name: sub.name.clone(),
+                    priority: sub.priority,
+                    filter: sub.filter.clone(),
+                    kind: DeciderKind::Guard(guard.clone(), stats),
+                }),
+                SubscriberKind::Audit { path, queue_size } => registry.audits.push((
+                    sub.filter.clone(),
+                    Audit::spawn(path.clone(), *queue_size, Arc::clone(&stats), tracker),
+                )),
+            }
+        }
+        Ok(registry)
+    }
+}

@@ -1,0 +1,153 @@
+//! A gRPC subscriber: a long-lived tonic channel, a deadline per call and
+//! the subscriber's failure policy.
+//!
+//! The deadline is both sent (as the gRPC `grpc-timeout`, so a well-behaved
+//! subscriber gives up too) and enforced here with `tokio::time::timeout`,
+//! so a subscriber that ignores it still cannot hold the agent.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use hookgate_adapters::{Decision, Permission};
+use hookgate_proto::v1;
+use hookgate_proto::v1::subscriber_client::SubscriberClient;
+use tonic::transport::{Channel, Endpoint};
+
+use crate::config::OnError;
+use crate::convert::{self, BadDecision};
+use crate::metrics::SubscriberStats;
+
+/// Why a call gave no usable answer.
+#[derive(Debug, thiserror::Error)]
+pub enum Failure {
+    #[error("no answer within its deadline of {0:?}")]
+    Timeout(Duration),
+    #[error("gRPC error {code:?}: {message}", code = .0.code(), message = .0.message())]
+    Status(tonic::Status),
+    #[error("unusable reply: {0}")]
+    BadReply(BadDecision),
+}
+
+/// One configured gRPC subscriber. Cloning shares the channel.
+#[derive(Debug, Clone)]
+pub struct Remote {
+    name: Arc<str>,
+    client: SubscriberClient<Channel>,
+    timeout: Duration,
+    on_error: OnError,
+    stats: Arc<SubscriberStats>,
+}
+
+impl Remote {
+    /// Prepares a lazily connected channel (the subscriber need not be up
+    /// yet; a down subscriber is a per-call failure). Must be called inside
+    /// a tokio runtime.
+    pub fn new(
+        name: &str,
+        endpoint: &str,
+        timeout: Duration,
+        on_error: OnError,
+        stats: Arc<SubscriberStats>,
+    ) -> Result<Remote, tonic::transport::Error> {
+        let channel = Endpoint::from_shared(endpoint.to_owned())?
+            .connect_timeout(timeout)
+            .tcp_nodelay(true)
+            .connect_lazy();
+        Ok(Remote {
+            name: name.into(),
+            client: SubscriberClient::new(channel),
+            timeout,
+            on_error,
+            stats,
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn stats(&self) -> &Arc<SubscriberStats> {
+        &self.stats
+    }
+
+    /// One call with the deadline sent and enforced. Counts calls, errors
+    /// and timeouts; the caller counts `ok` once it has used the reply.
+    pub async fn call(&self, event: v1::HookEvent) -> Result<v1::Decision, Failure> {
+        self.stats.calls.fetch_add(1, Ordering::Relaxed);
+        let mut request = tonic::Request::new(event);
+        request.set_timeout(self.timeout);
+        let mut client = self.client.clone();
+        let result = match tokio::time::timeout(self.timeout, client.on_event(request)).await {
+            Err(_elapsed) => Err(Failure::Timeout(self.timeout)),
+            Ok(Err(status)) if is_deadline(&status) => Err(Failure::Timeout(self.timeout)),
+            Ok(Err(status)) => Err(Failure::Status(status)),
+            Ok(Ok(response)) => Ok(response.into_inner()),
+        };
+        match &result {
+            Ok(_) => {}
+            Err(Failure::Timeout(_)) => {
+                self.stats.timeouts.fetch_add(1, Ordering::Relaxed);
+            }
+            Err(_) => {
+                self.stats.errors.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        result
+    }
+
+    /// The subscriber's canonical decision, with `on_error` applied to any
+    /// failure: no opinion (allow) or a deny naming the subscriber (deny).
+    pub async fn decide(&self, event: v1::HookEvent) -> Decision {
+        let failure = match self.call(event).await {
+            Ok(reply) => match convert::decision_from_proto(reply) {
+                Ok(decision) => {
+                    self.stats.ok.fetch_add(1, Ordering::Relaxed);
+                    return decision;
+                }
+                Err(bad) => {
+                    self.stats.errors.fetch_add(1, Ordering::Relaxed);
+                    Failure::BadReply(bad)
+                }
+            },
+            Err(failure) => failure,
+        };
+        self.on_failure(&failure)
+    }
+
+    /// The decision `on_error` gives for `failure`.
+    pub fn on_failure(&self, failure: &Failure) -> Decision {
+        match self.on_error {
+            OnError::Allow => {
+                self.stats.fail_open.fetch_add(1, Ordering::Relaxed);
+                tracing::warn!(subscriber = %self.name, error = %failure, "subscriber failed; no opinion (on_error = allow)");
+                Decision::default()
+            }
+            OnError::Deny => {
+                self.stats.fail_closed.fetch_add(1, Ordering::Relaxed);
+                tracing::warn!(subscriber = %self.name, error = %failure, "subscriber failed; denying (on_error = deny)");
+                let reason = format!(
+                    "hookgate: subscriber `{}` failed ({failure}); blocked by its on_error = \"deny\" policy",
+                    self.name
+                );
+                Decision {
+                    permission: Permission::Deny,
+                    agent_message: Some(reason.clone()),
+                    reason: Some(reason),
+                    ..Decision::default()
+                }
+            }
+        }
+    }
+}
+
+/// Did the call end on its deadline? The server says `DEADLINE_EXCEEDED`;
+/// tonic's own client-side enforcement of `grpc-timeout` says `CANCELLED`
+/// with the message of [`tonic::TimeoutExpired`].
+fn is_deadline(status: &tonic::Status) -> bool {
+    match status.code() {
+        tonic::Code::DeadlineExceeded => true,
+        tonic::Code::Cancelled => status.message() == tonic::TimeoutExpired(()).to_string(),
+        _ => false,
+    }
+}

@@ -1,0 +1,119 @@
+//! Test support: canonical events built by hand, so gateway tests do not
+//! depend on any one agent's dialect.
+
+use hookgate_adapters::{Capabilities, Dialect, EventKind, HookEvent, Tool, ToolClass};
+
+/// A minimal event of `kind` in `dialect`, with no capabilities.
+pub(crate) fn event(dialect: Dialect, kind: EventKind) -> HookEvent {
+    HookEvent {
+        dialect,
+        agent_version: None,
+        native_event: kind.as_str().to_owned(),
+        kind,
+        blocking: true,
+        capabilities: Capabilities::default(),
+        session_id: Some("session-1".into()),
+        cwd: Some("/home/dev/acme".into()),
+        workspace_roots: Vec::new(),
+        transcript_path: None,
+        model: None,
+        tool: None,
+        prompt: None,
+        text: None,
+        stop: None,
+        reason: None,
+        subagent_id: None,
+    }
+}
+
+/// A shell tool named `name` running `command`.
+pub(crate) fn shell_tool(name: &str, command: &str) -> Tool {
+    Tool {
+        name: name.to_owned(),
+        class: ToolClass::Shell,
+        input: serde_json::json!({ "command": command }),
+        command: Some(command.to_owned()),
+        mcp_server: None,
+        file_path: None,
+        output: None,
+        error: None,
+        duration_ms: None,
+        call_id: None,
+    }
+}
+
+/// How a fake subscriber answers one event.
+pub(crate) type Behaviour = std::sync::Arc<
+    dyn Fn(
+            hookgate_proto::v1::HookEvent,
+        ) -> futures_util::future::BoxFuture<
+            'static,
+            Result<hookgate_proto::v1::Decision, tonic::Status>,
+        > + Send
+        + Sync,
+>;
+
+struct Fake(Behaviour);
+
+#[tonic::async_trait]
+impl hookgate_proto::v1::subscriber_server::Subscriber for Fake {
+    async fn on_event(
+        &self,
+        request: tonic::Request<hookgate_proto::v1::HookEvent>,
+    ) -> Result<tonic::Response<hookgate_proto::v1::Decision>, tonic::Status> {
+        (self.0)(request.into_inner())
+            .await
+            .map(tonic::Response::new)
+    }
+}
+
+/// Starts an in-process gRPC subscriber on a free localhost port and
+/// returns its endpoint (`http://127.0.0.1:PORT`). It runs until the test's
+/// runtime ends.
+pub(crate) async fn fake_subscriber(behaviour: Behaviour) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let service = hookgate_proto::v1::subscriber_server::SubscriberServer::new(Fake(behaviour));
+    tokio::spawn(
+        tonic::transport::Server::builder()
+            .add_service(service)
+            .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener)),
+    );
+    format!("http://{addr}")
+}
+
+/// Like [`fake_subscriber`], on a Unix socket at `path`; returns
+/// `unix://PATH`.
+pub(crate) async fn fake_unix_subscriber(behaviour: Behaviour, path: &std::path::Path) -> String {
+    let listener = tokio::net::UnixListener::bind(path).unwrap();
+    let service = hookgate_proto::v1::subscriber_server::SubscriberServer::new(Fake(behaviour));
+    tokio::spawn(
+        tonic::transport::Server::builder()
+            .add_service(service)
+            .serve_with_incoming(tokio_stream::wrappers::UnixListenerStream::new(listener)),
+    );
+    format!("unix://{}", path.display())
+}
+
+/// A Claude Code payload of `event` (a fixture of adapters' test data),
+/// with `edit` applied.
+pub(crate) fn claude_payload(event: &str, edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
+    let path = format!(
+        "{}/../adapters/test_data/claude-code/{event}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{path}: {err}"));
+    let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    edit(&mut value);
+    value.to_string().into_bytes()
+}
+
+/// A shim request for `agent` carrying `payload`.
+pub(crate) fn request(agent: &str, payload: Vec<u8>) -> hookgate_wire::Request {
+    hookgate_wire::Request {
+        args: vec![agent.to_owned()],
+        cwd: "/home/dev/acme".into(),
+        env: vec![("CLAUDE_PROJECT_DIR".into(), "/home/dev/acme".into())],
+        stdin: payload,
+    }
+}

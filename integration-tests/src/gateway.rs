@@ -1,0 +1,162 @@
+//! A real `gateway serve` process per test, on a private socket.
+//!
+//! Each gateway gets its own short temp directory (Unix socket paths must
+//! stay under 108 bytes, so it lives in `/tmp`, not `$TMPDIR`), its config
+//! file and a file for its stderr, which failure messages quote. The
+//! process is killed and reaped on drop, so a failing test leaves nothing
+//! behind.
+
+use std::fs::File;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use tempfile::TempDir;
+use tokio::time::Instant;
+
+use crate::binaries::binaries;
+use crate::shim::Shim;
+
+/// How long the gateway may take to accept connections.
+const READY_DEADLINE: Duration = Duration::from_secs(10);
+/// Pause between readiness probes (bounded polling, not synchronization).
+const READY_POLL: Duration = Duration::from_millis(20);
+
+/// A running gateway.
+#[derive(Debug)]
+pub struct TestGateway {
+    child: Child,
+    socket: PathBuf,
+    stderr_path: PathBuf,
+    // Last: removed after the process is gone.
+    dir: TempDir,
+}
+
+impl TestGateway {
+    /// Writes `config_toml`, starts `gateway serve --config <file> --socket
+    /// <path>` and returns once the socket accepts connections. Panics with
+    /// the gateway's stderr if it exits or is not ready in time.
+    pub async fn start(config_toml: &str) -> TestGateway {
+        let dir = private_dir();
+        let socket = dir.path().join("gateway.sock");
+        let config = dir.path().join("gateway.toml");
+        let stderr_path = dir.path().join("gateway.stderr");
+        std::fs::write(&config, config_toml).expect("write gateway config");
+        let stderr = File::create(&stderr_path).expect("create gateway stderr file");
+        let mut command = Command::new(&binaries().gateway);
+        command
+            .arg("serve")
+            .arg("--config")
+            .arg(&config)
+            .arg("--socket")
+            .arg(&socket)
+            .env("XDG_CONFIG_HOME", dir.path())
+            .env("HOOKGATE_SOCKET", &socket)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(stderr);
+        if std::env::var_os("RUST_LOG").is_none() {
+            command.env("RUST_LOG", "info");
+        }
+        let child = command.spawn().expect("spawn the gateway binary");
+        let mut gateway = TestGateway {
+            child,
+            socket,
+            stderr_path,
+            dir,
+        };
+        gateway.wait_ready().await;
+        gateway
+    }
+
+    async fn wait_ready(&mut self) {
+        let deadline = Instant::now() + READY_DEADLINE;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!(
+                    "gateway exited ({status}) before accepting connections; stderr:\n{}",
+                    self.stderr()
+                );
+            }
+            if tokio::net::UnixStream::connect(&self.socket).await.is_ok() {
+                return;
+            }
+            if Instant::now() >= deadline {
+                panic!(
+                    "gateway did not accept connections on {} within {:?}; stderr:\n{}",
+                    self.socket.display(),
+                    READY_DEADLINE,
+                    self.stderr()
+                );
+            }
+            tokio::time::sleep(READY_POLL).await;
+        }
+    }
+
+    /// The gateway's socket path.
+    pub fn socket(&self) -> &Path {
+        &self.socket
+    }
+
+    /// The gateway's private temp directory (socket, config, stderr).
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Everything the gateway wrote to stderr so far.
+    pub fn stderr(&self) -> String {
+        std::fs::read(&self.stderr_path)
+            .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+            .unwrap_or_else(|err| format!("<stderr unreadable: {err}>"))
+    }
+
+    /// A shim invocation aimed at this gateway.
+    pub fn shim(&self, agent: Option<&str>) -> Shim {
+        Shim::new(&self.socket, agent)
+    }
+
+    /// Polls the gateway's stderr until `predicate` holds for it, up to
+    /// `deadline`. Returns whether it did.
+    pub async fn wait_for_stderr(
+        &self,
+        deadline: Duration,
+        predicate: impl Fn(&str) -> bool,
+    ) -> bool {
+        let until = Instant::now() + deadline;
+        loop {
+            if predicate(&self.stderr()) {
+                return true;
+            }
+            if Instant::now() >= until {
+                return false;
+            }
+            tokio::time::sleep(READY_POLL).await;
+        }
+    }
+}
+
+impl Drop for TestGateway {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if std::thread::panicking() {
+            eprintln!(
+                "---- gateway stderr ----\n{}\n---- end gateway stderr ----",
+                self.stderr()
+            );
+        }
+    }
+}
+
+/// A fresh 0700 directory with a short path.
+pub fn private_dir() -> TempDir {
+    let dir = tempfile::Builder::new()
+        .prefix("hg-")
+        .tempdir_in("/tmp")
+        .expect("create a temp dir in /tmp");
+    // tempfile leaves the mode to the umask (often 0755).
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))
+        .expect("chmod 0700 the temp dir");
+    dir
+}

@@ -1,0 +1,66 @@
+//! Hook payloads as the agents send them: the adapters' sample payloads,
+//! verbatim or with the shell command swapped for a test's own.
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+/// `adapters/test_data/<agent_dir>/<file>`, verbatim.
+pub fn fixture(agent_dir: &str, file: &str) -> String {
+    let path = test_data().join(agent_dir).join(file);
+    std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("read {}: {err}", path.display()))
+}
+
+/// `adapters/test_data`.
+pub fn test_data() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("adapters")
+        .join("test_data")
+}
+
+fn edit(agent_dir: &str, file: &str, change: impl FnOnce(&mut Value)) -> String {
+    let mut value: Value =
+        serde_json::from_str(&fixture(agent_dir, file)).expect("fixture is JSON");
+    change(&mut value);
+    value.to_string()
+}
+
+/// Claude Code `PreToolUse` of `Bash` running `command`.
+pub fn claude_bash(command: &str) -> String {
+    edit("claude-code", "PreToolUse.json", |v| {
+        v["tool_input"]["command"] = json!(command);
+    })
+}
+
+/// Cursor `beforeShellExecution` of `command`.
+pub fn cursor_shell(command: &str) -> String {
+    edit("cursor", "beforeShellExecution.json", |v| {
+        v["command"] = json!(command);
+    })
+}
+
+/// Cursor `preToolUse` of `Shell` running `command`.
+pub fn cursor_pre_tool_use(command: &str) -> String {
+    edit("cursor", "preToolUse.json", |v| {
+        v["tool_input"]["command"] = json!(command);
+    })
+}
+
+/// Cline SDK `tool_call` of `run_commands` running `command`.
+pub fn cline_sdk_command(command: &str) -> String {
+    edit("cline", "tool_call.json", |v| {
+        v["tool_call"]["input"] = json!({ "commands": [command] });
+        v["preToolUse"]["parameters"] = json!({ "commands": json!([command]).to_string() });
+    })
+}
+
+/// Cline legacy `PreToolUse` of `execute_command` running `command`.
+pub fn cline_legacy_command(command: &str) -> String {
+    edit("cline", "legacy.PreToolUse.json", |v| {
+        v["preToolUse"] = json!({
+            "toolName": "execute_command",
+            "parameters": { "command": command, "requires_approval": "false" },
+        });
+    })
+}

@@ -1,0 +1,184 @@
+//! A real tonic `Subscriber` server with a scripted behaviour, run inside
+//! the test process on `127.0.0.1:0`.
+//!
+//! It records every event it receives (before acting, so "has received"
+//! means "the gateway's call arrived") and then answers as scripted: a
+//! fixed decision, a function of the event, never, or after meeting other
+//! subscribers at a barrier.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use hookgate_proto::v1::subscriber_server::{Subscriber, SubscriberServer};
+use hookgate_proto::v1::{Decision, HookEvent};
+use tokio::sync::{Barrier, watch};
+use tokio::task::JoinHandle;
+use tonic::transport::server::TcpIncoming;
+use tonic::{Request, Response, Status};
+
+/// Most events a subscriber keeps; more are counted, not stored.
+const MAX_RECORDED: usize = 10_000;
+
+/// The future a behaviour returns.
+pub type DecisionFuture = Pin<Box<dyn Future<Output = Result<Decision, Status>> + Send>>;
+/// How a subscriber answers one event.
+pub type Behaviour = Arc<dyn Fn(HookEvent) -> DecisionFuture + Send + Sync>;
+
+/// A running subscriber server; stopped on drop.
+#[derive(Debug)]
+pub struct TestSubscriber {
+    addr: SocketAddr,
+    state: Arc<State>,
+    server: JoinHandle<()>,
+}
+
+struct State {
+    behaviour: Behaviour,
+    events: Mutex<Vec<HookEvent>>,
+    /// How many events arrived (also those past `MAX_RECORDED`).
+    count: watch::Sender<usize>,
+}
+
+impl std::fmt::Debug for State {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("State")
+            .field("count", &*self.count.borrow())
+            .finish_non_exhaustive()
+    }
+}
+
+struct Service(Arc<State>);
+
+#[tonic::async_trait]
+impl Subscriber for Service {
+    async fn on_event(&self, request: Request<HookEvent>) -> Result<Response<Decision>, Status> {
+        let event = request.into_inner();
+        {
+            let mut events = self.0.events.lock().expect("events lock");
+            if events.len() < MAX_RECORDED {
+                events.push(event.clone());
+            }
+        }
+        self.0.count.send_modify(|n| *n += 1);
+        let decision = (self.0.behaviour)(event).await?;
+        Ok(Response::new(decision))
+    }
+}
+
+impl TestSubscriber {
+    /// Starts a server answering with `behaviour`.
+    pub async fn start(behaviour: Behaviour) -> TestSubscriber {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind a subscriber port");
+        let addr = listener.local_addr().expect("subscriber local addr");
+        let (count, _) = watch::channel(0);
+        let state = Arc::new(State {
+            behaviour,
+            events: Mutex::new(Vec::new()),
+            count,
+        });
+        let service = SubscriberServer::new(Service(state.clone()));
+        let server = tokio::spawn(async move {
+            let result = tonic::transport::Server::builder()
+                .add_service(service)
+                .serve_with_incoming(TcpIncoming::from(listener))
+                .await;
+            if let Err(err) = result {
+                eprintln!("test subscriber on {addr} stopped: {err}");
+            }
+        });
+        TestSubscriber {
+            addr,
+            state,
+            server,
+        }
+    }
+
+    /// Always answers `decision`.
+    pub async fn fixed(decision: Decision) -> TestSubscriber {
+        TestSubscriber::start(Arc::new(move |_| {
+            let decision = decision.clone();
+            Box::pin(async move { Ok(decision) })
+        }))
+        .await
+    }
+
+    /// Answers `decide(&event)`.
+    pub async fn respond(
+        decide: impl Fn(&HookEvent) -> Decision + Send + Sync + 'static,
+    ) -> TestSubscriber {
+        TestSubscriber::start(Arc::new(move |event| {
+            let decision = decide(&event);
+            Box::pin(async move { Ok(decision) })
+        }))
+        .await
+    }
+
+    /// Never answers.
+    pub async fn hanging() -> TestSubscriber {
+        TestSubscriber::start(Arc::new(|_| Box::pin(std::future::pending()))).await
+    }
+
+    /// Waits at `barrier` (with the other subscribers sharing it) for at
+    /// most `patience`, then answers `decision`; if the others never come it
+    /// answers `on_timeout` instead, so the test sees it.
+    pub async fn rendezvous(
+        barrier: Arc<Barrier>,
+        patience: Duration,
+        decision: Decision,
+        on_timeout: Decision,
+    ) -> TestSubscriber {
+        TestSubscriber::start(Arc::new(move |_| {
+            let barrier = barrier.clone();
+            let decision = decision.clone();
+            let on_timeout = on_timeout.clone();
+            Box::pin(async move {
+                match tokio::time::timeout(patience, barrier.wait()).await {
+                    Ok(_) => Ok(decision),
+                    Err(_) => Ok(on_timeout),
+                }
+            })
+        }))
+        .await
+    }
+
+    /// `http://127.0.0.1:<port>`, for the gateway config.
+    pub fn endpoint(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The events received so far (up to the recording bound).
+    pub fn events(&self) -> Vec<HookEvent> {
+        self.state.events.lock().expect("events lock").clone()
+    }
+
+    /// How many events arrived so far.
+    pub fn count(&self) -> usize {
+        *self.state.count.borrow()
+    }
+
+    /// Waits until at least `n` events arrived, up to `deadline`; panics if
+    /// they do not. Returns the recorded events.
+    pub async fn wait_for(&self, n: usize, deadline: Duration) -> Vec<HookEvent> {
+        let mut count = self.state.count.subscribe();
+        let reached = tokio::time::timeout(deadline, count.wait_for(|c| *c >= n)).await;
+        match reached {
+            Ok(Ok(_)) => self.events(),
+            _ => panic!(
+                "subscriber on {} received {} events within {deadline:?}, expected at least {n}",
+                self.addr,
+                self.count()
+            ),
+        }
+    }
+}
+
+impl Drop for TestSubscriber {
+    fn drop(&mut self) {
+        self.server.abort();
+    }
+}

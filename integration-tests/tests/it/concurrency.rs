@@ -1,0 +1,115 @@
+//! 200 real shims at once, mixed agents, each reply depending on its own
+//! payload, so a reply delivered to the wrong shim is caught.
+
+use hookgate_integration_tests::{ShimOutput, SubscriberEntry, TestSubscriber};
+use hookgate_proto::v1 as pb;
+use serde_json::json;
+
+use crate::support::{
+    Dialect, assert_claude_deny, assert_cline_cancel, claude_specific, cline_json, gateway, str_at,
+};
+
+const SHIMS: usize = 200;
+
+/// `echo hookgate-<n>` → n.
+fn number(event: &pb::HookEvent) -> Option<u64> {
+    let command = event.tool.as_ref()?.command.as_deref()?;
+    command.strip_prefix("echo hookgate-")?.trim().parse().ok()
+}
+
+/// Odd numbers are denied, even ones allowed with context naming them.
+fn decide(event: &pb::HookEvent) -> pb::Decision {
+    match number(event) {
+        Some(n) if n % 2 == 1 => pb::Decision {
+            permission: pb::Permission::Deny as i32,
+            reason: format!("odd <{n}>"),
+            ..pb::Decision::default()
+        },
+        Some(n) => pb::Decision {
+            permission: pb::Permission::Allow as i32,
+            additional_context: format!("even <{n}>"),
+            ..pb::Decision::default()
+        },
+        None => pb::Decision {
+            permission: pb::Permission::Deny as i32,
+            reason: "no number in the command".into(),
+            ..pb::Decision::default()
+        },
+    }
+}
+
+fn dialect_of(i: usize) -> Dialect {
+    Dialect::ALL[i % Dialect::ALL.len()]
+}
+
+fn assert_reply(i: usize, out: &ShimOutput) {
+    let odd = i % 2 == 1;
+    let (deny, allow) = (format!("odd <{i}>"), format!("even <{i}>"));
+    match dialect_of(i) {
+        Dialect::ClaudeCode if odd => assert_claude_deny(out, "PreToolUse", &deny),
+        Dialect::ClaudeCode => {
+            assert_eq!(out.code, Some(0), "shim {i}: {out}");
+            let json = out.json();
+            let specific = claude_specific(out, &json, "PreToolUse");
+            assert_eq!(
+                str_at(specific, "permissionDecision"),
+                "allow",
+                "shim {i}: {out}"
+            );
+            assert_eq!(
+                str_at(specific, "additionalContext"),
+                allow,
+                "shim {i}: {out}"
+            );
+        }
+        Dialect::Cursor => {
+            assert_eq!(out.code, Some(0), "shim {i}: {out}");
+            let json = out.json();
+            if odd {
+                assert_eq!(str_at(&json, "permission"), "deny", "shim {i}: {out}");
+                assert!(
+                    str_at(&json, "user_message").contains(&deny),
+                    "shim {i}: {out}"
+                );
+            } else {
+                assert_eq!(json, json!({"permission": "allow"}), "shim {i}: {out}");
+            }
+        }
+        Dialect::ClineSdk if odd => assert_cline_cancel(out, &deny),
+        Dialect::ClineSdk => assert_eq!(
+            cline_json(out),
+            json!({"context": allow}),
+            "shim {i}: {out}"
+        ),
+        Dialect::ClineLegacy if odd => assert_cline_cancel(out, &deny),
+        Dialect::ClineLegacy => assert_eq!(
+            cline_json(out),
+            json!({"cancel": false, "contextModification": allow}),
+            "shim {i}: {out}"
+        ),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_hundred_concurrent_shims_get_their_own_replies() {
+    let subscriber = TestSubscriber::respond(decide).await;
+    let gateway = gateway(&[SubscriberEntry::decide("parity", &subscriber.endpoint())]).await;
+
+    // All spawned at once: the processes start as fast as the machine
+    // allows and are all in flight against the gateway together.
+    let mut runs = tokio::task::JoinSet::new();
+    for i in 0..SHIMS {
+        let shim = gateway.shim(Some(dialect_of(i).arg()));
+        let payload = dialect_of(i).shell_payload(&format!("echo hookgate-{i}"));
+        runs.spawn(async move { (i, shim.run(payload).await) });
+    }
+    let mut outputs: Vec<Option<ShimOutput>> = vec![None; SHIMS];
+    while let Some(done) = runs.join_next().await {
+        let (i, out) = done.expect("shim task");
+        outputs[i] = Some(out);
+    }
+    for (i, out) in outputs.iter().enumerate() {
+        assert_reply(i, out.as_ref().expect("every shim ran"));
+    }
+    assert_eq!(subscriber.count(), SHIMS, "one event per shim");
+}

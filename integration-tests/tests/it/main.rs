@@ -1,0 +1,17 @@
+//! End-to-end tests of hookgate through real processes: the real `gateway`
+//! and `gateway-shim` binaries, real tonic subscribers in this process.
+//! See `hookgate_integration_tests` for the harness and how the binaries
+//! are found.
+
+mod bad_input;
+mod claude_code;
+mod cline_legacy;
+mod cline_sdk;
+mod concurrency;
+mod cursor;
+mod fail_modes;
+mod fan_out;
+mod filters;
+mod observe;
+mod peer_uid;
+mod support;

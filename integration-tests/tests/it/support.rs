@@ -1,0 +1,307 @@
+//! What several test modules share: starting a gateway in front of
+//! subscribers, the four dialects under test, and the in-process
+//! cross-check of a real reply against `hookgate_adapters`.
+
+use std::time::Duration;
+
+use hookgate_adapters as adapters;
+use hookgate_integration_tests::{
+    ShimOutput, SubscriberEntry, TestGateway, TestSubscriber, config_toml,
+};
+use hookgate_proto::v1 as pb;
+use serde_json::Value;
+
+/// How long a test waits for something that must happen promptly
+/// (bounded polling; generous so a loaded machine does not flake).
+pub(crate) const EVENTUALLY: Duration = Duration::from_secs(10);
+
+/// The dialects under test: agent argument of the shim and the adapters'
+/// name for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    ClaudeCode,
+    Cursor,
+    ClineSdk,
+    ClineLegacy,
+}
+
+impl Dialect {
+    pub(crate) const ALL: [Dialect; 4] = [
+        Dialect::ClaudeCode,
+        Dialect::Cursor,
+        Dialect::ClineSdk,
+        Dialect::ClineLegacy,
+    ];
+
+    /// The shim's argument.
+    pub(crate) fn arg(self) -> &'static str {
+        match self {
+            Dialect::ClaudeCode => "claude-code",
+            Dialect::Cursor => "cursor",
+            Dialect::ClineSdk | Dialect::ClineLegacy => "cline",
+        }
+    }
+
+    pub(crate) fn adapters(self) -> adapters::Dialect {
+        match self {
+            Dialect::ClaudeCode => adapters::Dialect::ClaudeCode,
+            Dialect::Cursor => adapters::Dialect::Cursor,
+            Dialect::ClineSdk => adapters::Dialect::ClineSdk,
+            Dialect::ClineLegacy => adapters::Dialect::ClineLegacy,
+        }
+    }
+
+    pub(crate) fn agent(self) -> pb::Agent {
+        match self {
+            Dialect::ClaudeCode => pb::Agent::ClaudeCode,
+            Dialect::Cursor => pb::Agent::Cursor,
+            Dialect::ClineSdk | Dialect::ClineLegacy => pb::Agent::Cline,
+        }
+    }
+
+    pub(crate) fn proto(self) -> pb::Dialect {
+        match self {
+            Dialect::ClaudeCode => pb::Dialect::ClaudeCode,
+            Dialect::Cursor => pb::Dialect::Cursor,
+            Dialect::ClineSdk => pb::Dialect::ClineSdk,
+            Dialect::ClineLegacy => pb::Dialect::ClineLegacy,
+        }
+    }
+
+    /// The pre-tool-use event's native name in this dialect's sample.
+    pub(crate) fn pre_tool_use_event(self) -> &'static str {
+        match self {
+            Dialect::ClaudeCode | Dialect::ClineLegacy => "PreToolUse",
+            Dialect::Cursor => "beforeShellExecution",
+            Dialect::ClineSdk => "tool_call",
+        }
+    }
+
+    /// The pre-tool-use payload of this dialect, running `command` in a
+    /// shell tool.
+    pub(crate) fn shell_payload(self, command: &str) -> String {
+        use hookgate_integration_tests::payloads;
+        match self {
+            Dialect::ClaudeCode => payloads::claude_bash(command),
+            Dialect::Cursor => payloads::cursor_shell(command),
+            Dialect::ClineSdk => payloads::cline_sdk_command(command),
+            Dialect::ClineLegacy => payloads::cline_legacy_command(command),
+        }
+    }
+}
+
+/// A gateway whose config lists `entries` (no built-ins).
+pub(crate) async fn gateway(entries: &[SubscriberEntry]) -> TestGateway {
+    TestGateway::start(&config_toml(entries)).await
+}
+
+/// One decide subscriber answering `decision`, a gateway in front of it,
+/// one shim run with `payload`; returns the reply and the event the
+/// subscriber received.
+pub(crate) async fn answer(
+    dialect: Dialect,
+    payload: &str,
+    decision: pb::Decision,
+) -> (ShimOutput, pb::HookEvent) {
+    let subscriber = TestSubscriber::fixed(decision.clone()).await;
+    let gateway = gateway(&[SubscriberEntry::decide("policy", &subscriber.endpoint())]).await;
+    let out = gateway.shim(Some(dialect.arg())).run(payload).await;
+    let events = subscriber.events();
+    assert_eq!(
+        events.len(),
+        1,
+        "the subscriber must be asked exactly once before the reply; reply: {out}"
+    );
+    let event = events.into_iter().next().expect("one event");
+    assert_event_matches_adapters(&event, dialect, payload);
+    assert_matches_adapters(&out, dialect, payload, &[(0, decision)]);
+    (out, event)
+}
+
+/// The reply `hookgate_adapters` renders for `payload` after merging
+/// `decisions` (priority, decision), in config order.
+pub(crate) fn adapters_reply(
+    dialect: Dialect,
+    payload: &str,
+    decisions: &[(i32, pb::Decision)],
+) -> adapters::Reply {
+    let event = adapters::parse(dialect.adapters(), payload.as_bytes())
+        .unwrap_or_else(|err| panic!("adapters cannot parse the payload: {err}"));
+    let ranked: Vec<adapters::RankedDecision> = decisions
+        .iter()
+        .enumerate()
+        .map(|(i, (priority, decision))| adapters::RankedDecision {
+            subscriber: format!("s{i}"),
+            priority: *priority,
+            decision: canonical(decision),
+        })
+        .collect();
+    let merged = adapters::merge(dialect.adapters(), &ranked);
+    adapters::render(&event, &merged.decision).reply
+}
+
+/// The real reply is byte for byte what the adapters render in-process for
+/// the same decisions: the gateway adds nothing and loses nothing.
+pub(crate) fn assert_matches_adapters(
+    out: &ShimOutput,
+    dialect: Dialect,
+    payload: &str,
+    decisions: &[(i32, pb::Decision)],
+) {
+    let expected = adapters_reply(dialect, payload, decisions);
+    let expected = ShimOutput {
+        stdout: expected.stdout,
+        stderr: expected.stderr,
+        code: Some(expected.exit_code),
+    };
+    assert!(
+        out.stdout == expected.stdout && out.stderr == expected.stderr && out.code == expected.code,
+        "reply differs from adapters::render in-process\n   real: {out}\n   expected: {expected}"
+    );
+}
+
+/// A subscriber's decision as the adapters see it (the gateway's
+/// `convert` module does the same: empty strings are absent).
+fn canonical(decision: &pb::Decision) -> adapters::Decision {
+    let text = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+    adapters::Decision {
+        permission: match decision.permission() {
+            pb::Permission::Unspecified => adapters::Permission::Unspecified,
+            pb::Permission::Allow => adapters::Permission::Allow,
+            pb::Permission::Ask => adapters::Permission::Ask,
+            pb::Permission::Deny => adapters::Permission::Deny,
+        },
+        reason: text(&decision.reason),
+        agent_message: text(&decision.agent_message),
+        additional_context: text(&decision.additional_context),
+        updated_input: text(&decision.updated_input_json)
+            .map(|json| serde_json::from_str(&json).expect("test decisions carry valid JSON")),
+        halt: decision.halt,
+        followup_message: text(&decision.followup_message),
+    }
+}
+
+/// `value[key]` as a string, or "" when absent or not a string.
+pub(crate) fn str_at<'a>(value: &'a Value, key: &str) -> &'a str {
+    value.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+/// Claude Code's `hookSpecificOutput`, checked to name `event`.
+pub(crate) fn claude_specific<'a>(out: &ShimOutput, json: &'a Value, event: &str) -> &'a Value {
+    let specific = json
+        .get("hookSpecificOutput")
+        .unwrap_or_else(|| panic!("no hookSpecificOutput: {out}"));
+    assert_eq!(str_at(specific, "hookEventName"), event, "{out}");
+    specific
+}
+
+/// A Claude Code deny of a tool call: either form Claude Code obeys —
+/// `permissionDecision: "deny"` JSON with exit 0, or exit 2 with the reason
+/// on stderr and nothing on stdout.
+pub(crate) fn assert_claude_deny(out: &ShimOutput, event: &str, reason: &str) {
+    match out.code {
+        Some(0) => {
+            let json = out.json();
+            let specific = claude_specific(out, &json, event);
+            assert_eq!(str_at(specific, "permissionDecision"), "deny", "{out}");
+            assert!(
+                str_at(specific, "permissionDecisionReason").contains(reason),
+                "{out}"
+            );
+        }
+        // Claude Code ignores stdout on exit 2; if there is any, it must
+        // say the same.
+        Some(2) => {
+            assert!(out.stderr_str().contains(reason), "{out}");
+            if !out.stdout.is_empty() {
+                let json = out.json();
+                let specific = claude_specific(out, &json, event);
+                assert_eq!(str_at(specific, "permissionDecision"), "deny", "{out}");
+            }
+        }
+        _ => panic!("not a Claude Code deny: {out}"),
+    }
+}
+
+/// Cline's JSON reply (either dialect): the whole stdout is one object,
+/// or empty (no control).
+pub(crate) fn cline_json(out: &ShimOutput) -> Value {
+    if out.stdout.iter().all(u8::is_ascii_whitespace) {
+        return Value::Object(Default::default());
+    }
+    let json = out.json();
+    assert!(json.is_object(), "Cline replies are JSON objects: {out}");
+    json
+}
+
+/// A Cline block: `cancel: true` with the reason (both dialects; exit codes
+/// do not matter to the SDK, and valid JSON wins in legacy).
+pub(crate) fn assert_cline_cancel(out: &ShimOutput, reason: &str) {
+    let json = cline_json(out);
+    assert_eq!(json.get("cancel"), Some(&Value::Bool(true)), "{out}");
+    assert!(str_at(&json, "errorMessage").contains(reason), "{out}");
+}
+
+/// The event the subscriber received carries what `hookgate_adapters`
+/// parses from the payload in-process, field by field, and the payload
+/// itself as `raw_json`.
+pub(crate) fn assert_event_matches_adapters(
+    event: &pb::HookEvent,
+    dialect: Dialect,
+    payload: &str,
+) {
+    let parsed = adapters::parse(dialect.adapters(), payload.as_bytes())
+        .unwrap_or_else(|err| panic!("adapters cannot parse the payload: {err}"));
+    assert_eq!(event.agent(), dialect.agent());
+    assert_eq!(event.dialect(), dialect.proto());
+    assert_eq!(
+        event.raw_json, payload,
+        "raw_json must be the payload exactly as sent"
+    );
+    assert_eq!(event.native_event, parsed.native_event);
+    let kind = format!("EVENT_KIND_{}", parsed.kind.as_str().to_uppercase());
+    assert_eq!(event.kind().as_str_name(), kind);
+    assert_eq!(event.blocking, parsed.blocking);
+    let caps = event.capabilities.unwrap_or_default();
+    let want = parsed.capabilities;
+    assert_eq!(
+        (
+            caps.deny,
+            caps.ask,
+            caps.context,
+            caps.input_rewrite,
+            caps.halt,
+            caps.followup
+        ),
+        (
+            want.deny,
+            want.ask,
+            want.context,
+            want.input_rewrite,
+            want.halt,
+            want.followup
+        ),
+        "capabilities"
+    );
+    assert_eq!(event.agent_version, parsed.agent_version);
+    assert_eq!(event.session_id, parsed.session_id);
+    assert_eq!(event.cwd, parsed.cwd);
+    assert_eq!(event.workspace_roots, parsed.workspace_roots);
+    assert_eq!(event.transcript_path, parsed.transcript_path);
+    assert_eq!(event.model, parsed.model);
+    match (&event.tool, &parsed.tool) {
+        (None, None) => {}
+        (Some(tool), Some(want)) => {
+            assert_eq!(tool.name, want.name);
+            let class = format!("TOOL_CLASS_{}", want.class.as_str().to_uppercase());
+            assert_eq!(tool.class().as_str_name(), class);
+            let input: Value = serde_json::from_str(&tool.input_json).expect("input_json is JSON");
+            assert_eq!(input, want.input);
+            assert_eq!(tool.command, want.command);
+            assert_eq!(tool.mcp_server, want.mcp_server);
+            assert_eq!(tool.file_path, want.file_path);
+            assert_eq!(tool.call_id, want.call_id);
+        }
+        (got, want) => panic!("tool: got {got:?}, adapters parse {want:?}"),
+    }
+}
