@@ -1,5 +1,6 @@
 //! The `gateway` command line. Names here are user-facing and stable.
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
@@ -22,6 +23,9 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Run the gateway in the foreground until SIGINT or SIGTERM.
     Serve(ServeArgs),
+    /// Show a running gateway's counters, latency percentiles and
+    /// subscriber states (asked over its admin socket).
+    Status(StatusArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -36,4 +40,25 @@ pub(crate) struct ServeArgs {
     /// $TMPDIR/hookgate-<uid>/gateway.sock.
     #[arg(long, value_name = "PATH")]
     pub(crate) socket: Option<PathBuf>,
+
+    /// Serve Prometheus metrics at http://ADDR/metrics (e.g.
+    /// 127.0.0.1:9464). Off by default.
+    #[arg(long, value_name = "ADDR")]
+    pub(crate) metrics_addr: Option<SocketAddr>,
+}
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct StatusArgs {
+    /// The gateway's socket (its admin socket is this path + `.admin`).
+    /// Default: resolved like `gateway serve` does.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) socket: Option<PathBuf>,
+
+    /// Print the status document as JSON (stable schema, see the README).
+    #[arg(long)]
+    pub(crate) json: bool,
+
+    /// Refresh every SECS seconds until interrupted.
+    #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) watch: Option<u64>,
 }

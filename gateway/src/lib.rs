@@ -7,17 +7,22 @@
 //! [`builtin`] guard), merges their decisions and renders the agent's
 //! reply, while observe subscribers and the audit log get the event through
 //! bounded queues. [`config`] says who subscribes to what; [`metrics`]
-//! counts everything that can go wrong.
+//! counts everything that can go wrong, [`fallbacks`] adds what the shims
+//! recorded while the gateway was unreachable, and [`admin`] (gRPC on a
+//! sibling socket, `gateway status`) and [`prometheus`] report it.
 //!
 //! [`serve`] runs it all on an already bound [`socket::Listener`], so tests
 //! can run a gateway in-process; the `gateway` binary is a thin CLI over it.
 
+pub mod admin;
 pub mod builtin;
 pub mod config;
 pub mod convert;
+pub mod fallbacks;
 pub mod ids;
 pub mod metrics;
 pub mod pipeline;
+pub mod prometheus;
 pub mod server;
 pub mod shutdown;
 pub mod socket;
@@ -26,12 +31,16 @@ pub mod subscribers;
 #[cfg(test)]
 mod testing;
 
+use std::net::SocketAddr;
 use std::sync::Arc;
+
+use anyhow::Context as _;
 
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use admin::status::StatusSource;
 use config::Config;
 use metrics::Metrics;
 use pipeline::Pipeline;
@@ -50,6 +59,13 @@ pub async fn serve(
     serve_with_metrics(config, listener, shutdown, Arc::new(Metrics::default())).await
 }
 
+/// What `gateway serve` can turn on beyond the config file.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Serve Prometheus metrics on this TCP address (off when `None`).
+    pub metrics_addr: Option<SocketAddr>,
+}
+
 /// [`serve`], counting into `metrics` (for status reporting and tests).
 pub async fn serve_with_metrics(
     config: Config,
@@ -57,16 +73,74 @@ pub async fn serve_with_metrics(
     shutdown: CancellationToken,
     metrics: Arc<Metrics>,
 ) -> anyhow::Result<()> {
+    serve_with(config, listener, shutdown, metrics, Options::default()).await
+}
+
+/// [`serve_with_metrics`] with [`Options`]. Also serves the admin API on
+/// the sibling admin socket (see [`admin`]) and health-checks remote
+/// subscribers.
+pub async fn serve_with(
+    config: Config,
+    listener: Listener,
+    shutdown: CancellationToken,
+    metrics: Arc<Metrics>,
+    options: Options,
+) -> anyhow::Result<()> {
+    let uid = hookgate_wire::socket::current_uid();
+    let source = Arc::new(StatusSource::new(
+        Arc::clone(&metrics),
+        listener.path().to_path_buf(),
+        config.origin.clone(),
+    ));
+    // Fallbacks recorded while no gateway ran.
+    fallbacks::collect(&source.socket, &metrics);
+    let admin_listener = Listener::bind(&source.admin_socket, uid)
+        .await
+        .context("admin socket")?;
+    let metrics_listener = match options.metrics_addr {
+        Some(addr) => {
+            let bound = prometheus::bind(addr)
+                .await
+                .with_context(|| format!("cannot serve metrics on {addr}"))?;
+            let _ = source.metrics_addr.set(bound.local_addr()?);
+            Some(bound)
+        }
+        None => None,
+    };
+
+    // Admin API, metrics and health checks: stopped after the hook path.
+    let background = TaskTracker::new();
+    let stop_background = CancellationToken::new();
+    background.spawn({
+        let (source, stop) = (Arc::clone(&source), stop_background.clone());
+        async move {
+            if let Err(err) = admin::serve(admin_listener, source, uid, stop).await {
+                tracing::error!(error = %err, "admin API stopped");
+            }
+        }
+    });
+    if let Some(bound) = metrics_listener {
+        let (source, stop) = (Arc::clone(&source), stop_background.clone());
+        background.spawn(async move {
+            if let Err(err) = prometheus::serve(bound, source, stop).await {
+                tracing::error!(error = %err, "metrics endpoint stopped");
+            }
+        });
+    }
+
     let workers = TaskTracker::new();
     let registry = Registry::build(&config.subscribers, &metrics, &workers)?;
+    registry.check_health(&background, &stop_background);
     let server = Server {
         pipeline: Arc::new(Pipeline::new(registry, Arc::clone(&metrics))),
         metrics,
         config: config.server.clone(),
-        uid: hookgate_wire::socket::current_uid(),
+        uid,
     };
     tracing::info!(
         socket = %listener.path().display(),
+        admin = %source.admin_socket.display(),
+        metrics = ?source.metrics_addr.get(),
         config = %config.origin,
         subscribers = config.subscribers.len(),
         "gateway ready"
@@ -96,6 +170,14 @@ pub async fn serve_with_metrics(
         .is_err()
     {
         tracing::warn!("grace period over; observe/audit queues not fully drained");
+    }
+    stop_background.cancel();
+    background.close();
+    if tokio::time::timeout_at(deadline, background.wait())
+        .await
+        .is_err()
+    {
+        tracing::warn!("grace period over; admin API not fully stopped");
     }
     tracing::info!("gateway stopped");
     Ok(())

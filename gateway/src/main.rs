@@ -2,6 +2,7 @@
 //! Everything else lives in the library (`hookgate_gateway`).
 
 mod cli;
+mod status;
 
 use std::process::ExitCode;
 
@@ -13,6 +14,7 @@ use tokio_util::sync::CancellationToken;
 use tracing_subscriber::EnvFilter;
 
 use cli::{Cli, Command, ServeArgs};
+use hookgate_gateway::Options;
 
 /// Exit code for an invalid configuration (distinct from runtime failures).
 const EXIT_CONFIG: u8 = 2;
@@ -38,6 +40,7 @@ fn main() -> ExitCode {
 
     match cli.command {
         Command::Serve(args) => serve(args),
+        Command::Status(args) => status::run(&args),
     }
 }
 
@@ -81,5 +84,9 @@ async fn run(config: Config, args: ServeArgs) -> anyhow::Result<()> {
     hookgate_gateway::shutdown::cancel_on_signals(shutdown.clone())
         .context("installing signal handlers")?;
     let listener = Listener::bind(&path, hookgate_wire::socket::current_uid()).await?;
-    hookgate_gateway::serve(config, listener, shutdown).await
+    let options = Options {
+        metrics_addr: args.metrics_addr,
+    };
+    let metrics = std::sync::Arc::default();
+    hookgate_gateway::serve_with(config, listener, shutdown, metrics, options).await
 }

@@ -38,8 +38,14 @@ impl TestGateway {
     /// <path>` and returns once the socket accepts connections. Panics with
     /// the gateway's stderr if it exits or is not ready in time.
     pub async fn start(config_toml: &str) -> TestGateway {
-        let dir = private_dir();
-        let socket = dir.path().join("gateway.sock");
+        TestGateway::start_in(private_dir(), config_toml, &[]).await
+    }
+
+    /// Like [`TestGateway::start`], in `dir` (made by [`private_dir`]; the
+    /// socket is [`TestGateway::socket_in`] of it, so a test can use that
+    /// path before the gateway runs) and with `extra_args` after `serve`.
+    pub async fn start_in(dir: TempDir, config_toml: &str, extra_args: &[&str]) -> TestGateway {
+        let socket = TestGateway::socket_in(dir.path());
         let config = dir.path().join("gateway.toml");
         let stderr_path = dir.path().join("gateway.stderr");
         std::fs::write(&config, config_toml).expect("write gateway config");
@@ -51,6 +57,7 @@ impl TestGateway {
             .arg(&config)
             .arg("--socket")
             .arg(&socket)
+            .args(extra_args)
             .env("XDG_CONFIG_HOME", dir.path())
             .env("HOOKGATE_SOCKET", &socket)
             .stdin(Stdio::null())
@@ -92,6 +99,16 @@ impl TestGateway {
             }
             tokio::time::sleep(READY_POLL).await;
         }
+    }
+
+    /// The socket path a gateway started in `dir` listens on.
+    pub fn socket_in(dir: &Path) -> PathBuf {
+        dir.join("gateway.sock")
+    }
+
+    /// The gateway's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// The gateway's socket path.

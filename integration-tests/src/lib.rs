@@ -8,12 +8,16 @@
 //!   process with a scripted behaviour, recording what it receives;
 //! - [`config_toml`] / [`SubscriberEntry`]: the gateway config;
 //! - [`payloads`] and [`decisions`]: inputs by intent.
+//! - [`agents`] and [`fake_model`]: the real Claude Code and Cline CLIs,
+//!   installed pinned and run offline against a scripted model server.
 //!
 //! The binaries are found (and built) as described in [`binaries`].
 
+pub mod agents;
 pub mod binaries;
 mod config;
 pub mod decisions;
+pub mod fake_model;
 mod gateway;
 pub mod payloads;
 mod shim;

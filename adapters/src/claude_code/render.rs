@@ -222,13 +222,13 @@ impl<'a> Builder<'a> {
         match (self.spec.deny, permission) {
             // Denied: the rewrite is moot.
             (DenyForm::PermissionDecision, Some("deny")) => self.losses.push(Loss::InputRewrite),
-            // PreToolUse: a rewrite needs allow or ask; with no permission
-            // given, ask, so the user approves the changed input (allow
-            // would skip a permission prompt nobody asked to skip).
+            // PreToolUse: with no permission given, `updatedInput` alone.
+            // Observed with Claude Code 2.1.197: it applies the new input
+            // and its normal permission flow decides. Adding "allow" would
+            // skip a prompt nobody asked to skip; adding "ask" is a deny in
+            // headless (`-p`) mode (docs/agents.md, observed behaviour).
             (DenyForm::PermissionDecision, _) => {
-                let specific = self.specific();
-                specific.permission_decision.get_or_insert("ask");
-                specific.updated_input = Some(input);
+                self.specific().updated_input = Some(input);
             }
             // PermissionRequest: only an allow carries the new input.
             (DenyForm::Behavior, _) if allowed => {

@@ -18,7 +18,7 @@ use hookgate_wire::{Reply, Request};
 use crate::builtin::audit::AuditRecord;
 use crate::convert;
 use crate::ids::EventIds;
-use crate::metrics::Metrics;
+use crate::metrics::{Metrics, Outcome};
 use crate::subscribers::Registry;
 
 /// The per-event logic, shared by every connection.
@@ -52,7 +52,12 @@ impl Pipeline {
         let detected = match adapters::detect(&request.stdin, hint, &env_names) {
             Ok(detected) => detected,
             Err(err) => {
-                self.metrics.detect_error();
+                // With the shim's agent argument the agent is known: its
+                // payload did not parse. Without, nobody can tell whose.
+                match hint {
+                    Some(agent) => self.metrics.parse_error(agent),
+                    None => self.metrics.detect_error(),
+                }
                 tracing::warn!(%id, error = %err, bytes = request.stdin.len(), "payload not understood; neutral reply");
                 return self.unparsed(id, request.stdin, None, err.to_string(), started);
             }
@@ -60,12 +65,13 @@ impl Pipeline {
         let event = match adapters::parse(detected.dialect, &request.stdin) {
             Ok(event) => Arc::new(event),
             Err(err) => {
-                self.metrics.parse_error();
+                self.metrics.parse_error(detected.dialect.agent());
                 tracing::warn!(%id, error = %err, "payload not parsed; neutral reply");
                 return self.unparsed(id, request.stdin, Some(detected), err.to_string(), started);
             }
         };
-        self.metrics.event(event.dialect.agent(), event.kind);
+        let agent = event.dialect.agent();
+        self.metrics.event(agent, event.kind);
         let proto = Arc::new(convert::event_to_proto(&event, &id, &request.stdin));
 
         for (filter, observer) in &self.registry.observers {
@@ -96,15 +102,15 @@ impl Pipeline {
         let merged = adapters::merge(event.dialect, &ranked);
         if !merged.rewrite_conflicts.is_empty() {
             self.metrics
-                .rewrite_conflicts(merged.rewrite_conflicts.len());
+                .rewrite_conflicts(agent, merged.rewrite_conflicts.len());
             tracing::info!(%id, losers = ?merged.rewrite_conflicts, "input rewrite conflict; highest priority won");
         }
         if merged.context_truncated {
-            self.metrics.context_truncated();
+            self.metrics.context_truncated(agent);
         }
         let rendered = adapters::render(&event, &merged.decision);
         for loss in &rendered.losses {
-            self.metrics.loss(*loss);
+            self.metrics.loss(agent, *loss);
         }
         tracing::debug!(
             %id,
@@ -115,8 +121,10 @@ impl Pipeline {
             losses = ?rendered.losses,
             "event decided"
         );
+        let outcome = Outcome::of(&merged.decision);
         self.audit(&event, id, request.stdin, merged.decision, started);
-        self.metrics.latency(started.elapsed());
+        self.metrics
+            .replied(agent, event.kind, outcome, started.elapsed());
         let reply = rendered.reply;
         Reply {
             exit_code: reply.exit_code,

@@ -150,6 +150,11 @@ async fn connection(
             tracing::debug!("connection closed before a request");
             return;
         }
+        Ok(Err(err @ ReadError::Wire(WireError::TooLarge { .. }))) => {
+            metrics.refused(Refusal::Oversize);
+            tracing::warn!(error = %err, "request frame too large; connection closed");
+            return;
+        }
         Ok(Err(err)) => {
             metrics.refused(Refusal::BadFrame);
             tracing::warn!(error = %err, "bad request frame; connection closed");

@@ -107,7 +107,9 @@ async fn bad_frames_are_closed_unanswered_and_counted() {
     // The gateway still serves afterwards.
     let ok = ask(&gw.path, &request("claude-code", b"{}".to_vec()).encode()).await;
     assert_eq!(decode_reply(&ok).exit_code, 0);
-    assert_eq!(gw.metrics.snapshot().refusals(Refusal::BadFrame), 2);
+    let snap = gw.metrics.snapshot();
+    assert_eq!(snap.refusals(Refusal::BadFrame), 1);
+    assert_eq!(snap.refusals(Refusal::Oversize), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

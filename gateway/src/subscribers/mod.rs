@@ -3,6 +3,7 @@
 //! the audit log fed through bounded queues.
 
 pub mod filter;
+pub mod health;
 pub mod observe;
 pub mod remote;
 
@@ -12,12 +13,13 @@ use std::sync::atomic::Ordering;
 use anyhow::Context as _;
 use hookgate_adapters::{Decision, HookEvent};
 use hookgate_proto::v1;
+use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::builtin::audit::Audit;
 use crate::builtin::guard::Guard;
 use crate::config::{Mode, SubscriberConfig, SubscriberKind};
-use crate::metrics::{Metrics, SubscriberStats};
+use crate::metrics::{Metrics, State, StateSource, SubscriberStats};
 use filter::Filter;
 use observe::Observer;
 use remote::Remote;
@@ -34,7 +36,8 @@ pub struct Decider {
 /// Who answers for a [`Decider`].
 #[derive(Debug)]
 pub enum DeciderKind {
-    Remote(Remote),
+    /// Boxed: a tonic client is large, and deciders live in one `Vec`.
+    Remote(Box<Remote>),
     /// The built-in guard and its counters (a remote keeps its own).
     Guard(Guard, Arc<SubscriberStats>),
 }
@@ -47,9 +50,35 @@ impl Decider {
             DeciderKind::Remote(remote) => remote.decide(proto.clone()).await,
             DeciderKind::Guard(guard, stats) => {
                 stats.calls.fetch_add(1, Ordering::Relaxed);
-                stats.ok.fetch_add(1, Ordering::Relaxed);
-                guard.decide(event)
+                let started = std::time::Instant::now();
+                let decision = guard.decide(event);
+                stats.call_took(started.elapsed());
+                stats.answered(decision.permission);
+                decision
             }
+        }
+    }
+}
+
+impl Registry {
+    /// Starts the health checks of every remote subscriber.
+    pub fn check_health(&self, tracker: &TaskTracker, shutdown: &CancellationToken) {
+        let remotes = self
+            .deciders
+            .iter()
+            .filter_map(|d| match &d.kind {
+                DeciderKind::Remote(remote) => Some(&**remote),
+                DeciderKind::Guard(..) => None,
+            })
+            .chain(self.observers.iter().map(|(_, o)| o.remote()));
+        for remote in remotes {
+            health::spawn(
+                remote.name(),
+                remote.channel(),
+                Arc::clone(remote.stats()),
+                tracker,
+                shutdown.clone(),
+            );
         }
     }
 }
@@ -73,6 +102,9 @@ impl Registry {
         let mut registry = Registry::default();
         for sub in subscribers {
             let stats = metrics.subscriber(&sub.name);
+            if !matches!(sub.kind, SubscriberKind::Remote { .. }) {
+                stats.set_state(State::Builtin, StateSource::Builtin);
+            }
             match &sub.kind {
                 SubscriberKind::Remote {
                     endpoint,
@@ -90,7 +122,7 @@ impl Registry {
                             name: sub.name.clone(),
                             priority: sub.priority,
                             filter: sub.filter.clone(),
-                            kind: DeciderKind::Remote(remote),
+                            kind: DeciderKind::Remote(Box::new(remote)),
                         }),
                         Mode::Observe => registry.observers.push((
                             sub.filter.clone(),

@@ -42,6 +42,11 @@ impl Observer {
         &self.name
     }
 
+    /// The subscriber behind the queue.
+    pub fn remote(&self) -> &Remote {
+        &self.remote
+    }
+
     /// Queues `event`; never blocks. A full queue counts a drop.
     pub fn offer(&self, event: Arc<v1::HookEvent>) {
         if self.tx.try_send(event).is_err() {

@@ -16,7 +16,7 @@ use tonic::transport::{Channel, Endpoint};
 
 use crate::config::OnError;
 use crate::convert::{self, BadDecision};
-use crate::metrics::SubscriberStats;
+use crate::metrics::{ErrorKind, SubscriberStats};
 
 /// Why a call gave no usable answer.
 #[derive(Debug, thiserror::Error)]
@@ -34,6 +34,7 @@ pub enum Failure {
 pub struct Remote {
     name: Arc<str>,
     client: SubscriberClient<Channel>,
+    channel: Channel,
     timeout: Duration,
     on_error: OnError,
     stats: Arc<SubscriberStats>,
@@ -56,7 +57,8 @@ impl Remote {
             .connect_lazy();
         Ok(Remote {
             name: name.into(),
-            client: SubscriberClient::new(channel),
+            client: SubscriberClient::new(channel.clone()),
+            channel,
             timeout,
             on_error,
             stats,
@@ -71,10 +73,17 @@ impl Remote {
         &self.stats
     }
 
+    /// The channel, shared with the health checker.
+    pub fn channel(&self) -> Channel {
+        self.channel.clone()
+    }
+
     /// One call with the deadline sent and enforced. Counts calls, errors
-    /// and timeouts; the caller counts `ok` once it has used the reply.
+    /// and timeouts (and the subscriber's state when it has no health
+    /// service); the caller counts `ok` once it has used the reply.
     pub async fn call(&self, event: v1::HookEvent) -> Result<v1::Decision, Failure> {
         self.stats.calls.fetch_add(1, Ordering::Relaxed);
+        let started = std::time::Instant::now();
         let mut request = tonic::Request::new(event);
         request.set_timeout(self.timeout);
         let mut client = self.client.clone();
@@ -84,13 +93,21 @@ impl Remote {
             Ok(Err(status)) => Err(Failure::Status(status)),
             Ok(Ok(response)) => Ok(response.into_inner()),
         };
+        self.stats.call_took(started.elapsed());
         match &result {
-            Ok(_) => {}
+            Ok(_) => self.stats.call_outcome(true),
             Err(Failure::Timeout(_)) => {
                 self.stats.timeouts.fetch_add(1, Ordering::Relaxed);
+                self.stats.call_outcome(false);
+            }
+            Err(Failure::Status(status)) if is_connect(status) => {
+                self.stats.error(ErrorKind::Connect);
+                self.stats.call_outcome(false);
             }
             Err(_) => {
-                self.stats.errors.fetch_add(1, Ordering::Relaxed);
+                // It answered: it is up, if unhelpful.
+                self.stats.error(ErrorKind::Status);
+                self.stats.call_outcome(true);
             }
         }
         result
@@ -102,11 +119,11 @@ impl Remote {
         let failure = match self.call(event).await {
             Ok(reply) => match convert::decision_from_proto(reply) {
                 Ok(decision) => {
-                    self.stats.ok.fetch_add(1, Ordering::Relaxed);
+                    self.stats.answered(decision.permission);
                     return decision;
                 }
                 Err(bad) => {
-                    self.stats.errors.fetch_add(1, Ordering::Relaxed);
+                    self.stats.error(ErrorKind::BadReply);
                     Failure::BadReply(bad)
                 }
             },
@@ -139,6 +156,13 @@ impl Remote {
             }
         }
     }
+}
+
+/// Did the call fail before reaching the subscriber? tonic reports a
+/// failed connection as `UNAVAILABLE` carrying the transport error as its
+/// source; an `UNAVAILABLE` the subscriber sends itself has no source.
+fn is_connect(status: &tonic::Status) -> bool {
+    status.code() == tonic::Code::Unavailable && std::error::Error::source(status).is_some()
 }
 
 /// Did the call end on its deadline? The server says `DEADLINE_EXCEEDED`;

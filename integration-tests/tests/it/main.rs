@@ -14,4 +14,5 @@ mod fan_out;
 mod filters;
 mod observe;
 mod peer_uid;
+mod status;
 mod support;

@@ -1,0 +1,69 @@
+//! The client side of the admin API: what `gateway status` runs.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use hookgate_proto::v1;
+use hookgate_proto::v1::gateway_client::GatewayClient;
+use tonic::transport::Endpoint;
+
+use super::admin_path;
+
+/// Why no status could be had.
+#[derive(Debug, thiserror::Error)]
+pub enum StatusError {
+    #[error("not running: nothing answers on {path} ({reason})")]
+    NotRunning { path: PathBuf, reason: String },
+    #[error("the gateway on {path} did not answer within {timeout:?}")]
+    Timeout { path: PathBuf, timeout: Duration },
+    #[error("the gateway on {path} failed the status call: {status}", status = .status.message())]
+    Rpc {
+        path: PathBuf,
+        status: tonic::Status,
+    },
+    #[error("the gateway on {path} sent an unreadable status document: {reason}")]
+    BadDocument { path: PathBuf, reason: String },
+}
+
+/// Asks the gateway whose hook socket is `socket` for its status document
+/// (as JSON), within `timeout`.
+pub async fn fetch(socket: &Path, timeout: Duration) -> Result<serde_json::Value, StatusError> {
+    let path = admin_path(socket);
+    let not_running = |reason: String| StatusError::NotRunning {
+        path: path.clone(),
+        reason,
+    };
+    if !path.exists() {
+        return Err(not_running("no such socket".into()));
+    }
+    let endpoint = Endpoint::from_shared(format!("unix://{}", path.display()))
+        .map_err(|err| not_running(err.to_string()))?
+        .connect_timeout(timeout)
+        .timeout(timeout);
+    let channel = match tokio::time::timeout(timeout, endpoint.connect()).await {
+        Ok(Ok(channel)) => channel,
+        Ok(Err(err)) => {
+            let reason = std::error::Error::source(&err)
+                .map_or_else(|| err.to_string(), ToString::to_string);
+            return Err(not_running(reason));
+        }
+        Err(_elapsed) => {
+            return Err(StatusError::Timeout {
+                path: path.clone(),
+                timeout,
+            });
+        }
+    };
+    let reply = GatewayClient::new(channel)
+        .status(v1::StatusRequest {})
+        .await
+        .map_err(|status| StatusError::Rpc {
+            path: path.clone(),
+            status,
+        })?
+        .into_inner();
+    serde_json::from_str(&reply.status_json).map_err(|err| StatusError::BadDocument {
+        path,
+        reason: err.to_string(),
+    })
+}

@@ -1,0 +1,111 @@
+//! The admin API: `hookgate.v1.Gateway/Status`, `grpc.health.v1` and gRPC
+//! server reflection, on a sibling Unix socket so `gateway status` and
+//! `grpcurl -unix` can ask a running gateway how it is doing.
+//!
+//! Why a second socket rather than protocol detection on the hook socket:
+//! the hook path stays one tiny frame format with nothing to sniff, and an
+//! admin client can never take a hook connection slot. The admin socket is
+//! the hook socket's path with `.admin` appended (`gateway.sock.admin`),
+//! bound like the hook socket (same private directory, 0600, stale file
+//! replaced, a live one refused) and every peer's uid is checked on accept.
+
+pub mod client;
+pub mod status;
+pub mod table;
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::Stream;
+use hookgate_proto::v1;
+use hookgate_proto::v1::gateway_server::{Gateway, GatewayServer};
+use tokio::net::UnixStream;
+use tokio_util::sync::CancellationToken;
+
+use crate::socket::Listener;
+use status::StatusSource;
+
+/// Suffix that turns the hook socket's path into the admin socket's.
+pub const ADMIN_SUFFIX: &str = ".admin";
+
+/// `<socket>.admin`.
+pub fn admin_path(socket: &Path) -> PathBuf {
+    let mut name: OsString = socket.as_os_str().to_owned();
+    name.push(ADMIN_SUFFIX);
+    PathBuf::from(name)
+}
+
+/// The `hookgate.v1.Gateway` service.
+#[derive(Debug)]
+struct Service(Arc<StatusSource>);
+
+#[tonic::async_trait]
+impl Gateway for Service {
+    async fn status(
+        &self,
+        _request: tonic::Request<v1::StatusRequest>,
+    ) -> Result<tonic::Response<v1::StatusReply>, tonic::Status> {
+        let doc = self.0.document();
+        let status_json = serde_json::to_string(&doc)
+            .map_err(|err| tonic::Status::internal(format!("status document: {err}")))?;
+        Ok(tonic::Response::new(v1::StatusReply {
+            version: doc.version.to_owned(),
+            uptime_secs: doc.uptime_secs,
+            pid: doc.pid,
+            socket: doc.socket,
+            config: doc.config,
+            status_json,
+        }))
+    }
+}
+
+/// Serves the admin API on `listener` until `shutdown`; only peers running
+/// as `uid` are served.
+pub async fn serve(
+    listener: Listener,
+    source: Arc<StatusSource>,
+    uid: u32,
+    shutdown: CancellationToken,
+) -> anyhow::Result<()> {
+    let (reporter, health) = tonic_health::server::health_reporter();
+    reporter.set_serving::<GatewayServer<Service>>().await;
+    let reflection = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(v1::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()?;
+    tonic::transport::Server::builder()
+        .add_service(health)
+        .add_service(reflection)
+        .add_service(GatewayServer::new(Service(source)))
+        .serve_with_incoming_shutdown(incoming(listener, uid), shutdown.cancelled_owned())
+        .await?;
+    Ok(())
+}
+
+/// Accepted connections of our own user; others are closed and logged.
+fn incoming(listener: Listener, uid: u32) -> impl Stream<Item = std::io::Result<UnixStream>> {
+    futures_util::stream::unfold(listener, move |listener| async move {
+        loop {
+            match listener.accept().await {
+                Ok(stream) => match stream.peer_cred() {
+                    Ok(cred) if cred.uid() == uid => return Some((Ok(stream), listener)),
+                    Ok(cred) => {
+                        tracing::warn!(
+                            peer_uid = cred.uid(),
+                            "admin socket: refused a connection from another user"
+                        );
+                    }
+                    Err(err) => {
+                        tracing::warn!(error = %err, "admin socket: refused a connection without peer credentials");
+                    }
+                },
+                Err(err) => {
+                    tracing::warn!(error = %err, "admin socket: accept failed");
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+            }
+        }
+    })
+}

@@ -1,0 +1,86 @@
+//! The status document: everything `gateway status` shows, built from the
+//! metrics plus who and where this gateway is.
+//!
+//! The JSON shape is a stable, versioned contract for scripts
+//! (`gateway status --json`, documented in the README): fields are only
+//! added; a change that is not an addition bumps [`SCHEMA`].
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::fallbacks;
+use crate::metrics::{Metrics, Snapshot};
+
+/// Version of the JSON document's schema.
+pub const SCHEMA: u32 = 1;
+
+/// Everything a report needs; shared by the admin service and the
+/// Prometheus endpoint.
+#[derive(Debug)]
+pub struct StatusSource {
+    pub metrics: Arc<Metrics>,
+    pub started: Instant,
+    /// The hook socket.
+    pub socket: PathBuf,
+    pub admin_socket: PathBuf,
+    /// The config file, or the embedded default's name.
+    pub config: String,
+    /// Where Prometheus metrics are served, once bound.
+    pub metrics_addr: OnceLock<SocketAddr>,
+}
+
+/// The JSON document.
+#[derive(Debug, Clone, Serialize)]
+pub struct StatusDoc {
+    pub schema: u32,
+    pub version: &'static str,
+    pub pid: u32,
+    pub uptime_secs: u64,
+    pub socket: String,
+    pub admin_socket: String,
+    pub config: String,
+    pub metrics_addr: Option<String>,
+    #[serde(flatten)]
+    pub metrics: Snapshot,
+}
+
+impl StatusSource {
+    pub fn new(metrics: Arc<Metrics>, socket: PathBuf, config: String) -> StatusSource {
+        StatusSource {
+            metrics,
+            started: Instant::now(),
+            admin_socket: super::admin_path(&socket),
+            socket,
+            config,
+            metrics_addr: OnceLock::new(),
+        }
+    }
+
+    pub fn uptime_secs(&self) -> u64 {
+        self.started.elapsed().as_secs()
+    }
+
+    /// The metrics, after collecting the shims' fallback record.
+    pub fn snapshot(&self) -> Snapshot {
+        fallbacks::collect(&self.socket, &self.metrics);
+        self.metrics.snapshot()
+    }
+
+    pub fn document(&self) -> StatusDoc {
+        StatusDoc {
+            schema: SCHEMA,
+            version: env!("CARGO_PKG_VERSION"),
+            pid: std::process::id(),
+            uptime_secs: self.uptime_secs(),
+            socket: self.socket.display().to_string(),
+            admin_socket: self.admin_socket.display().to_string(),
+            config: self.config.clone(),
+            metrics_addr: self.metrics_addr.get().map(ToString::to_string),
+            metrics: self.snapshot(),
+        }
+    }
+}

@@ -1,0 +1,139 @@
+//! Reads the shims' fallback record, so `gateway status` shows how often
+//! shims answered without the gateway (e.g. failed open while it was down).
+//!
+//! The shim appends one line `<unix_secs> <reason>\n` per fallback to
+//! `<socket path>.fallbacks` (see the shim's `record` module) and never
+//! rotates it. The gateway collects it at startup and before every report:
+//!
+//! 1. rename it to `<socket path>.fallbacks.collecting` (atomic: new shims
+//!    now create a fresh record);
+//! 2. read and count the renamed file (bounded: the shim stops at 1 MiB);
+//! 3. delete it.
+//!
+//! The race, and why it is tolerable: a shim that opened the record just
+//! before step 1 and writes its line after step 2 writes into the renamed
+//! file, and that one line is lost with it. The window is the few
+//! microseconds between a shim's `open` and its single `write`; each line
+//! is one `write` on an `O_APPEND` file, so a line is never torn.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::metrics::Metrics;
+
+/// Suffix the shim adds to the socket's file name.
+const RECORD_SUFFIX: &str = ".fallbacks";
+/// Suffix of the record while it is being collected.
+const COLLECTING_SUFFIX: &str = ".collecting";
+/// Never read more than this (the shim stops appending at 1 MiB).
+const MAX_READ: u64 = 2 * 1024 * 1024;
+
+/// `<socket>.fallbacks`.
+pub fn record_path(socket: &Path) -> PathBuf {
+    let mut name = socket.as_os_str().to_owned();
+    name.push(RECORD_SUFFIX);
+    PathBuf::from(name)
+}
+
+/// Collects the record next to `socket` into `metrics`; returns how many
+/// fallbacks were counted. A missing record is zero; other errors are
+/// logged and also count zero (reports must not fail on it).
+pub fn collect(socket: &Path, metrics: &Metrics) -> u64 {
+    match try_collect(socket, metrics) {
+        Ok(n) => n,
+        Err(err) => {
+            tracing::warn!(error = %err, "cannot read the shims' fallback record");
+            0
+        }
+    }
+}
+
+fn try_collect(socket: &Path, metrics: &Metrics) -> io::Result<u64> {
+    let record = record_path(socket);
+    let mut collecting = record.as_os_str().to_owned();
+    collecting.push(COLLECTING_SUFFIX);
+    let collecting = PathBuf::from(collecting);
+    // A leftover from a collection that died between steps 1 and 3 is
+    // counted first, then the current record.
+    let mut total = count_and_remove(&collecting, metrics)?;
+    match std::fs::rename(&record, &collecting) {
+        Ok(()) => total += count_and_remove(&collecting, metrics)?,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => {}
+        Err(err) => return Err(err),
+    }
+    Ok(total)
+}
+
+fn count_and_remove(path: &Path, metrics: &Metrics) -> io::Result<u64> {
+    use std::io::Read as _;
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(0),
+        Err(err) => return Err(err),
+    };
+    let mut text = String::new();
+    let read = file.take(MAX_READ).read_to_string(&mut text);
+    // Remove even an unreadable record, so it is not counted twice.
+    std::fs::remove_file(path)?;
+    read?;
+    let mut total = 0;
+    for line in text.lines() {
+        let mut fields = line.split_whitespace();
+        let (Some(_secs), Some(reason)) = (fields.next(), fields.next()) else {
+            continue;
+        };
+        metrics.fallbacks(reason, 1);
+        total += 1;
+    }
+    if total > 0 {
+        tracing::warn!(
+            count = total,
+            "shims answered without the gateway (see `gateway status`)"
+        );
+    }
+    Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_by_reason_and_removes_the_record() {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("gateway.sock");
+        let record = record_path(&socket);
+        assert_eq!(record, dir.path().join("gateway.sock.fallbacks"));
+        std::fs::write(
+            &record,
+            "1700000000 unreachable\n1700000001 timeout\n1700000002 unreachable\n\
+             1700000003 something_new\ngarbage\n",
+        )
+        .unwrap();
+        let metrics = Metrics::default();
+        assert_eq!(collect(&socket, &metrics), 4);
+        assert!(!record.exists());
+        let snap = metrics.snapshot();
+        assert_eq!(snap.fallbacks["unreachable"], 2);
+        assert_eq!(snap.fallbacks["timeout"], 1);
+        assert_eq!(snap.fallbacks["other"], 1);
+
+        // Collected once: a second pass adds nothing; a new line is new.
+        assert_eq!(collect(&socket, &metrics), 0);
+        std::fs::write(&record, "1700000004 usage\n").unwrap();
+        assert_eq!(collect(&socket, &metrics), 1);
+        assert_eq!(metrics.snapshot().fallbacks["usage"], 1);
+    }
+
+    #[test]
+    fn a_leftover_collection_is_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("gateway.sock");
+        let leftover = dir.path().join("gateway.sock.fallbacks.collecting");
+        std::fs::write(&leftover, "1 oversize\n").unwrap();
+        let metrics = Metrics::default();
+        assert_eq!(collect(&socket, &metrics), 1);
+        assert!(!leftover.exists());
+        assert_eq!(metrics.snapshot().fallbacks["oversize"], 1);
+    }
+}

@@ -1,0 +1,345 @@
+//! Counters for everything the gateway counts, so operators see failures
+//! that the agents never show (`gateway status` and Prometheus build on it).
+//!
+//! The hook path only touches atomics: per-event counters live in fixed
+//! arrays indexed by enum position (agent × event kind × outcome), and each
+//! subscriber gets its own [`SubscriberStats`] handle at startup, so no map
+//! is consulted per event. The only lock is inside [`Latency`] (see there).
+
+pub mod latency;
+mod snapshot;
+pub mod subscriber;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use dashmap::DashMap;
+use hookgate_adapters::{Agent, Decision, EventKind, Loss, Permission};
+
+pub use latency::{Latency, LatencySnapshot};
+pub use snapshot::{EventCount, MergeCount, Snapshot, SubscriberSnapshot};
+pub use subscriber::{ErrorKind, State, StateSource, SubscriberStats};
+
+/// Why a connection was closed without a reply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// The peer runs as another user.
+    ForeignUid,
+    /// The kernel would not tell the peer's credentials.
+    NoPeerCred,
+    /// Every connection slot stayed taken for the whole queue wait.
+    Busy,
+    /// The request did not arrive before the read deadline.
+    ReadTimeout,
+    /// The request frame is larger than the gateway accepts.
+    Oversize,
+    /// The bytes are not a valid request frame.
+    BadFrame,
+    /// The reply could not be written back.
+    WriteFailed,
+}
+
+impl Refusal {
+    /// Every reason, in a stable order (the index of the counter array).
+    pub const ALL: [Refusal; 7] = [
+        Refusal::ForeignUid,
+        Refusal::NoPeerCred,
+        Refusal::Busy,
+        Refusal::ReadTimeout,
+        Refusal::Oversize,
+        Refusal::BadFrame,
+        Refusal::WriteFailed,
+    ];
+
+    /// Name used in metric labels.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Refusal::ForeignUid => "foreign_uid",
+            Refusal::NoPeerCred => "no_peer_cred",
+            Refusal::Busy => "busy",
+            Refusal::ReadTimeout => "read_timeout",
+            Refusal::Oversize => "oversize",
+            Refusal::BadFrame => "bad_frame",
+            Refusal::WriteFailed => "write_failed",
+        }
+    }
+}
+
+/// What the agent was told, in one word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Allow,
+    Ask,
+    Deny,
+    /// No opinion: the agent goes on as if no hook ran.
+    Neutral,
+    /// Stop the agent's loop (wins over any permission).
+    Halt,
+}
+
+impl Outcome {
+    pub const ALL: [Outcome; 5] = [
+        Outcome::Allow,
+        Outcome::Ask,
+        Outcome::Deny,
+        Outcome::Neutral,
+        Outcome::Halt,
+    ];
+
+    pub fn of(decision: &Decision) -> Outcome {
+        if decision.halt {
+            return Outcome::Halt;
+        }
+        match decision.permission {
+            Permission::Allow => Outcome::Allow,
+            Permission::Ask => Outcome::Ask,
+            Permission::Deny => Outcome::Deny,
+            Permission::Unspecified => Outcome::Neutral,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Allow => "allow",
+            Outcome::Ask => "ask",
+            Outcome::Deny => "deny",
+            Outcome::Neutral => "neutral",
+            Outcome::Halt => "halt",
+        }
+    }
+}
+
+/// Why a shim answered without the gateway (the shim's fallback record).
+pub const FALLBACK_REASONS: [&str; 6] = [
+    "unreachable",
+    "timeout",
+    "bad_reply",
+    "oversize",
+    "usage",
+    "other",
+];
+
+pub(crate) const LOSSES: [Loss; 7] = [
+    Loss::Deny,
+    Loss::Ask,
+    Loss::Allow,
+    Loss::Context,
+    Loss::InputRewrite,
+    Loss::Halt,
+    Loss::Followup,
+];
+const AGENTS: usize = Agent::ALL.len();
+const KINDS: usize = EventKind::ALL.len();
+const OUTCOMES: usize = Outcome::ALL.len();
+
+/// The counters of one agent × event kind.
+#[derive(Debug)]
+pub(crate) struct EventCell {
+    events: AtomicU64,
+    outcomes: [AtomicU64; OUTCOMES],
+    latency: Latency,
+}
+
+/// Merge counters of one agent.
+#[derive(Debug)]
+pub(crate) struct MergeCell {
+    rewrite_conflicts: AtomicU64,
+    context_truncations: AtomicU64,
+    losses: [AtomicU64; LOSSES.len()],
+}
+
+/// Everything the gateway counts. Shared as `Arc<Metrics>`.
+#[derive(Debug)]
+pub struct Metrics {
+    cells: [[EventCell; KINDS]; AGENTS],
+    merge: [MergeCell; AGENTS],
+    detect_errors: AtomicU64,
+    parse_errors: [AtomicU64; AGENTS],
+    refused: [AtomicU64; Refusal::ALL.len()],
+    fallbacks: [AtomicU64; FALLBACK_REASONS.len()],
+    subscribers: DashMap<String, Arc<SubscriberStats>>,
+    /// End-to-end time of every event (also unparsed ones).
+    latency: Latency,
+}
+
+fn zeros<const N: usize>() -> [AtomicU64; N] {
+    std::array::from_fn(|_| AtomicU64::new(0))
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Metrics {
+            cells: std::array::from_fn(|_| {
+                std::array::from_fn(|_| EventCell {
+                    events: AtomicU64::new(0),
+                    outcomes: zeros(),
+                    latency: Latency::new(2),
+                })
+            }),
+            merge: std::array::from_fn(|_| MergeCell {
+                rewrite_conflicts: AtomicU64::new(0),
+                context_truncations: AtomicU64::new(0),
+                losses: zeros(),
+            }),
+            detect_errors: AtomicU64::new(0),
+            parse_errors: zeros(),
+            refused: zeros(),
+            fallbacks: zeros(),
+            subscribers: DashMap::new(),
+            latency: Latency::new(3),
+        }
+    }
+}
+
+fn bump(counter: &AtomicU64) {
+    counter.fetch_add(1, Ordering::Relaxed);
+}
+
+fn agent_index(agent: Agent) -> usize {
+    Agent::ALL.iter().position(|x| *x == agent).unwrap_or(0)
+}
+
+fn kind_index(kind: EventKind) -> usize {
+    EventKind::ALL
+        .iter()
+        .position(|x| *x == kind)
+        .unwrap_or(KINDS - 1)
+}
+
+impl Metrics {
+    /// The stats handle of subscriber `name`, created on first use. Called
+    /// at startup; the hook path keeps the returned `Arc`.
+    pub fn subscriber(&self, name: &str) -> Arc<SubscriberStats> {
+        self.subscribers.entry(name.to_owned()).or_default().clone()
+    }
+
+    fn cell(&self, agent: Agent, kind: EventKind) -> &EventCell {
+        &self.cells[agent_index(agent)][kind_index(kind)]
+    }
+
+    /// An event was parsed.
+    pub fn event(&self, agent: Agent, kind: EventKind) {
+        bump(&self.cell(agent, kind).events);
+    }
+
+    /// The event was answered with `outcome` after `elapsed` in the gateway.
+    pub fn replied(&self, agent: Agent, kind: EventKind, outcome: Outcome, elapsed: Duration) {
+        let cell = self.cell(agent, kind);
+        let i = Outcome::ALL.iter().position(|o| *o == outcome).unwrap_or(0);
+        bump(&cell.outcomes[i]);
+        cell.latency.record(elapsed);
+        self.latency.record(elapsed);
+    }
+
+    /// The payload's agent could not be detected.
+    pub fn detect_error(&self) {
+        bump(&self.detect_errors);
+    }
+
+    /// A payload of `agent`'s could not be parsed.
+    pub fn parse_error(&self, agent: Agent) {
+        bump(&self.parse_errors[agent_index(agent)]);
+    }
+
+    pub fn refused(&self, reason: Refusal) {
+        let i = Refusal::ALL.iter().position(|r| *r == reason).unwrap_or(0);
+        bump(&self.refused[i]);
+    }
+
+    pub fn rewrite_conflicts(&self, agent: Agent, n: usize) {
+        self.merge[agent_index(agent)]
+            .rewrite_conflicts
+            .fetch_add(n as u64, Ordering::Relaxed);
+    }
+
+    pub fn context_truncated(&self, agent: Agent) {
+        bump(&self.merge[agent_index(agent)].context_truncations);
+    }
+
+    pub fn loss(&self, agent: Agent, loss: Loss) {
+        let i = LOSSES.iter().position(|l| *l == loss).unwrap_or(0);
+        bump(&self.merge[agent_index(agent)].losses[i]);
+    }
+
+    /// End-to-end time of an event that was not parsed (no agent × kind).
+    pub fn latency(&self, elapsed: Duration) {
+        self.latency.record(elapsed);
+    }
+
+    /// Adds `n` shim fallbacks of `reason` (unknown reasons count as
+    /// `other`).
+    pub fn fallbacks(&self, reason: &str, n: u64) {
+        let i = FALLBACK_REASONS
+            .iter()
+            .position(|r| *r == reason)
+            .unwrap_or(FALLBACK_REASONS.len() - 1);
+        self.fallbacks[i].fetch_add(n, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counters_land_in_the_snapshot() {
+        let metrics = Metrics::default();
+        metrics.event(Agent::Cursor, EventKind::PreToolUse);
+        metrics.event(Agent::Cursor, EventKind::PreToolUse);
+        let elapsed = Duration::from_micros(250);
+        metrics.replied(Agent::Cursor, EventKind::PreToolUse, Outcome::Deny, elapsed);
+        metrics.replied(
+            Agent::Cursor,
+            EventKind::PreToolUse,
+            Outcome::Allow,
+            elapsed,
+        );
+        metrics.refused(Refusal::ForeignUid);
+        metrics.loss(Agent::Cline, Loss::Context);
+        metrics.parse_error(Agent::ClaudeCode);
+        metrics.fallbacks("unreachable", 2);
+        metrics.fallbacks("from-the-future", 1);
+        let stats = metrics.subscriber("policy");
+        stats.timeouts.fetch_add(1, Ordering::Relaxed);
+
+        let snap = metrics.snapshot();
+        assert_eq!(snap.total_events(), 2);
+        assert_eq!(snap.events[0].agent, "cursor");
+        assert_eq!(snap.events[0].kind, "pre_tool_use");
+        assert_eq!(snap.events[0].outcomes["deny"], 1);
+        assert_eq!(snap.events[0].outcomes["allow"], 1);
+        assert_eq!(snap.events[0].latency.count, 2);
+        assert_eq!(snap.refusals(Refusal::ForeignUid), 1);
+        assert_eq!(snap.refusals(Refusal::Busy), 0);
+        assert_eq!(snap.merge.len(), 1);
+        assert_eq!(snap.merge[0].agent, "cline");
+        assert_eq!(snap.merge[0].losses["context"], 1);
+        assert_eq!(snap.parse_errors, 1);
+        assert_eq!(snap.parse_errors_by_agent["claude-code"], 1);
+        assert_eq!(snap.fallbacks["unreachable"], 2);
+        assert_eq!(snap.fallbacks["other"], 1);
+        assert_eq!(snap.subscriber("policy").map(|s| s.timeouts), Some(1));
+        assert_eq!(snap.latency.count, 2);
+    }
+
+    #[test]
+    fn subscriber_handles_are_shared() {
+        let metrics = Metrics::default();
+        let a = metrics.subscriber("x");
+        let b = metrics.subscriber("x");
+        a.calls.fetch_add(1, Ordering::Relaxed);
+        assert_eq!(b.calls.load(Ordering::Relaxed), 1);
+    }
+
+    #[test]
+    fn halt_wins_over_permission() {
+        let decision = Decision {
+            permission: Permission::Allow,
+            halt: true,
+            ..Decision::default()
+        };
+        assert_eq!(Outcome::of(&decision), Outcome::Halt);
+        assert_eq!(Outcome::of(&Decision::default()), Outcome::Neutral);
+    }
+}

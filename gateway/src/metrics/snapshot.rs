@@ -1,0 +1,188 @@
+//! A point-in-time copy of [`Metrics`], the one shape every report
+//! (`gateway status`, its JSON, Prometheus) is built from.
+//!
+//! Maps are `BTreeMap`s keyed by the bounded label sets (outcome, refusal,
+//! loss, fallback reason), always with every key present, so the JSON
+//! document has a stable shape whatever happened.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use hookgate_adapters::{Agent, EventKind};
+use serde::Serialize;
+
+use super::latency::LatencySnapshot;
+use super::{FALLBACK_REASONS, LOSSES, Metrics, Outcome, Refusal};
+
+/// A point-in-time copy of [`Metrics`].
+#[derive(Debug, Clone, Serialize)]
+pub struct Snapshot {
+    /// Agent × event kinds that saw at least one event.
+    pub events: Vec<EventCount>,
+    /// Payloads whose agent could not be told.
+    pub detect_errors: u64,
+    /// Payloads that could not be parsed, in total and by agent.
+    pub parse_errors: u64,
+    pub parse_errors_by_agent: BTreeMap<&'static str, u64>,
+    /// Connections closed unanswered, by reason.
+    pub refused: BTreeMap<&'static str, u64>,
+    /// Shim fallbacks (answers without the gateway), by reason.
+    pub fallbacks: BTreeMap<&'static str, u64>,
+    pub rewrite_conflicts: u64,
+    pub context_truncations: u64,
+    /// Merge counters of agents that have any.
+    pub merge: Vec<MergeCount>,
+    pub subscribers: Vec<SubscriberSnapshot>,
+    /// End-to-end gateway latency of every event.
+    pub latency: LatencySnapshot,
+}
+
+impl Snapshot {
+    /// Events seen in total.
+    pub fn total_events(&self) -> u64 {
+        self.events.iter().map(|e| e.count).sum()
+    }
+
+    /// The refusal counter for `reason`.
+    pub fn refusals(&self, reason: Refusal) -> u64 {
+        self.refused.get(reason.as_str()).copied().unwrap_or(0)
+    }
+
+    /// The stats of subscriber `name`, if it exists.
+    pub fn subscriber(&self, name: &str) -> Option<&SubscriberSnapshot> {
+        self.subscribers.iter().find(|s| s.name == name)
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EventCount {
+    pub agent: &'static str,
+    #[serde(rename = "event")]
+    pub kind: &'static str,
+    pub count: u64,
+    /// Replies by outcome (allow, ask, deny, neutral, halt).
+    pub outcomes: BTreeMap<&'static str, u64>,
+    pub latency: LatencySnapshot,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MergeCount {
+    pub agent: &'static str,
+    pub rewrite_conflicts: u64,
+    pub context_truncations: u64,
+    /// Decision parts the agent could not express, by kind.
+    pub losses: BTreeMap<&'static str, u64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SubscriberSnapshot {
+    pub name: String,
+    pub state: &'static str,
+    pub state_source: &'static str,
+    pub calls: u64,
+    pub ok: u64,
+    pub allow: u64,
+    pub ask: u64,
+    pub deny: u64,
+    pub errors: u64,
+    pub errors_by_kind: BTreeMap<&'static str, u64>,
+    pub timeouts: u64,
+    pub fail_open: u64,
+    pub fail_closed: u64,
+    pub drops: u64,
+    pub latency: LatencySnapshot,
+}
+
+fn load(counter: &AtomicU64) -> u64 {
+    counter.load(Ordering::Relaxed)
+}
+
+fn labelled<'a>(
+    names: impl IntoIterator<Item = &'static str>,
+    counters: impl IntoIterator<Item = &'a AtomicU64>,
+) -> BTreeMap<&'static str, u64> {
+    names
+        .into_iter()
+        .zip(counters.into_iter().map(load))
+        .collect()
+}
+
+impl Metrics {
+    /// A consistent-enough copy of every counter, for reports.
+    pub fn snapshot(&self) -> Snapshot {
+        let mut events = Vec::new();
+        for (agent, row) in Agent::ALL.iter().zip(&self.cells) {
+            for (kind, cell) in EventKind::ALL.iter().zip(row) {
+                let count = load(&cell.events);
+                if count > 0 {
+                    events.push(EventCount {
+                        agent: agent.as_str(),
+                        kind: kind.as_str(),
+                        count,
+                        outcomes: labelled(Outcome::ALL.map(Outcome::as_str), &cell.outcomes),
+                        latency: cell.latency.snapshot(),
+                    });
+                }
+            }
+        }
+        let merge: Vec<MergeCount> = Agent::ALL
+            .iter()
+            .zip(&self.merge)
+            .map(|(agent, cell)| MergeCount {
+                agent: agent.as_str(),
+                rewrite_conflicts: load(&cell.rewrite_conflicts),
+                context_truncations: load(&cell.context_truncations),
+                losses: labelled(LOSSES.map(|l| l.as_str()), &cell.losses),
+            })
+            .filter(|m| {
+                m.rewrite_conflicts + m.context_truncations + m.losses.values().sum::<u64>() > 0
+            })
+            .collect();
+        let mut subscribers: Vec<SubscriberSnapshot> = self
+            .subscribers
+            .iter()
+            .map(|entry| {
+                let s = entry.value();
+                SubscriberSnapshot {
+                    name: entry.key().clone(),
+                    state: s.state().as_str(),
+                    state_source: s.source().as_str(),
+                    calls: load(&s.calls),
+                    ok: load(&s.ok),
+                    allow: load(&s.allow),
+                    ask: load(&s.ask),
+                    deny: load(&s.deny),
+                    errors: load(&s.errors),
+                    errors_by_kind: labelled(
+                        ["connect", "status", "bad_reply"],
+                        [&s.errors_connect, &s.errors_status, &s.errors_bad_reply],
+                    ),
+                    timeouts: load(&s.timeouts),
+                    fail_open: load(&s.fail_open),
+                    fail_closed: load(&s.fail_closed),
+                    drops: load(&s.drops),
+                    latency: s.latency.snapshot(),
+                }
+            })
+            .collect();
+        subscribers.sort_by(|a, b| a.name.cmp(&b.name));
+        let parse_errors_by_agent = labelled(Agent::ALL.map(Agent::as_str), &self.parse_errors);
+        Snapshot {
+            events,
+            detect_errors: load(&self.detect_errors),
+            parse_errors: parse_errors_by_agent.values().sum(),
+            parse_errors_by_agent,
+            refused: labelled(Refusal::ALL.map(Refusal::as_str), &self.refused),
+            fallbacks: labelled(FALLBACK_REASONS, &self.fallbacks),
+            rewrite_conflicts: self.merge.iter().map(|m| load(&m.rewrite_conflicts)).sum(),
+            context_truncations: self
+                .merge
+                .iter()
+                .map(|m| load(&m.context_truncations))
+                .sum(),
+            merge,
+            subscribers,
+            latency: self.latency.snapshot(),
+        }
+    }
+}

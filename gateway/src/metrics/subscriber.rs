@@ -1,0 +1,261 @@
+//! The counters and state of one subscriber: what it was asked, what it
+//! answered, how it failed, and whether it is up right now.
+//!
+//! Each subscriber gets its own [`SubscriberStats`] at startup and keeps the
+//! `Arc`, so the hook path only touches atomics it already holds.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::time::Duration;
+
+use hookgate_adapters::Permission;
+
+use super::latency::Latency;
+
+/// How a call failed (a timeout is counted apart).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The subscriber could not be reached (connection refused, DNS, ...).
+    Connect,
+    /// It answered with a gRPC error status.
+    Status,
+    /// It answered something the gateway cannot use.
+    BadReply,
+}
+
+/// Whether a subscriber is up, as far as the gateway knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    /// Nothing known yet (no call, no health check answered).
+    Unknown,
+    /// Serving (health check said so, or the last call succeeded).
+    Up,
+    /// Unreachable or failing (health check or last call).
+    Down,
+    /// Its health service says NOT_SERVING.
+    NotServing,
+    /// Runs inside the gateway (guard, audit): up while the gateway is.
+    Builtin,
+}
+
+impl State {
+    const ALL: [State; 5] = [
+        State::Unknown,
+        State::Up,
+        State::Down,
+        State::NotServing,
+        State::Builtin,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::Unknown => "unknown",
+            State::Up => "up",
+            State::Down => "down",
+            State::NotServing => "not_serving",
+            State::Builtin => "builtin",
+        }
+    }
+}
+
+/// Where the current [`State`] comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StateSource {
+    /// Nothing yet.
+    None,
+    /// `grpc.health.v1` answered.
+    Health,
+    /// The subscriber has no health service: its last call tells.
+    LastCall,
+    /// A built-in subscriber.
+    Builtin,
+}
+
+impl StateSource {
+    const ALL: [StateSource; 4] = [
+        StateSource::None,
+        StateSource::Health,
+        StateSource::LastCall,
+        StateSource::Builtin,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StateSource::None => "none",
+            StateSource::Health => "health",
+            StateSource::LastCall => "last_call",
+            StateSource::Builtin => "builtin",
+        }
+    }
+}
+
+fn index<T: PartialEq>(all: &[T], value: &T) -> u8 {
+    all.iter()
+        .position(|x| x == value)
+        .and_then(|i| u8::try_from(i).ok())
+        .unwrap_or(0)
+}
+
+/// Counters of one subscriber (remote or built-in).
+#[derive(Debug)]
+pub struct SubscriberStats {
+    /// Events handed to it (decide calls made, observe events sent).
+    pub calls: AtomicU64,
+    /// Calls that gave a usable answer (or records written, for audit).
+    pub ok: AtomicU64,
+    /// Usable decide answers by permission.
+    pub allow: AtomicU64,
+    pub ask: AtomicU64,
+    pub deny: AtomicU64,
+    /// Every error (the sum of the kinds below, plus audit write errors).
+    pub errors: AtomicU64,
+    pub errors_connect: AtomicU64,
+    pub errors_status: AtomicU64,
+    pub errors_bad_reply: AtomicU64,
+    /// Calls that hit the subscriber's deadline.
+    pub timeouts: AtomicU64,
+    /// Failures answered as "no opinion" (`on_error = "allow"`).
+    pub fail_open: AtomicU64,
+    /// Failures answered with a deny (`on_error = "deny"`).
+    pub fail_closed: AtomicU64,
+    /// Events that did not fit in an observe or audit queue.
+    pub drops: AtomicU64,
+    /// Time per call (remote subscribers and the guard).
+    pub latency: Latency,
+    state: AtomicU8,
+    source: AtomicU8,
+}
+
+impl Default for SubscriberStats {
+    fn default() -> Self {
+        SubscriberStats {
+            calls: AtomicU64::new(0),
+            ok: AtomicU64::new(0),
+            allow: AtomicU64::new(0),
+            ask: AtomicU64::new(0),
+            deny: AtomicU64::new(0),
+            errors: AtomicU64::new(0),
+            errors_connect: AtomicU64::new(0),
+            errors_status: AtomicU64::new(0),
+            errors_bad_reply: AtomicU64::new(0),
+            timeouts: AtomicU64::new(0),
+            fail_open: AtomicU64::new(0),
+            fail_closed: AtomicU64::new(0),
+            drops: AtomicU64::new(0),
+            latency: Latency::new(2),
+            state: AtomicU8::new(0),
+            source: AtomicU8::new(0),
+        }
+    }
+}
+
+impl SubscriberStats {
+    /// Counts one failed call of `kind`.
+    pub fn error(&self, kind: ErrorKind) {
+        self.errors.fetch_add(1, Ordering::Relaxed);
+        let counter = match kind {
+            ErrorKind::Connect => &self.errors_connect,
+            ErrorKind::Status => &self.errors_status,
+            ErrorKind::BadReply => &self.errors_bad_reply,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Counts a usable answer and its permission.
+    pub fn answered(&self, permission: Permission) {
+        self.ok.fetch_add(1, Ordering::Relaxed);
+        let counter = match permission {
+            Permission::Allow => &self.allow,
+            Permission::Ask => &self.ask,
+            Permission::Deny => &self.deny,
+            Permission::Unspecified => return,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn call_took(&self, elapsed: Duration) {
+        self.latency.record(elapsed);
+    }
+
+    pub fn set_state(&self, state: State, source: StateSource) {
+        self.state
+            .store(index(&State::ALL, &state), Ordering::Relaxed);
+        self.source
+            .store(index(&StateSource::ALL, &source), Ordering::Relaxed);
+    }
+
+    /// Says where the state comes from, leaving the state itself.
+    pub fn set_source(&self, source: StateSource) {
+        self.source
+            .store(index(&StateSource::ALL, &source), Ordering::Relaxed);
+    }
+
+    /// The outcome of a call, as state, unless health checks own the state.
+    pub fn call_outcome(&self, up: bool) {
+        if self.source() == StateSource::Health {
+            return;
+        }
+        let state = if up { State::Up } else { State::Down };
+        self.set_state(state, StateSource::LastCall);
+    }
+
+    pub fn state(&self) -> State {
+        State::ALL
+            .get(usize::from(self.state.load(Ordering::Relaxed)))
+            .copied()
+            .unwrap_or(State::Unknown)
+    }
+
+    pub fn source(&self) -> StateSource {
+        StateSource::ALL
+            .get(usize::from(self.source.load(Ordering::Relaxed)))
+            .copied()
+            .unwrap_or(StateSource::None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_count_by_kind_and_in_total() {
+        let stats = SubscriberStats::default();
+        stats.error(ErrorKind::Connect);
+        stats.error(ErrorKind::BadReply);
+        stats.error(ErrorKind::BadReply);
+        assert_eq!(stats.errors.load(Ordering::Relaxed), 3);
+        assert_eq!(stats.errors_connect.load(Ordering::Relaxed), 1);
+        assert_eq!(stats.errors_status.load(Ordering::Relaxed), 0);
+        assert_eq!(stats.errors_bad_reply.load(Ordering::Relaxed), 2);
+    }
+
+    #[test]
+    fn health_checks_own_the_state_once_they_answer() {
+        let stats = SubscriberStats::default();
+        assert_eq!(
+            (stats.state(), stats.source()),
+            (State::Unknown, StateSource::None)
+        );
+        stats.call_outcome(false);
+        assert_eq!(
+            (stats.state(), stats.source()),
+            (State::Down, StateSource::LastCall)
+        );
+        stats.set_state(State::Up, StateSource::Health);
+        stats.call_outcome(false);
+        assert_eq!(
+            (stats.state(), stats.source()),
+            (State::Up, StateSource::Health)
+        );
+    }
+
+    #[test]
+    fn answers_count_by_permission() {
+        let stats = SubscriberStats::default();
+        stats.answered(Permission::Deny);
+        stats.answered(Permission::Unspecified);
+        assert_eq!(stats.ok.load(Ordering::Relaxed), 2);
+        assert_eq!(stats.deny.load(Ordering::Relaxed), 1);
+        assert_eq!(stats.allow.load(Ordering::Relaxed), 0);
+    }
+}

@@ -1,0 +1,95 @@
+//! Claude Code's side of a run: its settings file (gateway-shim as the
+//! command hook of each event), command line and environment, as recorded
+//! working headless and offline in docs/real-agents-findings.md §3.
+
+use std::path::Path;
+
+use serde_json::{Map, Value, json};
+
+use super::install::Clis;
+use super::run::{Launch, RunPaths, shell_quote};
+
+/// The events a Claude Code run hooks by default: every event of a plain
+/// headless run.
+pub(crate) const DEFAULT_HOOKS: [&str; 6] = [
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+    "SessionEnd",
+];
+
+/// Writes `settings.json` and returns how to start Claude Code.
+pub(crate) fn prepare(
+    clis: &Clis,
+    paths: &RunPaths,
+    port: u16,
+    prompt: &str,
+    hooks: &[String],
+    shim: &Path,
+) -> std::io::Result<Launch> {
+    let settings = paths.root.join("settings.json");
+    std::fs::write(&settings, settings_json(hooks, shim).to_string())?;
+    let args = vec![
+        "-p".to_owned(),
+        prompt.to_owned(),
+        "--settings".to_owned(),
+        settings.display().to_string(),
+        // As root, bypassing permissions is refused; the Bash tool must be
+        // allowed explicitly or it is blocked before any hook could allow it.
+        "--allowedTools".to_owned(),
+        "Bash".to_owned(),
+        "--output-format".to_owned(),
+        "stream-json".to_owned(),
+        "--verbose".to_owned(),
+    ];
+    let env = [
+        ("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}")),
+        ("ANTHROPIC_API_KEY", "hookgate-test-key".to_owned()),
+        // Without these four it resolves api.anthropic.com.
+        ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".to_owned()),
+        ("DISABLE_TELEMETRY", "1".to_owned()),
+        ("DISABLE_AUTOUPDATER", "1".to_owned()),
+        ("DISABLE_ERROR_REPORTING", "1".to_owned()),
+    ];
+    Ok(Launch {
+        program: clis.claude.clone(),
+        args,
+        env: env.map(|(k, v)| (k.to_owned(), v)).to_vec(),
+    })
+}
+
+/// `{"hooks": {"<Event>": [{"hooks": [{"type": "command", "command":
+/// "'<shim>' claude-code"}]}]}}`: no matcher, so every tool matches.
+fn settings_json(hooks: &[String], shim: &Path) -> Value {
+    let command = format!("{} claude-code", shell_quote(&shim.display().to_string()));
+    let mut events = Map::new();
+    for event in hooks {
+        events.insert(
+            event.clone(),
+            json!([{"hooks": [{"type": "command", "command": command}]}]),
+        );
+    }
+    json!({"hooks": events})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_hooked_event_runs_the_shim() {
+        let settings = settings_json(
+            &["PreToolUse".to_owned(), "Stop".to_owned()],
+            Path::new("/opt/it's/gateway-shim"),
+        );
+        for event in ["PreToolUse", "Stop"] {
+            assert_eq!(
+                settings["hooks"][event][0]["hooks"][0],
+                json!({"type": "command", "command": r"'/opt/it'\''s/gateway-shim' claude-code"})
+            );
+        }
+        assert_eq!(settings["hooks"].as_object().map(Map::len), Some(2));
+    }
+}

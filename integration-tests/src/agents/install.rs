@@ -1,0 +1,208 @@
+//! The pinned agent CLIs, installed with npm by the test setup itself.
+//!
+//! `npm install --prefix <cache> @anthropic-ai/claude-code@<v> cline@<v>`
+//! into `<cargo target dir>/agent-clis/<versions>/` (or
+//! `$HOOKGATE_AGENT_CLIS_DIR`), once: a marker file naming the exact
+//! packages is written after a successful install and checked on every
+//! later run. Concurrent installs are serialized twice over: a `OnceLock`
+//! within the test process, and `flock(1)` on a lock file across processes
+//! (the kernel drops the lock if an installer dies). The install needs the
+//! npm registry (about a minute, 400 MB); if npm is missing or the install
+//! fails, every real-agent test fails with the reason — never a skip.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The Claude Code npm package and the version under test.
+pub const CLAUDE_CODE_PACKAGE: &str = "@anthropic-ai/claude-code";
+pub const CLAUDE_CODE_VERSION: &str = "2.1.197";
+/// The Cline CLI npm package and the version under test.
+pub const CLINE_PACKAGE: &str = "cline";
+pub const CLINE_VERSION: &str = "3.0.65";
+
+/// Overrides where the CLIs are installed.
+const DIR_ENV: &str = "HOOKGATE_AGENT_CLIS_DIR";
+/// Upper bounds: waiting for another installer, and one npm install.
+const LOCK_WAIT_SECS: &str = "1800";
+const INSTALL_SECS: &str = "1200";
+
+/// The installed CLIs.
+#[derive(Debug, Clone)]
+pub struct Clis {
+    /// Claude Code's native binary.
+    pub claude: PathBuf,
+    /// Cline's launcher (a Node script that runs its compiled binary).
+    pub cline: PathBuf,
+    /// The npm prefix they live in.
+    pub prefix: PathBuf,
+}
+
+static CLIS: OnceLock<Result<Clis, String>> = OnceLock::new();
+
+/// The CLIs, installed on first use. Panics with the reason when they
+/// cannot be had: the real-agent tests are meaningless without them.
+pub fn clis() -> &'static Clis {
+    match CLIS.get_or_init(install) {
+        Ok(clis) => clis,
+        Err(reason) => panic!(
+            "the real agent CLIs ({CLAUDE_CODE_PACKAGE}@{CLAUDE_CODE_VERSION}, \
+             {CLINE_PACKAGE}@{CLINE_VERSION}) are unavailable: {reason}"
+        ),
+    }
+}
+
+/// What is installed, as the marker records it.
+fn spec() -> String {
+    format!("{CLAUDE_CODE_PACKAGE}@{CLAUDE_CODE_VERSION} {CLINE_PACKAGE}@{CLINE_VERSION}")
+}
+
+fn install() -> Result<Clis, String> {
+    let root = cache_root()?;
+    let prefix = root.join(format!(
+        "claude-code-{CLAUDE_CODE_VERSION}_cline-{CLINE_VERSION}"
+    ));
+    let marker = prefix.join(".hookgate-installed");
+    let clis = Clis {
+        claude: prefix.join("node_modules/@anthropic-ai/claude-code/bin/claude.exe"),
+        cline: prefix.join("node_modules/cline/bin/cline"),
+        prefix: prefix.clone(),
+    };
+    if !installed(&marker) {
+        std::fs::create_dir_all(&prefix)
+            .map_err(|err| format!("creating {}: {err}", prefix.display()))?;
+        run_npm_install(&root.join("install.lock"), &marker, &prefix)?;
+        if !installed(&marker) {
+            return Err(format!(
+                "npm install finished but {} does not name {}",
+                marker.display(),
+                spec()
+            ));
+        }
+    }
+    for (name, path, version) in [
+        ("claude", &clis.claude, CLAUDE_CODE_VERSION),
+        ("cline", &clis.cline, CLINE_VERSION),
+    ] {
+        check_version(name, path, version)?;
+    }
+    Ok(clis)
+}
+
+fn installed(marker: &Path) -> bool {
+    std::fs::read_to_string(marker).is_ok_and(|text| text.trim() == spec())
+}
+
+/// `$HOOKGATE_AGENT_CLIS_DIR`, else `<target>/agent-clis` (the test binary
+/// is `<target>/<profile>/deps/<name>-<hash>`).
+fn cache_root() -> Result<PathBuf, String> {
+    if let Some(dir) = std::env::var_os(DIR_ENV) {
+        return Ok(PathBuf::from(dir));
+    }
+    let exe = std::env::current_exe().map_err(|err| format!("current_exe: {err}"))?;
+    let target = exe
+        .ancestors()
+        .find(|dir| dir.file_name().is_some_and(|name| name == "deps"))
+        .and_then(Path::parent)
+        .and_then(Path::parent)
+        .ok_or_else(|| {
+            format!(
+                "cannot find the cargo target dir above {}; set {DIR_ENV}",
+                exe.display()
+            )
+        })?;
+    Ok(target.join("agent-clis"))
+}
+
+/// Installs under the lock; re-checks the marker once the lock is held, so
+/// a second process waiting on the first does not install again.
+fn run_npm_install(lock: &Path, marker: &Path, prefix: &Path) -> Result<(), String> {
+    for (tool, hint) in [
+        ("npm", "install Node.js 20+ with npm"),
+        ("flock", "install util-linux"),
+    ] {
+        let found = Command::new(tool)
+            .arg("--version")
+            .output()
+            .is_ok_and(|out| out.status.success());
+        if !found {
+            return Err(format!(
+                "`{tool}` is not on PATH, but the real-agent tests install the agent CLIs \
+                 with it ({hint})"
+            ));
+        }
+    }
+    eprintln!(
+        "real agents: installing {} into {} (one time, about a minute)",
+        spec(),
+        prefix.display()
+    );
+    const SCRIPT: &str = r#"marker=$1 spec=$2 prefix=$3 limit=$4; shift 4
+[ "$(cat "$marker" 2>/dev/null)" = "$spec" ] && exit 0
+rm -f "$marker"
+timeout "$limit" npm install --prefix "$prefix" --no-audit --no-fund --save-exact "$@" \
+  && printf '%s\n' "$spec" > "$marker""#;
+    let output = Command::new("flock")
+        .args(["--exclusive", "--timeout", LOCK_WAIT_SECS])
+        .arg(lock)
+        .args(["sh", "-c", SCRIPT, "sh"])
+        .arg(marker)
+        .arg(spec())
+        .arg(prefix)
+        .arg(INSTALL_SECS)
+        .arg(format!("{CLAUDE_CODE_PACKAGE}@{CLAUDE_CODE_VERSION}"))
+        .arg(format!("{CLINE_PACKAGE}@{CLINE_VERSION}"))
+        .output()
+        .map_err(|err| format!("running flock/npm: {err}"))?;
+    if output.status.success() {
+        return Ok(());
+    }
+    Err(format!(
+        "`npm install --prefix {} {}` failed ({}); does this machine reach the npm registry?\n\
+         --- stdout ---\n{}\n--- stderr ---\n{}",
+        prefix.display(),
+        spec(),
+        output.status,
+        tail(&output.stdout),
+        tail(&output.stderr)
+    ))
+}
+
+/// `<cli> --version` must name the pinned version (and proves the binary
+/// runs here).
+fn check_version(name: &str, path: &Path, version: &str) -> Result<(), String> {
+    let home = tempfile::tempdir().map_err(|err| format!("temp HOME: {err}"))?;
+    let mut command = Command::new("timeout");
+    command
+        .args(["-k", "5", "60"])
+        .arg(path)
+        .arg("--version")
+        .env_clear()
+        .env("HOME", home.path())
+        .env("DISABLE_AUTOUPDATER", "1")
+        .env("CLINE_NO_AUTO_UPDATE", "1")
+        .env("DO_NOT_TRACK", "1");
+    if let Some(path) = std::env::var_os("PATH") {
+        command.env("PATH", path);
+    }
+    let output = command
+        .output()
+        .map_err(|err| format!("running {} --version: {err}", path.display()))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    if output.status.success() && stdout.contains(version) {
+        return Ok(());
+    }
+    Err(format!(
+        "`{name} --version` ({}) answered {} with stdout {stdout:?}, stderr {:?}; expected {version}",
+        path.display(),
+        output.status,
+        tail(&output.stderr)
+    ))
+}
+
+/// The last few KiB of an output, for error messages.
+fn tail(bytes: &[u8]) -> String {
+    const KEEP: usize = 4096;
+    let start = bytes.len().saturating_sub(KEEP);
+    String::from_utf8_lossy(&bytes[start..]).into_owned()
+}

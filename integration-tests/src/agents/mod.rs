@@ -1,0 +1,26 @@
+//! The real agent CLIs, driven headless and offline, with `gateway-shim`
+//! as their hook command.
+//!
+//! - [`install`]: the pinned npm install of Claude Code and the Cline CLI,
+//!   done once by the test setup itself;
+//! - [`isolation`]: a private network and PID namespace per run where the
+//!   machine allows it;
+//! - [`AgentRun`] / [`AgentOutcome`]: one run (fresh HOME and work dir,
+//!   the fake model from [`crate::fake_model`] as the only peer) and what
+//!   it left: marker files, the model's recorded requests, the agent's
+//!   output.
+//!
+//! How each CLI is driven is documented, with what was observed, in
+//! docs/real-agents-findings.md.
+
+mod claude;
+mod cline;
+pub mod install;
+pub mod isolation;
+mod outcome;
+mod run;
+
+pub use install::{Clis, clis};
+pub use isolation::{Isolation, isolation};
+pub use outcome::AgentOutcome;
+pub use run::{Agent, AgentRun};

@@ -1,0 +1,303 @@
+//! One real agent run: a fresh HOME and work dir, the agent's hooks pointed
+//! at `gateway-shim`, the fake model as its only peer, everything bounded
+//! in time — and what came out of it ([`AgentOutcome`]).
+
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use tempfile::TempDir;
+use tokio::sync::Semaphore;
+
+use super::install::{Clis, clis};
+use super::isolation::isolation;
+use super::outcome::AgentOutcome;
+use super::{claude, cline};
+use crate::binaries::binaries;
+use crate::fake_model::{Script, read_requests};
+use crate::shim::TEST_SHIM_TIMEOUT_MS;
+
+/// At most this many agents run at once (each takes 300–400 MB and a core
+/// for a few seconds; the test machines have two).
+const MAX_PARALLEL_AGENTS: usize = 2;
+static AGENT_SLOTS: Semaphore = Semaphore::const_new(MAX_PARALLEL_AGENTS);
+
+/// The agent itself is killed (by `timeout`) after this long.
+const AGENT_TIMEOUT_SECS: u64 = 120;
+/// The harness gives up on the whole run (namespace, fake model, agent)
+/// after this long.
+const RUN_DEADLINE: Duration = Duration::from_secs(AGENT_TIMEOUT_SECS + 60);
+
+/// The real agent CLIs under test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agent {
+    ClaudeCode,
+    Cline,
+}
+
+impl Agent {
+    /// The hook events a run installs unless told otherwise.
+    fn default_hooks(self) -> Vec<String> {
+        let hooks: &[&str] = match self {
+            Agent::ClaudeCode => &claude::DEFAULT_HOOKS,
+            Agent::Cline => &cline::DEFAULT_HOOKS,
+        };
+        hooks.iter().map(|s| (*s).to_owned()).collect()
+    }
+}
+
+/// The directories of one run.
+#[derive(Debug, Clone)]
+pub(crate) struct RunPaths {
+    /// Everything of the run: settings, logs, the two below.
+    pub(crate) root: PathBuf,
+    /// The agent's `HOME`.
+    pub(crate) home: PathBuf,
+    /// The agent's working directory (the project).
+    pub(crate) work: PathBuf,
+}
+
+/// How to start an agent (inside the fake model's namespace).
+#[derive(Debug, Clone)]
+pub(crate) struct Launch {
+    pub(crate) program: PathBuf,
+    pub(crate) args: Vec<String>,
+    pub(crate) env: Vec<(String, String)>,
+}
+
+/// One agent run, built up then [`AgentRun::run`].
+#[derive(Debug)]
+pub struct AgentRun {
+    agent: Agent,
+    dir: TempDir,
+    paths: RunPaths,
+    fake_model: PathBuf,
+    shim: PathBuf,
+    prompt: String,
+    script: Script,
+    hooks: Vec<String>,
+    env: Vec<(String, String)>,
+}
+
+impl AgentRun {
+    /// A run of `agent` in a fresh directory, with its default hooks
+    /// running `gateway-shim` and the fake model binary at `fake_model`
+    /// (`env!("CARGO_BIN_EXE_fake-model")` in this package's tests). Set
+    /// the gateway with [`AgentRun::socket`] and the conversation with
+    /// [`AgentRun::script`].
+    pub fn new(agent: Agent, fake_model: &Path) -> AgentRun {
+        let dir = tempfile::Builder::new()
+            .prefix("hg-agent-")
+            .tempdir_in("/tmp")
+            .expect("create the run directory");
+        // tempfile leaves the mode to the umask; the run is private.
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))
+            .expect("chmod 0700 the run directory");
+        let root = dir.path().to_path_buf();
+        let paths = RunPaths {
+            home: root.join("home"),
+            work: root.join("work"),
+            root,
+        };
+        for dir in [&paths.home, &paths.work] {
+            std::fs::create_dir(dir).expect("create the run's HOME and work dir");
+        }
+        AgentRun {
+            agent,
+            dir,
+            paths,
+            fake_model: fake_model.to_path_buf(),
+            shim: binaries().shim.clone(),
+            prompt: "Run the scripted command.".to_owned(),
+            script: Script::shell_then_text("true", "Done."),
+            hooks: agent.default_hooks(),
+            env: vec![(
+                "HOOKGATE_TIMEOUT_MS".to_owned(),
+                TEST_SHIM_TIMEOUT_MS.to_owned(),
+            )],
+        }
+    }
+
+    /// The run's directory (settings, logs, `home/`, `work/`).
+    pub fn dir(&self) -> &Path {
+        &self.paths.root
+    }
+
+    /// The agent's working directory: where markers go.
+    pub fn work(&self) -> &Path {
+        &self.paths.work
+    }
+
+    /// The model's side of the conversation.
+    pub fn script(mut self, script: Script) -> Self {
+        self.script = script;
+        self
+    }
+
+    /// The user's prompt.
+    pub fn prompt(mut self, prompt: &str) -> Self {
+        self.prompt = prompt.to_owned();
+        self
+    }
+
+    /// The hook events to install (the agent's native names), instead of
+    /// the defaults.
+    pub fn hooks(mut self, events: &[&str]) -> Self {
+        self.hooks = events.iter().map(|s| (*s).to_owned()).collect();
+        self
+    }
+
+    /// The gateway socket the shim talks to (`HOOKGATE_SOCKET`).
+    pub fn socket(self, socket: &Path) -> Self {
+        let socket = socket.display().to_string();
+        self.env("HOOKGATE_SOCKET", &socket)
+    }
+
+    /// Sets a variable in the agent's environment, which its hooks (the
+    /// shim) inherit.
+    pub fn env(mut self, name: &str, value: &str) -> Self {
+        self.env.retain(|(n, _)| n != name);
+        self.env.push((name.to_owned(), value.to_owned()));
+        self
+    }
+
+    /// Runs the agent to the end (at most two at a time in this process)
+    /// and returns what happened. Panics if the run cannot be set up or
+    /// outlives its deadline.
+    pub async fn run(self) -> AgentOutcome {
+        // The install blocks (a minute, the first time): off the runtime.
+        let clis = tokio::task::spawn_blocking(clis)
+            .await
+            .unwrap_or_else(|err| std::panic::resume_unwind(err.into_panic()));
+        let _slot = AGENT_SLOTS
+            .acquire()
+            .await
+            .expect("agent slots never close");
+        let outcome = self.launch(clis).await;
+        outcome.log_summary();
+        outcome
+    }
+
+    async fn launch(self, clis: &Clis) -> AgentOutcome {
+        let root = &self.paths.root;
+        let port = free_port();
+        let script = root.join("script.json");
+        self.script.save(&script).expect("write the model script");
+        let requests_log = root.join("requests.jsonl");
+        let launch = match self.agent {
+            Agent::ClaudeCode => claude::prepare(
+                clis,
+                &self.paths,
+                port,
+                &self.prompt,
+                &self.hooks,
+                &self.shim,
+            ),
+            Agent::Cline => cline::prepare(
+                clis,
+                &self.paths,
+                port,
+                &self.prompt,
+                &self.hooks,
+                &self.shim,
+            ),
+        }
+        .expect("write the agent's configuration");
+
+        let mut args: Vec<String> = vec![
+            "--script".into(),
+            script.display().to_string(),
+            "--log".into(),
+            requests_log.display().to_string(),
+            "--listen".into(),
+            format!("127.0.0.1:{port}"),
+            "--".into(),
+            "timeout".into(),
+            "-k".into(),
+            "5".into(),
+            AGENT_TIMEOUT_SECS.to_string(),
+            launch.program.display().to_string(),
+        ];
+        args.extend(launch.args);
+        let stdout_path = root.join("stdout.txt");
+        let stderr_path = root.join("stderr.txt");
+        let mut command = isolation().command(&self.fake_model, &args);
+        command
+            .env_clear()
+            .envs(base_env(&self.paths))
+            .envs(launch.env)
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .current_dir(&self.paths.work)
+            .stdin(Stdio::null())
+            .stdout(std::fs::File::create(&stdout_path).expect("create stdout file"))
+            .stderr(std::fs::File::create(&stderr_path).expect("create stderr file"))
+            .kill_on_drop(true);
+        let started = std::time::Instant::now();
+        let mut child = command.spawn().expect("spawn the agent run");
+        let status = match tokio::time::timeout(RUN_DEADLINE, child.wait()).await {
+            Ok(status) => Some(status.expect("wait for the agent run")),
+            Err(_) => {
+                let _ = child.kill().await;
+                None
+            }
+        };
+        let read = |path: &Path| {
+            std::fs::read(path)
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .unwrap_or_default()
+        };
+        let requests = read_requests(&requests_log);
+        let outcome = AgentOutcome {
+            agent: self.agent,
+            status,
+            elapsed: started.elapsed(),
+            stdout: read(&stdout_path),
+            stderr: read(&stderr_path),
+            requests: requests.as_ref().map(Vec::clone).unwrap_or_default(),
+            paths: self.paths,
+            dir: Some(self.dir),
+        };
+        if outcome.status.is_none() {
+            panic!("the agent run outlived {RUN_DEADLINE:?}:\n{outcome}");
+        }
+        if let Err(err) = requests {
+            panic!("{err}\n{outcome}");
+        }
+        outcome
+    }
+}
+
+/// What every agent gets: its own HOME, a plain terminal, a UTF-8 locale.
+fn base_env(paths: &RunPaths) -> Vec<(String, String)> {
+    let mut env = vec![
+        ("HOME".to_owned(), paths.home.display().to_string()),
+        ("TERM".to_owned(), "dumb".to_owned()),
+        ("LANG".to_owned(), "C.UTF-8".to_owned()),
+        ("SHELL".to_owned(), "/bin/bash".to_owned()),
+        (
+            "USER".to_owned(),
+            std::env::var("USER").unwrap_or_else(|_| "root".to_owned()),
+        ),
+    ];
+    // Node (Cline's launcher), timeout, ip and the shell tools.
+    if let Ok(path) = std::env::var("PATH") {
+        env.push(("PATH".to_owned(), path));
+    }
+    env
+}
+
+/// A port free now on 127.0.0.1. Inside a fresh network namespace any port
+/// is free; without one, another process could take it before the fake
+/// model binds it (the fake model then fails loudly).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|addr| addr.port())
+        .expect("find a free port")
+}
+
+/// `text` as one single-quoted shell word.
+pub(crate) fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}

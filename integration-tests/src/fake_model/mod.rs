@@ -1,0 +1,28 @@
+//! A scripted stand-in for the model APIs the real agent CLIs call, so the
+//! real-agent tests run offline and deterministic.
+//!
+//! It speaks the two dialects the agents under test use — the Anthropic
+//! Messages API (Claude Code) and the OpenAI-compatible chat-completions
+//! API (Cline) — streamed as server-sent events, and follows a [`Script`]:
+//! which turn calls the shell tool with which command, which turn ends with
+//! text. Every request it receives is appended to a JSONL log
+//! ([`RecordedRequest`]) *before* it answers, so a test can read exactly
+//! what the model was shown: the tool result after a deny, the context a
+//! hook injected.
+//!
+//! It runs as its own process (`src/bin/fake-model.rs`) so it can live
+//! inside the agent's private network namespace; the library half here is
+//! shared with the tests, which write scripts and read the log.
+
+mod anthropic;
+mod openai;
+mod record;
+mod script;
+mod server;
+
+pub use record::{AnthropicToolResult, RecordError, RecordedRequest, read_requests};
+pub use script::{Script, ScriptError, Step};
+pub use server::{FakeModel, serve};
+
+/// The model name the fake server reports when a request names none.
+pub const MODEL: &str = "fake-model";

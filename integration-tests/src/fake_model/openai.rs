@@ -1,0 +1,152 @@
+//! The OpenAI-compatible chat-completions API as Cline calls it:
+//! `POST /v1/chat/completions` with `stream: true`, answered with
+//! `data:`-only server-sent events ending in `data: [DONE]`.
+//!
+//! A tool call streams as a first chunk naming the function (empty
+//! arguments) and a second one carrying all arguments, then
+//! `finish_reason: "tool_calls"`; a usage chunk precedes `[DONE]`
+//! (Cline asks for it with `stream_options.include_usage`). This is the
+//! sequence Cline 3.0 accepted in the recorded runs
+//! (docs/real-agents-findings.md §4).
+
+use serde_json::{Value, json};
+
+use super::script::Step;
+
+/// The shell tool Cline offers.
+const SHELL_TOOL: &str = "run_commands";
+
+/// Does the request offer the shell tool?
+pub(crate) fn offers_shell(body: &Value) -> bool {
+    body.get("tools")
+        .and_then(Value::as_array)
+        .is_some_and(|tools| {
+            tools.iter().any(|tool| {
+                tool.pointer("/function/name").and_then(Value::as_str) == Some(SHELL_TOOL)
+            })
+        })
+}
+
+fn call_id(seq: u64) -> String {
+    format!("call_hg{seq:016}")
+}
+
+fn arguments(command: &str) -> String {
+    json!({"commands": [command]}).to_string()
+}
+
+/// The streamed reply, one SSE event per element.
+pub(crate) fn events(step: &Step, seq: u64, model: &str) -> Vec<String> {
+    let id = format!("chatcmpl-hg{seq:016}");
+    let chunk = |delta: Value, finish: Value| {
+        let chunk = json!({
+            "id": id, "object": "chat.completion.chunk", "created": 0, "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+        });
+        format!("data: {chunk}\n\n")
+    };
+    let mut events = vec![chunk(
+        json!({"role": "assistant", "content": ""}),
+        Value::Null,
+    )];
+    match step {
+        Step::Shell { command } => {
+            events.push(chunk(
+                json!({"tool_calls": [{"index": 0, "id": call_id(seq), "type": "function",
+                                       "function": {"name": SHELL_TOOL, "arguments": ""}}]}),
+                Value::Null,
+            ));
+            events.push(chunk(
+                json!({"tool_calls": [{"index": 0, "function": {"arguments": arguments(command)}}]}),
+                Value::Null,
+            ));
+            events.push(chunk(json!({}), json!("tool_calls")));
+        }
+        Step::Text { text } => {
+            events.push(chunk(json!({"content": text}), Value::Null));
+            events.push(chunk(json!({}), json!("stop")));
+        }
+    }
+    let usage = json!({
+        "id": id, "object": "chat.completion.chunk", "created": 0, "model": model,
+        "choices": [],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+    });
+    events.push(format!("data: {usage}\n\n"));
+    events.push("data: [DONE]\n\n".to_owned());
+    events
+}
+
+/// The same reply for a non-streaming request.
+pub(crate) fn completion(step: &Step, seq: u64, model: &str) -> Value {
+    let (message, finish) = match step {
+        Step::Shell { command } => (
+            json!({"role": "assistant", "content": null, "tool_calls": [{
+                "id": call_id(seq), "type": "function",
+                "function": {"name": SHELL_TOOL, "arguments": arguments(command)},
+            }]}),
+            "tool_calls",
+        ),
+        Step::Text { text } => (json!({"role": "assistant", "content": text}), "stop"),
+    };
+    json!({
+        "id": format!("chatcmpl-hg{seq:016}"), "object": "chat.completion", "created": 0,
+        "model": model,
+        "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data(event: &str) -> Value {
+        serde_json::from_str(event.trim().trim_start_matches("data: ")).expect("JSON data")
+    }
+
+    #[test]
+    fn a_tool_call_streams_name_then_arguments() {
+        let events = events(
+            &Step::Shell {
+                command: "touch m".into(),
+            },
+            3,
+            "m",
+        );
+        assert_eq!(events.last().map(String::as_str), Some("data: [DONE]\n\n"));
+        let first = data(&events[1]);
+        let call = &first["choices"][0]["delta"]["tool_calls"][0];
+        assert_eq!(call["function"]["name"], "run_commands");
+        assert_eq!(call["id"], "call_hg0000000000000003");
+        let second = data(&events[2]);
+        let arguments = second["choices"][0]["delta"]["tool_calls"][0]["function"]["arguments"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let arguments: Value = serde_json::from_str(&arguments).unwrap();
+        assert_eq!(arguments, json!({"commands": ["touch m"]}));
+        assert_eq!(
+            data(&events[3])["choices"][0]["finish_reason"],
+            "tool_calls"
+        );
+        assert_eq!(data(&events[4])["usage"]["total_tokens"], 15);
+    }
+
+    #[test]
+    fn text_stops() {
+        let events = events(&Step::Text { text: "bye".into() }, 1, "m");
+        assert_eq!(data(&events[1])["choices"][0]["delta"]["content"], "bye");
+        assert_eq!(data(&events[2])["choices"][0]["finish_reason"], "stop");
+    }
+
+    #[test]
+    fn only_requests_offering_run_commands_offer_the_shell() {
+        let tool = |name: &str| json!({"type": "function", "function": {"name": name}});
+        assert!(offers_shell(
+            &json!({"tools": [tool("read_files"), tool("run_commands")]})
+        ));
+        assert!(!offers_shell(&json!({"tools": [tool("read_files")]})));
+        assert!(!offers_shell(&json!({"messages": []})));
+    }
+}

@@ -1,0 +1,18 @@
+//! The real agent CLIs — Claude Code and the Cline CLI, pinned versions
+//! installed by the test setup — running headless and offline with
+//! `gateway-shim` as their hook command, against a real `gateway` and test
+//! gRPC subscribers, with the scripted `fake-model` as their model.
+//!
+//! Each test asserts what really happened: the marker file the shell
+//! command creates (or not), the requests the model received (the deny
+//! reason, the injected context), and the events the subscribers received.
+//! How the CLIs are driven, and what they were seen to do, is in
+//! docs/real-agents-findings.md.
+//!
+//! Run with `cargo test -p hookgate-integration-tests --test real_agents`
+//! (needs npm and the npm registry the first time, Node 20+, and root for
+//! the network namespace).
+
+mod claude_code;
+mod cline;
+mod support;
