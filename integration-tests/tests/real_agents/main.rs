@@ -15,4 +15,5 @@
 
 mod claude_code;
 mod cline;
+mod scenario;
 mod support;

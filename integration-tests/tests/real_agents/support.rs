@@ -1,5 +1,7 @@
-//! What the real-agent tests share: starting runs and gateways, reading
-//! subscriber events, the gateway-down setup.
+//! The small pieces the real-agent tests and their scenarios
+//! ([`crate::scenario`]) build on: starting runs and gateways, shell words,
+//! reading subscriber events, the dead socket and the shim's fallback
+//! record.
 
 use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
