@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use crate::{Dialect, ParseError, ParseErrorKind};
+use crate::{Dialect, ParseError, ParseErrorKind, Reply};
 
 /// Parses `payload` as a JSON object.
 pub(crate) fn object(dialect: Dialect, payload: &[u8]) -> Result<Map<String, Value>, ParseError> {
@@ -29,10 +29,21 @@ pub(crate) fn object(dialect: Dialect, payload: &[u8]) -> Result<Map<String, Val
 /// A reply object as one line of JSON plus a newline. Keys come out sorted
 /// whatever serde_json features the build enables, so replies are
 /// byte-stable (golden tests pin them).
-pub(crate) fn reply_line(reply: &BTreeMap<&'static str, Value>) -> Vec<u8> {
+fn reply_line(reply: &BTreeMap<&'static str, Value>) -> Vec<u8> {
     let mut bytes = serde_json::to_vec(reply).unwrap_or_else(|_| b"{}".to_vec());
     bytes.push(b'\n');
     bytes
+}
+
+/// A reply given only as `reply_line(reply)` on stdout: nothing on stderr,
+/// exit 0. Cline and Cursor read every answer from stdout JSON (and Cursor
+/// drops it on exit 2), so their replies all take this form.
+pub(crate) fn stdout_reply(reply: &BTreeMap<&'static str, Value>) -> Reply {
+    Reply {
+        stdout: reply_line(reply),
+        stderr: Vec::new(),
+        exit_code: 0,
+    }
 }
 
 /// A JSON object with the path that leads to it, for error messages.

@@ -1,10 +1,21 @@
-//! Test support shared by the dialect tests: golden files and fixtures.
+//! Test support shared by the dialect tests: golden files and fixtures,
+//! and (in submodules) the checks every dialect runs the same way.
 //!
 //! Golden files live next to the payloads in `test_data/<agent>/`. A test
 //! compares its output with the file; `UPDATE_GOLDEN=1 cargo test` rewrites
 //! them instead (review the diff before committing).
 
+mod malformed;
+mod parsed;
+mod replies;
+
 use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+pub(crate) use malformed::{never_panics_on_truncated_or_retyped_fields, wrong};
+pub(crate) use parsed::{Case, check_parsed_fixtures};
+pub(crate) use replies::{ScenarioText, check_json_replies, every_answer, scenarios, stdout_json};
 
 /// `adapters/test_data/<rel>`.
 pub(crate) fn test_data(rel: &str) -> PathBuf {
@@ -17,6 +28,13 @@ pub(crate) fn test_data(rel: &str) -> PathBuf {
 pub(crate) fn fixture(rel: &str) -> Vec<u8> {
     let path = test_data(rel);
     std::fs::read(&path).unwrap_or_else(|err| panic!("reading {}: {err}", path.display()))
+}
+
+/// A fixture payload (`test_data/<rel>`, a JSON object) after `edit`.
+pub(crate) fn edited_fixture(rel: &str, edit: impl FnOnce(&mut Map<String, Value>)) -> Vec<u8> {
+    let mut value: Value = serde_json::from_slice(&fixture(rel)).expect("fixture is JSON");
+    edit(value.as_object_mut().expect("fixture is a JSON object"));
+    serde_json::to_vec(&value).expect("edited fixture serializes")
 }
 
 /// Every `*.json` payload directly in `test_data/<agent>/` (sorted), as

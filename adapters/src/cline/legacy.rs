@@ -9,7 +9,8 @@
 
 use serde_json::{Map, Value};
 
-use super::events::{is_blocking, legacy};
+use super::envelope::{compaction_strategy, event_header, nested_string, submitted_prompt};
+use super::events::legacy;
 use super::tools::tool;
 use crate::json::{self, Fields};
 use crate::{Dialect, EventKind, HookEvent, ParseError, ParseErrorKind, Tool};
@@ -24,10 +25,7 @@ pub(crate) fn parse_legacy(payload: &[u8]) -> Result<HookEvent, ParseError> {
     let (mut kind, capabilities) = legacy(native);
 
     let workspace_roots = fields.str_list("workspaceRoots")?;
-    let model = match fields.opt_object("model")? {
-        Some(model) => model.opt_string("slug")?.filter(|slug| slug != "unknown"),
-        None => None,
-    };
+    let model = nested_string(&fields, "model", "slug")?.filter(|slug| slug != "unknown");
 
     let mut tool_info = None;
     let mut prompt = None;
@@ -45,11 +43,7 @@ pub(crate) fn parse_legacy(payload: &[u8]) -> Result<HookEvent, ParseError> {
             }
             tool_info = Some(done);
         }
-        "UserPromptSubmit" => {
-            if let Some(submit) = fields.opt_object("userPromptSubmit")? {
-                prompt = submit.opt_string("prompt")?;
-            }
-        }
+        "UserPromptSubmit" => prompt = submitted_prompt(&fields)?,
         "TaskStart" => {
             prompt = metadata(
                 &fields,
@@ -74,37 +68,24 @@ pub(crate) fn parse_legacy(payload: &[u8]) -> Result<HookEvent, ParseError> {
                 "result",
             )?;
         }
-        "Notification" => {
-            if let Some(notification) = fields.opt_object("notification")? {
-                reason = notification.opt_string("message")?;
-            }
-        }
-        "PreCompact" => {
-            if let Some(compact) = fields.opt_object("preCompact")? {
-                reason = compact.opt_string("compactionStrategy")?;
-            }
-        }
+        "Notification" => reason = nested_string(&fields, "notification", "message")?,
+        "PreCompact" => reason = compaction_strategy(&fields)?,
         _ => {}
     }
 
+    // `clineVersion` is read before the fields below, so a payload with
+    // several bad fields always gets the same error.
+    let header = event_header(DIALECT, &fields, native, kind, capabilities)?;
     Ok(HookEvent {
-        dialect: DIALECT,
-        agent_version: fields.opt_string("clineVersion")?,
-        native_event: native.to_owned(),
-        kind,
-        blocking: is_blocking(capabilities),
-        capabilities,
         session_id: fields.opt_string("taskId")?,
         cwd: workspace_roots.first().cloned(),
         workspace_roots,
-        transcript_path: None,
         model,
         tool: tool_info,
         prompt,
         text,
-        stop: None,
         reason,
-        subagent_id: None,
+        ..header
     })
 }
 

@@ -14,6 +14,7 @@
 //! ends the whole task, not just the tool call. That is why a deny in
 //! Cline stops the task (docs/agents.md).
 
+mod envelope;
 mod events;
 mod legacy;
 mod render;

@@ -5,18 +5,10 @@
 use serde_json::{Map, Value, json};
 
 use super::{parse_legacy, parse_sdk};
-use crate::testing::{check_golden, fixture, fixtures};
+use crate::testing::{self, Case, fixture};
 use crate::{Dialect, EventKind, HookEvent, ParseError, ToolClass};
 
 const ROOT: &str = "/home/dev/acme-api";
-
-/// (fixture, kind, blocking, tool name and class)
-type Case = (
-    &'static str,
-    EventKind,
-    bool,
-    Option<(&'static str, ToolClass)>,
-);
 
 const CASES: &[Case] = &[
     ("agent_abort", EventKind::TaskAbort, false, None),
@@ -80,41 +72,22 @@ pub(super) fn event(stem: &str) -> HookEvent {
 
 #[test]
 fn every_fixture_parses_to_its_canonical_event() {
-    let all = fixtures("cline");
-    assert_eq!(
-        all.len(),
-        CASES.len(),
-        "a fixture without a case (or the reverse)"
-    );
-    for (stem, bytes) in &all {
-        let (_, kind, blocking, tool) = CASES
-            .iter()
-            .find(|case| case.0 == stem)
-            .unwrap_or_else(|| panic!("no expectation for fixture {stem}"));
-        let event = parse_fixture(stem, bytes).unwrap_or_else(|err| panic!("{stem}: {err}"));
+    testing::check_parsed_fixtures("cline", CASES, parse_fixture, |stem, event| {
         let (dialect, native, session, version) = match stem.strip_prefix("legacy.") {
             Some(native) => (Dialect::ClineLegacy, native, "1755685867412", "3.36.0"),
             None => (
                 Dialect::ClineSdk,
-                stem.as_str(),
+                stem,
                 "sess_01J9ZQ4X7K2M8N3P5R6T",
                 "2.4.0",
             ),
         };
         assert_eq!(event.dialect, dialect, "{stem}");
         assert_eq!(event.native_event, native);
-        assert_eq!(event.kind, *kind, "{stem}");
-        assert_eq!(event.blocking, *blocking, "{stem}");
         assert_eq!(event.session_id.as_deref(), Some(session), "{stem}");
         assert_eq!(event.agent_version.as_deref(), Some(version), "{stem}");
         assert_eq!(event.cwd.as_deref(), Some(ROOT), "{stem}");
-        let actual_tool = event.tool.as_ref().map(|t| (t.name.as_str(), t.class));
-        assert_eq!(actual_tool, *tool, "{stem}");
-        check_golden(
-            &format!("cline/parsed/{stem}.txt"),
-            &format!("{event:#?}\n"),
-        );
-    }
+    });
 }
 
 #[test]
@@ -169,10 +142,9 @@ fn event_specific_fields_are_lifted() {
     );
 }
 
+/// A Cline fixture after `edit`.
 pub(super) fn with(stem: &str, edit: impl FnOnce(&mut Map<String, Value>)) -> Vec<u8> {
-    let mut value: Value = serde_json::from_slice(&fixture(&format!("cline/{stem}.json"))).unwrap();
-    edit(value.as_object_mut().unwrap());
-    serde_json::to_vec(&value).unwrap()
+    testing::edited_fixture(&format!("cline/{stem}.json"), edit)
 }
 
 #[test]

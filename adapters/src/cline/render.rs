@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::json;
-use crate::{Decision, Dialect, HookEvent, Loss, Permission, Rendered, Reply};
+use crate::{Decision, Dialect, HookEvent, Loss, Permission, Rendered};
 
 /// Renders `decision` as Cline's reply to `event`, in `event.dialect`.
 pub(crate) fn render(event: &HookEvent, decision: &Decision) -> Rendered {
@@ -88,11 +88,7 @@ pub(crate) fn render(event: &HookEvent, decision: &Decision) -> Rendered {
     }
 
     Rendered {
-        reply: Reply {
-            stdout: json::reply_line(&out),
-            stderr: Vec::new(),
-            exit_code: 0,
-        },
+        reply: json::stdout_reply(&out),
         losses,
     }
 }

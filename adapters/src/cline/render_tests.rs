@@ -6,71 +6,27 @@ use serde_json::{Value, json};
 
 use super::parse_tests::{event, parse_fixture};
 use super::render;
-use crate::testing::{check_golden, fixtures};
-use crate::{Decision, Loss, Permission, Rendered};
+use crate::testing::{self, ScenarioText, stdout_json};
+use crate::{Decision, Loss, Permission};
 
 fn scenarios() -> Vec<(&'static str, Decision)> {
-    let reason = || Some("Destructive git command blocked.".to_owned());
-    vec![
-        ("neutral", Decision::default()),
-        (
-            "allow",
-            Decision {
-                permission: Permission::Allow,
-                ..Decision::default()
-            },
-        ),
-        (
-            "deny",
-            Decision {
-                permission: Permission::Deny,
-                reason: reason(),
-                agent_message: Some("Open a pull request instead.".into()),
-                ..Decision::default()
-            },
-        ),
-        (
-            "ask",
-            Decision {
-                permission: Permission::Ask,
-                reason: reason(),
-                ..Decision::default()
-            },
-        ),
-        (
-            "context",
-            Decision {
-                additional_context: Some("Current branch: feat/validation".into()),
-                ..Decision::default()
-            },
-        ),
-        (
-            "rewrite",
-            Decision {
-                updated_input: Some(json!({"commands": ["npm test -- --ci"]})),
-                ..Decision::default()
-            },
-        ),
-        (
-            "halt",
-            Decision {
-                halt: true,
-                reason: Some("Budget exhausted.".into()),
-                ..Decision::default()
-            },
-        ),
-        (
-            "followup",
-            Decision {
-                followup_message: Some("Run the tests again.".into()),
-                ..Decision::default()
-            },
-        ),
+    let reason = "Destructive git command blocked.";
+    let mut all = testing::scenarios(ScenarioText {
+        allow_reason: None,
+        deny_reason: reason,
+        agent_message: "Open a pull request instead.",
+        ask_reason: reason,
+        context: "Current branch: feat/validation",
+        rewrite: json!({"commands": ["npm test -- --ci"]}),
+        halt_reason: "Budget exhausted.",
+        followup: "Run the tests again.",
+    });
+    all.extend([
         (
             "deny+context+rewrite",
             Decision {
                 permission: Permission::Deny,
-                reason: reason(),
+                reason: Some(reason.into()),
                 additional_context: Some("ctx".into()),
                 updated_input: Some(json!({"commands": ["true"]})),
                 ..Decision::default()
@@ -85,43 +41,25 @@ fn scenarios() -> Vec<(&'static str, Decision)> {
                 ..Decision::default()
             },
         ),
-    ]
-}
-
-fn describe(name: &str, rendered: &Rendered) -> String {
-    let losses: Vec<&str> = rendered.losses.iter().map(|loss| loss.as_str()).collect();
-    format!(
-        "## {name}\nexit_code: {}\nlosses: {losses:?}\nstdout: {}stderr: {:?}\n\n",
-        rendered.reply.exit_code,
-        String::from_utf8_lossy(&rendered.reply.stdout),
-        String::from_utf8_lossy(&rendered.reply.stderr),
-    )
+    ]);
+    all
 }
 
 #[test]
 fn every_event_renders_every_answer() {
-    for (stem, bytes) in fixtures("cline") {
-        let event = parse_fixture(&stem, &bytes).unwrap();
-        let mut golden = format!("# {stem}: {:?}\n\n", event.capabilities);
-        for (name, decision) in scenarios() {
-            let rendered = render(&event, &decision);
-            assert_eq!(rendered.reply.exit_code, 0, "{stem} {name}");
-            assert!(rendered.reply.stderr.is_empty(), "{stem} {name}");
-            let value: Value = serde_json::from_slice(&rendered.reply.stdout)
-                .unwrap_or_else(|err| panic!("{stem} {name}: stdout is not JSON: {err}"));
+    testing::check_json_replies(
+        "cline",
+        parse_fixture,
+        render,
+        &scenarios(),
+        |stem, _, value| {
             if stem.starts_with("legacy.") {
                 assert!(value.get("overrideInput").is_none() && value.get("context").is_none());
             } else {
                 assert!(value.get("contextModification").is_none());
             }
-            golden.push_str(&describe(name, &rendered));
-        }
-        check_golden(&format!("cline/replies/{stem}.txt"), &golden);
-    }
-}
-
-fn stdout(rendered: &Rendered) -> Value {
-    serde_json::from_slice(&rendered.reply.stdout).unwrap()
+        },
+    );
 }
 
 #[test]
@@ -149,7 +87,7 @@ fn deny_and_ask_cancel_the_task() {
     };
     let rendered = render(&event("tool_call"), &deny);
     assert_eq!(
-        stdout(&rendered),
+        stdout_json(&rendered),
         json!({"cancel": true, "errorMessage": "no"})
     );
     assert!(rendered.losses.is_empty());
@@ -158,11 +96,11 @@ fn deny_and_ask_cancel_the_task() {
         ..Decision::default()
     };
     let rendered = render(&event("legacy.PreToolUse"), &ask);
-    assert_eq!(stdout(&rendered), json!({"cancel": true}));
+    assert_eq!(stdout_json(&rendered), json!({"cancel": true}));
     assert_eq!(rendered.losses, vec![Loss::Ask]);
     // A deny after the tool ran is lost, not turned into a cancel.
     let rendered = render(&event("tool_result"), &deny);
-    assert_eq!(stdout(&rendered), json!({}));
+    assert_eq!(stdout_json(&rendered), json!({}));
     assert_eq!(rendered.losses, vec![Loss::Deny]);
 }
 
@@ -175,31 +113,24 @@ fn context_and_rewrite_use_each_dialects_keys() {
     };
     let sdk = render(&event("tool_call"), &decision);
     assert_eq!(
-        stdout(&sdk),
+        stdout_json(&sdk),
         json!({"context": "ctx", "overrideInput": {"commands": ["ls"]}})
     );
     assert!(sdk.losses.is_empty());
     let legacy = render(&event("legacy.PreToolUse"), &decision);
     assert_eq!(
-        stdout(&legacy),
+        stdout_json(&legacy),
         json!({"cancel": false, "contextModification": "ctx"})
     );
     assert_eq!(legacy.losses, vec![Loss::InputRewrite]);
     let result = render(&event("tool_result"), &decision);
-    assert_eq!(stdout(&result), json!({"context": "ctx"}));
+    assert_eq!(stdout_json(&result), json!({"context": "ctx"}));
     assert_eq!(result.losses, vec![Loss::InputRewrite]);
 }
 
 #[test]
 fn detached_events_lose_everything() {
-    let everything = Decision {
-        permission: Permission::Deny,
-        additional_context: Some("c".into()),
-        updated_input: Some(json!({})),
-        halt: true,
-        followup_message: Some("f".into()),
-        ..Decision::default()
-    };
+    let everything = testing::every_answer();
     for stem in [
         "agent_start",
         "prompt_submit",
@@ -208,7 +139,7 @@ fn detached_events_lose_everything() {
     ] {
         let rendered = render(&event(stem), &everything);
         assert_eq!(
-            stdout(&rendered)["cancel"],
+            stdout_json(&rendered)["cancel"],
             json!(if stem.starts_with("legacy.") {
                 json!(false)
             } else {

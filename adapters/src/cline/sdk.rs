@@ -9,7 +9,8 @@
 
 use serde_json::{Map, Value};
 
-use super::events::{is_blocking, sdk};
+use super::envelope::{compaction_strategy, event_header, nested_string, submitted_prompt};
+use super::events::sdk;
 use super::legacy::{mirror_post_tool, mirror_pre_tool};
 use super::tools::tool;
 use crate::json::{self, Fields};
@@ -25,14 +26,8 @@ pub(crate) fn parse_sdk(payload: &[u8]) -> Result<HookEvent, ParseError> {
     let (mut kind, capabilities) = sdk(native);
 
     let workspace_roots = fields.str_list("workspaceRoots")?;
-    let root_path = match fields.opt_object("workspaceInfo")? {
-        Some(info) => info.opt_string("rootPath")?,
-        None => None,
-    };
-    let root_session = match fields.opt_object("sessionContext")? {
-        Some(context) => context.opt_string("rootSessionId")?,
-        None => None,
-    };
+    let root_path = nested_string(&fields, "workspaceInfo", "rootPath")?;
+    let root_session = nested_string(&fields, "sessionContext", "rootSessionId")?;
     let task_id = fields.opt_string("taskId")?;
     let agent_id = fields.opt_string("agent_id")?;
     let parent_agent_id = fields.opt_string("parent_agent_id")?;
@@ -50,49 +45,32 @@ pub(crate) fn parse_sdk(payload: &[u8]) -> Result<HookEvent, ParseError> {
             }
             tool_info = Some(result);
         }
-        "prompt_submit" => {
-            if let Some(submit) = fields.opt_object("userPromptSubmit")? {
-                prompt = submit.opt_string("prompt")?;
-            }
-        }
+        "prompt_submit" => prompt = submitted_prompt(&fields)?,
         "agent_end" => {
             if let Some(turn) = fields.opt_object("turn")? {
                 text = turn.opt_string("outputText")?;
                 reason = turn.opt_string("status")?;
             }
         }
-        "agent_error" => {
-            if let Some(error) = fields.opt_object("error")? {
-                reason = error.opt_string("message")?;
-            }
-        }
+        "agent_error" => reason = nested_string(&fields, "error", "message")?,
         "agent_abort" | "session_shutdown" => reason = fields.opt_string("reason")?,
-        "pre_compact" => {
-            if let Some(compact) = fields.opt_object("preCompact")? {
-                reason = compact.opt_string("compactionStrategy")?;
-            }
-        }
+        "pre_compact" => reason = compaction_strategy(&fields)?,
         _ => {}
     }
 
+    // `clineVersion` is read before the fields below, so a payload with
+    // several bad fields always gets the same error.
+    let header = event_header(DIALECT, &fields, native, kind, capabilities)?;
     Ok(HookEvent {
-        dialect: DIALECT,
-        agent_version: fields.opt_string("clineVersion")?,
-        native_event: native.to_owned(),
-        kind,
-        blocking: is_blocking(capabilities),
-        capabilities,
         session_id: root_session.or(task_id),
         cwd: root_path.or_else(|| workspace_roots.first().cloned()),
         workspace_roots,
-        transcript_path: None,
-        model: None,
         tool: tool_info,
         prompt,
         text,
-        stop: None,
         reason,
         subagent_id: parent_agent_id.and(agent_id),
+        ..header
     })
 }
 

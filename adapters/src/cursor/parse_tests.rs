@@ -4,19 +4,11 @@
 use serde_json::{Value, json};
 
 use super::parse;
-use crate::testing::{check_golden, fixtures};
+use crate::testing::{self, Case};
 use crate::{Dialect, EventKind, ToolClass};
 
 const SESSION: &str = "74676b03-2f7e-4a1b-9d3c-6e5f4a3b2c1d";
 const ROOT: &str = "/Users/dev/acme-web";
-
-/// (fixture, kind, blocking, tool name and class)
-type Case = (
-    &'static str,
-    EventKind,
-    bool,
-    Option<(&'static str, ToolClass)>,
-);
 
 const CASES: &[Case] = &[
     ("afterAgentResponse", EventKind::AgentResponse, false, None),
@@ -104,40 +96,26 @@ const CASES: &[Case] = &[
 
 #[test]
 fn every_fixture_parses_to_its_canonical_event() {
-    let all = fixtures("cursor");
-    assert_eq!(
-        all.len(),
-        CASES.len(),
-        "a fixture without a case (or the reverse)"
+    testing::check_parsed_fixtures(
+        "cursor",
+        CASES,
+        |_, bytes| parse(bytes),
+        |stem, event| {
+            assert_eq!(event.dialect, Dialect::Cursor, "{stem}");
+            assert_eq!(event.native_event, stem);
+            assert_eq!(event.agent_version.as_deref(), Some("3.9.16"), "{stem}");
+            assert_eq!(event.cwd.as_deref(), Some(ROOT), "{stem}");
+            assert_eq!(event.workspace_roots, vec![ROOT.to_owned()], "{stem}");
+            let session = (stem != "workspaceOpen").then_some(SESSION);
+            assert_eq!(event.session_id.as_deref(), session, "{stem}");
+        },
     );
-    for (stem, bytes) in &all {
-        let (_, kind, blocking, tool) = CASES
-            .iter()
-            .find(|case| case.0 == stem)
-            .unwrap_or_else(|| panic!("no expectation for fixture {stem}"));
-        let event = parse(bytes).unwrap_or_else(|err| panic!("{stem}: {err}"));
-        assert_eq!(event.dialect, Dialect::Cursor, "{stem}");
-        assert_eq!(event.native_event, *stem);
-        assert_eq!(event.kind, *kind, "{stem}");
-        assert_eq!(event.blocking, *blocking, "{stem}");
-        assert_eq!(event.agent_version.as_deref(), Some("3.9.16"), "{stem}");
-        assert_eq!(event.cwd.as_deref(), Some(ROOT), "{stem}");
-        assert_eq!(event.workspace_roots, vec![ROOT.to_owned()], "{stem}");
-        let session = (*stem != "workspaceOpen").then_some(SESSION);
-        assert_eq!(event.session_id.as_deref(), session, "{stem}");
-        let actual_tool = event.tool.as_ref().map(|t| (t.name.as_str(), t.class));
-        assert_eq!(actual_tool, *tool, "{stem}");
-        check_golden(
-            &format!("cursor/parsed/{stem}.txt"),
-            &format!("{event:#?}\n"),
-        );
-    }
 }
 
 #[test]
 fn event_specific_fields_are_lifted() {
     let get = |stem: &str| {
-        let bytes = crate::testing::fixture(&format!("cursor/{stem}.json"));
+        let bytes = testing::fixture(&format!("cursor/{stem}.json"));
         parse(&bytes).unwrap()
     };
     let shell = get("beforeShellExecution").tool.unwrap();
@@ -202,11 +180,9 @@ fn event_specific_fields_are_lifted() {
     assert!(gate.deny && gate.ask && !gate.input_rewrite);
 }
 
+/// A Cursor fixture after `edit`.
 pub(super) fn with(stem: &str, edit: impl FnOnce(&mut serde_json::Map<String, Value>)) -> Vec<u8> {
-    let bytes = crate::testing::fixture(&format!("cursor/{stem}.json"));
-    let mut value: Value = serde_json::from_slice(&bytes).unwrap();
-    edit(value.as_object_mut().unwrap());
-    serde_json::to_vec(&value).unwrap()
+    testing::edited_fixture(&format!("cursor/{stem}.json"), edit)
 }
 
 #[test]
@@ -227,7 +203,7 @@ fn mcp_tool_input_may_be_an_object_or_non_json_text() {
 #[test]
 fn cwd_and_session_fall_back() {
     // `cwd: ""` (observed) falls back to the first workspace root.
-    let event = parse(&crate::testing::fixture("cursor/preToolUse.json")).unwrap();
+    let event = parse(&testing::fixture("cursor/preToolUse.json")).unwrap();
     assert_eq!(event.cwd.as_deref(), Some(ROOT));
     let explicit = with("beforeShellExecution", |m| {
         m.insert("cwd".into(), json!("/tmp/elsewhere"));

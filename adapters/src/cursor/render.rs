@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use super::events::has_permission_field;
 use crate::json;
-use crate::{Decision, HookEvent, Loss, Permission, Rendered, Reply};
+use crate::{Decision, HookEvent, Loss, Permission, Rendered};
 
 /// What the reply says about letting the action go on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,11 +126,7 @@ pub(crate) fn render(event: &HookEvent, decision: &Decision) -> Rendered {
     }
 
     Rendered {
-        reply: Reply {
-            stdout: json::reply_line(&out),
-            stderr: Vec::new(),
-            exit_code: 0,
-        },
+        reply: json::stdout_reply(&out),
         losses,
     }
 }

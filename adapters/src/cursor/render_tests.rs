@@ -5,116 +5,50 @@
 use serde_json::json;
 
 use super::{parse, render};
-use crate::testing::{check_golden, fixture, fixtures};
-use crate::{Decision, HookEvent, Loss, Permission, Rendered};
+use crate::testing::{self, ScenarioText, fixture, fixtures, stdout_json};
+use crate::{Decision, HookEvent, Loss, Permission};
 
 /// The answers every event is rendered with, by name.
 fn scenarios() -> Vec<(&'static str, Decision)> {
-    let reason = || Some("Force-push is blocked by policy.".to_owned());
-    vec![
-        ("neutral", Decision::default()),
-        (
-            "allow",
-            Decision {
-                permission: Permission::Allow,
-                ..Decision::default()
-            },
-        ),
-        (
-            "deny",
-            Decision {
-                permission: Permission::Deny,
-                reason: reason(),
-                agent_message: Some("Open a pull request instead.".into()),
-                ..Decision::default()
-            },
-        ),
-        (
-            "ask",
-            Decision {
-                permission: Permission::Ask,
-                reason: reason(),
-                ..Decision::default()
-            },
-        ),
-        (
-            "context",
-            Decision {
-                additional_context: Some("Branch feat/checkout.".into()),
-                ..Decision::default()
-            },
-        ),
-        (
-            "rewrite",
-            Decision {
-                updated_input: Some(json!({"command": "npm test -- --ci"})),
-                ..Decision::default()
-            },
-        ),
-        (
-            "halt",
-            Decision {
-                halt: true,
-                reason: Some("Budget exhausted.".into()),
-                ..Decision::default()
-            },
-        ),
-        (
-            "followup",
-            Decision {
-                followup_message: Some("Run the tests again.".into()),
-                ..Decision::default()
-            },
-        ),
-        (
-            "deny+context+rewrite",
-            Decision {
-                permission: Permission::Deny,
-                reason: reason(),
-                additional_context: Some("Branch feat/checkout.".into()),
-                updated_input: Some(json!({"command": "true"})),
-                ..Decision::default()
-            },
-        ),
-    ]
+    let reason = "Force-push is blocked by policy.";
+    let context = "Branch feat/checkout.";
+    let mut all = testing::scenarios(ScenarioText {
+        allow_reason: None,
+        deny_reason: reason,
+        agent_message: "Open a pull request instead.",
+        ask_reason: reason,
+        context,
+        rewrite: json!({"command": "npm test -- --ci"}),
+        halt_reason: "Budget exhausted.",
+        followup: "Run the tests again.",
+    });
+    all.push((
+        "deny+context+rewrite",
+        Decision {
+            permission: Permission::Deny,
+            reason: Some(reason.into()),
+            additional_context: Some(context.into()),
+            updated_input: Some(json!({"command": "true"})),
+            ..Decision::default()
+        },
+    ));
+    all
 }
 
-fn describe(name: &str, rendered: &Rendered) -> String {
-    let losses: Vec<&str> = rendered.losses.iter().map(|loss| loss.as_str()).collect();
-    format!(
-        "## {name}\nexit_code: {}\nlosses: {losses:?}\nstdout: {}stderr: {:?}\n\n",
-        rendered.reply.exit_code,
-        String::from_utf8_lossy(&rendered.reply.stdout),
-        String::from_utf8_lossy(&rendered.reply.stderr),
-    )
-}
-
+/// Every reply exits 0 with JSON on stdout: on exit 2 Cursor drops the JSON.
 #[test]
 fn every_event_renders_every_answer() {
-    for (stem, bytes) in fixtures("cursor") {
-        let event = parse(&bytes).unwrap();
-        let mut golden = format!("# {stem}: {:?}\n\n", event.capabilities);
-        for (name, decision) in scenarios() {
-            let rendered = render(&event, &decision);
-            assert_eq!(
-                rendered.reply.exit_code, 0,
-                "{stem} {name}: never exit 2 (Cursor drops the JSON)"
-            );
-            assert!(rendered.reply.stderr.is_empty(), "{stem} {name}");
-            serde_json::from_slice::<serde_json::Value>(&rendered.reply.stdout)
-                .unwrap_or_else(|err| panic!("{stem} {name}: stdout is not JSON: {err}"));
-            golden.push_str(&describe(name, &rendered));
-        }
-        check_golden(&format!("cursor/replies/{stem}.txt"), &golden);
-    }
+    testing::check_json_replies(
+        "cursor",
+        |_, bytes| parse(bytes),
+        render,
+        &scenarios(),
+        |_, _, _| {},
+    );
 }
 
 fn event(stem: &str) -> HookEvent {
     parse(&fixture(&format!("cursor/{stem}.json"))).unwrap()
-}
-
-fn stdout(rendered: &Rendered) -> serde_json::Value {
-    serde_json::from_slice(&rendered.reply.stdout).unwrap()
 }
 
 #[test]
@@ -135,16 +69,16 @@ fn ask_is_kept_where_enforced_and_becomes_deny_elsewhere() {
     };
     let shell = render(&event("beforeShellExecution"), &ask);
     assert_eq!(
-        stdout(&shell),
+        stdout_json(&shell),
         json!({"permission": "ask", "user_message": "why", "agent_message": "why"})
     );
     assert!(shell.losses.is_empty());
     let generic = render(&event("preToolUse"), &ask);
-    assert_eq!(stdout(&generic)["permission"], "deny");
+    assert_eq!(stdout_json(&generic)["permission"], "deny");
     assert_eq!(generic.losses, vec![Loss::Ask]);
     let prompt = render(&event("beforeSubmitPrompt"), &ask);
     assert_eq!(
-        stdout(&prompt),
+        stdout_json(&prompt),
         json!({"continue": false, "user_message": "why"})
     );
     assert_eq!(prompt.losses, vec![Loss::Ask]);
@@ -152,14 +86,7 @@ fn ask_is_kept_where_enforced_and_becomes_deny_elsewhere() {
 
 #[test]
 fn answers_an_event_cannot_take_are_reported_not_rendered() {
-    let everything = Decision {
-        permission: Permission::Deny,
-        additional_context: Some("c".into()),
-        updated_input: Some(json!({})),
-        halt: true,
-        followup_message: Some("f".into()),
-        ..Decision::default()
-    };
+    let everything = testing::every_answer();
     let rendered = render(&event("afterShellExecution"), &everything);
     assert_eq!(rendered.reply.stdout, b"{}\n");
     assert_eq!(
@@ -182,7 +109,7 @@ fn rewrite_context_and_followup_where_supported() {
     };
     let rendered = render(&event("preToolUse"), &rewrite);
     assert_eq!(
-        stdout(&rendered),
+        stdout_json(&rendered),
         json!({"updated_input": {"command": "ls"}})
     );
     let context = Decision {
@@ -190,7 +117,7 @@ fn rewrite_context_and_followup_where_supported() {
         ..Decision::default()
     };
     assert_eq!(
-        stdout(&render(&event("sessionStart"), &context)),
+        stdout_json(&render(&event("sessionStart"), &context)),
         json!({"additional_context": "ctx"})
     );
     assert_eq!(
@@ -202,7 +129,7 @@ fn rewrite_context_and_followup_where_supported() {
         ..Decision::default()
     };
     assert_eq!(
-        stdout(&render(&event("stop"), &followup)),
+        stdout_json(&render(&event("stop"), &followup)),
         json!({"followup_message": "again"})
     );
 }
@@ -214,9 +141,9 @@ fn halt_denies_where_only_a_deny_exists() {
         ..Decision::default()
     };
     let rendered = render(&event("preToolUse"), &halt);
-    assert_eq!(stdout(&rendered), json!({"permission": "deny"}));
+    assert_eq!(stdout_json(&rendered), json!({"permission": "deny"}));
     assert_eq!(rendered.losses, vec![Loss::Halt]);
     let prompt = render(&event("beforeSubmitPrompt"), &halt);
-    assert_eq!(stdout(&prompt), json!({"continue": false}));
+    assert_eq!(stdout_json(&prompt), json!({"continue": false}));
     assert!(prompt.losses.is_empty());
 }

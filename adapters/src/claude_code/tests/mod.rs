@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::events::{EVENTS, spec};
 use super::{parse, render};
-use crate::testing::{check_golden, fixture, fixtures};
+use crate::testing::{self, ScenarioText, check_golden, fixture, fixtures};
 use crate::{Decision, Dialect, FailMode, HookEvent, Loss, Permission, Rendered, fallback};
 
 fn event(name: &str) -> HookEvent {
@@ -18,63 +18,16 @@ fn event(name: &str) -> HookEvent {
 
 /// The sample decisions every event is rendered with.
 fn samples() -> Vec<(&'static str, Decision)> {
-    vec![
-        ("neutral", Decision::default()),
-        (
-            "allow",
-            Decision {
-                permission: Permission::Allow,
-                reason: Some("Read-only command".into()),
-                ..Decision::default()
-            },
-        ),
-        (
-            "deny",
-            Decision {
-                permission: Permission::Deny,
-                reason: Some("Production database is off limits".into()),
-                agent_message: Some("Use the staging database instead.".into()),
-                ..Decision::default()
-            },
-        ),
-        (
-            "ask",
-            Decision {
-                permission: Permission::Ask,
-                reason: Some("Touches production config".into()),
-                ..Decision::default()
-            },
-        ),
-        (
-            "context",
-            Decision {
-                additional_context: Some("Deploy target: staging.".into()),
-                ..Decision::default()
-            },
-        ),
-        (
-            "rewrite",
-            Decision {
-                updated_input: Some(json!({"command": "npm test -- --ci"})),
-                ..Decision::default()
-            },
-        ),
-        (
-            "halt",
-            Decision {
-                halt: true,
-                reason: Some("Build is red".into()),
-                ..Decision::default()
-            },
-        ),
-        (
-            "followup",
-            Decision {
-                followup_message: Some("Run the test suite again.".into()),
-                ..Decision::default()
-            },
-        ),
-    ]
+    testing::scenarios(ScenarioText {
+        allow_reason: Some("Read-only command"),
+        deny_reason: "Production database is off limits",
+        agent_message: "Use the staging database instead.",
+        ask_reason: "Touches production config",
+        context: "Deploy target: staging.",
+        rewrite: json!({"command": "npm test -- --ci"}),
+        halt_reason: "Build is red",
+        followup: "Run the test suite again.",
+    })
 }
 
 /// Keys sorted, whatever serde_json's map implementation.
