@@ -4,6 +4,9 @@
 //! Dependency-free (see `sniff`), because the shim calls it too when it has
 //! to answer without the gateway.
 
+use alloc::string::String;
+use core::fmt;
+
 use crate::sniff::{self, TopLevel};
 use crate::{Agent, Dialect};
 
@@ -26,8 +29,8 @@ pub enum DetectError {
     UnsupportedAgent(Agent),
 }
 
-impl std::fmt::Display for DetectError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl fmt::Display for DetectError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DetectError::NotAnObject => f.write_str("payload is not a JSON object"),
             DetectError::UnknownDialect => f.write_str(
@@ -40,7 +43,7 @@ impl std::fmt::Display for DetectError {
     }
 }
 
-impl std::error::Error for DetectError {}
+impl core::error::Error for DetectError {}
 
 /// Decides the dialect of `payload`.
 ///

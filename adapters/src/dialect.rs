@@ -1,8 +1,8 @@
 //! The agents and the wire dialects they speak. Dependency-free, so the shim
 //! can name them.
 
-use std::fmt;
-use std::str::FromStr;
+use core::fmt;
+use core::str::FromStr;
 
 /// A coding agent. The names (`claude-code`, `cursor`, ...) are what users
 /// write in the gateway's config filters and as the shim's argument.
@@ -74,7 +74,7 @@ impl fmt::Display for UnknownAgent {
     }
 }
 
-impl std::error::Error for UnknownAgent {}
+impl core::error::Error for UnknownAgent {}
 
 impl FromStr for Agent {
     type Err = UnknownAgent;

@@ -8,6 +8,10 @@
 //! `cancel` JSON on stdout, since Cline ignores exit codes). The rules, and
 //! why, are written down in docs/agents.md ("Fallback replies").
 
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
 use crate::{Dialect, FailMode, Reply};
 
 /// Used when the caller passes an empty message.

@@ -17,7 +17,13 @@
 //!
 //! [`detect`] and [`fallback`] need no JSON library (they build without the
 //! `json` feature): the shim uses them to answer on its own, correctly for
-//! the agent and event, when the gateway is unreachable.
+//! the agent and event, when the gateway is unreachable. Without `json` the
+//! crate is `no_std` (it needs only `alloc`), so the shim, a `no_std` binary,
+//! can link it without pulling in std.
+
+#![cfg_attr(not(any(feature = "json", test)), no_std)]
+
+extern crate alloc;
 
 mod detect;
 mod dialect;

@@ -1,5 +1,7 @@
 //! What a hook process answers: stdout bytes, stderr bytes, exit code.
 
+use alloc::vec::Vec;
+
 /// The exact reply a hook command gives the agent.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Reply {

@@ -11,7 +11,9 @@
 //! yields the entries read before the damage (see [`TopLevel::complete`]),
 //! because the first keys are usually enough to tell the dialect.
 
-use std::ops::Range;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::ops::Range;
 
 /// Top-level keys recorded at most; later keys are skipped (still scanned).
 pub(crate) const MAX_KEYS: usize = 256;
@@ -278,7 +280,7 @@ fn unicode_escape(raw: &[u8], at: usize) -> (char, usize) {
 
 fn hex4(raw: &[u8], at: usize) -> Option<u32> {
     let digits = raw.get(at..at + 4)?;
-    let text = std::str::from_utf8(digits).ok()?;
+    let text = core::str::from_utf8(digits).ok()?;
     u32::from_str_radix(text, 16)
         .ok()
         .filter(|_| text.bytes().all(|b| b.is_ascii_hexdigit()))

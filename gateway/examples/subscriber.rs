@@ -4,7 +4,9 @@
 //! - **deny**: shell commands containing `rm -rf` are denied with a reason;
 //! - **context injection**: prompt-submit and session-start events get a
 //!   line of extra context for the model;
-//! - **input rewrite**: `npm test` becomes `npm test -- --ci`.
+//! - **input rewrite**: `npm test` becomes `npm test -- --ci`, in the
+//!   agent's own tool-input shape (`updated_input_json` replaces the input
+//!   the agent will run, exactly as `tool.input_json` came).
 //!
 //! Run it and point the gateway at it:
 //!
@@ -69,30 +71,37 @@ fn decide(event: &HookEvent) -> Decision {
                     ..Decision::default()
                 };
             }
-            if command.trim() == "npm test" {
-                return rewrite_command(&tool.input_json, "npm test -- --ci");
-            }
-            Decision::default()
+            rewrite_npm_test(&tool.input_json).unwrap_or_default()
         }
         _ => Decision::default(),
     }
 }
 
-/// Replaces the `command` field of the tool's input, keeping the rest (the
-/// gateway expects a full replacement input, as a JSON object).
-fn rewrite_command(input_json: &str, command: &str) -> Decision {
-    let mut input: serde_json::Value =
-        serde_json::from_str(input_json).unwrap_or_else(|_| serde_json::json!({}));
-    let Some(object) = input.as_object_mut() else {
-        return Decision::default();
+/// Rewrites every `npm test` to `npm test -- --ci` in the tool's input,
+/// keeping the rest: the gateway hands `updated_input_json` to the agent as
+/// the tool's whole new input, so it must keep that agent's shape. Claude
+/// Code's `Bash` and Cursor's shell take `{"command": "..."}`; Cline's
+/// `run_commands` takes `{"commands": ["...", ...]}` (its `tool.command`
+/// joins them with newlines). `None`: nothing to rewrite.
+fn rewrite_npm_test(input_json: &str) -> Option<Decision> {
+    let mut input: serde_json::Value = serde_json::from_str(input_json).ok()?;
+    let rewrite = |command: &mut serde_json::Value| {
+        let hit = command.as_str().map(str::trim) == Some("npm test");
+        if hit {
+            *command = "npm test -- --ci".into();
+        }
+        hit
     };
-    object.insert("command".into(), command.into());
-    Decision {
+    let rewritten = match input.get_mut("commands").and_then(|c| c.as_array_mut()) {
+        Some(commands) => commands.iter_mut().map(rewrite).fold(false, |a, b| a | b),
+        None => input.get_mut("command").is_some_and(rewrite),
+    };
+    rewritten.then(|| Decision {
         permission: Permission::Allow as i32,
         reason: "CI mode for npm test".into(),
         updated_input_json: input.to_string(),
         ..Decision::default()
-    }
+    })
 }
 
 #[tokio::main]
@@ -100,7 +109,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let addr = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "127.0.0.1:50051".into());
-    let service = SubscriberServer::new(Example);
+    // Events can be ~16 MiB (the payload twice); accept what the gateway sends.
+    let service = SubscriberServer::new(Example).max_decoding_message_size(32 * 1024 * 1024);
     let shutdown = async {
         let _ = tokio::signal::ctrl_c().await;
     };
@@ -130,12 +140,17 @@ mod tests {
     use hookgate_proto::v1::Tool;
 
     fn shell(command: &str) -> HookEvent {
+        let input = serde_json::json!({ "command": command, "timeout": 5 });
+        shell_tool("Bash", input, command)
+    }
+
+    fn shell_tool(name: &str, input: serde_json::Value, command: &str) -> HookEvent {
         HookEvent {
             kind: EventKind::PreToolUse as i32,
             tool: Some(Tool {
-                name: "Bash".into(),
+                name: name.into(),
                 class: ToolClass::Shell as i32,
-                input_json: serde_json::json!({ "command": command, "timeout": 5 }).to_string(),
+                input_json: input.to_string(),
                 command: Some(command.into()),
                 ..Tool::default()
             }),
@@ -156,6 +171,18 @@ mod tests {
             serde_json::json!({ "command": "npm test -- --ci", "timeout": 5 })
         );
         assert_eq!(decide(&shell("ls")), Decision::default());
+        // Cline's `run_commands`: the rewrite keeps its `commands` list.
+        let cline = shell_tool(
+            "run_commands",
+            serde_json::json!({ "commands": ["npm ci", "npm test"] }),
+            "npm ci\nnpm test",
+        );
+        let input: serde_json::Value =
+            serde_json::from_str(&decide(&cline).updated_input_json).unwrap();
+        assert_eq!(
+            input,
+            serde_json::json!({ "commands": ["npm ci", "npm test -- --ci"] })
+        );
         let prompt = HookEvent {
             kind: EventKind::PromptSubmit as i32,
             ..HookEvent::default()

@@ -5,11 +5,15 @@
 //! nothing else in the gateway needs to know that enums are `i32` on the
 //! wire or that empty strings mean "absent".
 
+use std::sync::{Arc, OnceLock};
+
 use hookgate_adapters::{
     Agent, Capabilities, Decision, Dialect, EventKind, HookEvent, Permission, StopInfo, Tool,
     ToolClass,
 };
 use hookgate_proto::v1;
+
+use crate::subscribers::remote::Failure;
 
 /// A subscriber reply that cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -18,6 +22,48 @@ pub enum BadDecision {
     UpdatedInputNotJson(String),
     #[error("updated_input_json is not a JSON object")]
     UpdatedInputNotObject,
+}
+
+/// The proto form of one event, for the remote subscribers that get it.
+///
+/// Built on first use, so an event no remote subscriber matches (the
+/// default guard + audit config) never pays for copying the payload and
+/// re-serializing the tool input; shared as `Arc<ProtoEvent>`, and deep
+/// copied only for subscribers that are not the last holder.
+#[derive(Debug)]
+pub struct ProtoEvent {
+    event: Arc<HookEvent>,
+    id: String,
+    raw: Arc<Vec<u8>>,
+    built: OnceLock<v1::HookEvent>,
+}
+
+impl ProtoEvent {
+    /// Nothing is converted yet.
+    pub fn new(event: Arc<HookEvent>, id: String, raw: Arc<Vec<u8>>) -> Arc<ProtoEvent> {
+        Arc::new(ProtoEvent {
+            event,
+            id,
+            raw,
+            built: OnceLock::new(),
+        })
+    }
+
+    fn build(&self) -> v1::HookEvent {
+        event_to_proto(&self.event, &self.id, &self.raw)
+    }
+
+    /// The message to send: moved out when this is the last handle,
+    /// otherwise a copy of the (once built) shared one.
+    pub fn into_owned(self: Arc<Self>) -> v1::HookEvent {
+        match Arc::try_unwrap(self) {
+            Ok(only) => match only.built.into_inner() {
+                Some(built) => built,
+                None => event_to_proto(&only.event, &only.id, &only.raw),
+            },
+            Err(shared) => shared.built.get_or_init(|| shared.build()).clone(),
+        }
+    }
 }
 
 /// The proto event sent to subscribers. `raw` is the payload exactly as the
@@ -78,7 +124,14 @@ pub fn decision_from_proto(decision: v1::Decision) -> Result<Decision, BadDecisi
     })
 }
 
+/// A decide subscriber's call in canonical form: its decision, or why it
+/// has none (an unusable reply becomes [`Failure::BadReply`]).
+pub fn decision_from_reply(reply: Result<v1::Decision, Failure>) -> Result<Decision, Failure> {
+    reply.and_then(|decision| decision_from_proto(decision).map_err(Failure::BadReply))
+}
+
 /// A canonical decision as proto (what a subscriber would send).
+#[cfg(test)]
 pub fn decision_to_proto(decision: &Decision) -> v1::Decision {
     let permission = match decision.permission {
         Permission::Unspecified => v1::Permission::Unspecified,
@@ -252,6 +305,45 @@ mod tests {
 
         let lossy = event_to_proto(&e, "x", &[b'{', 0xff, b'}']);
         assert_eq!(lossy.raw_json, "{\u{fffd}}");
+    }
+
+    #[test]
+    fn proto_event_is_built_on_demand_and_copied_only_while_shared() {
+        let mut e = event(Dialect::ClaudeCode, EventKind::PreToolUse);
+        e.tool = Some(shell_tool("Bash", "ls"));
+        let e = Arc::new(e);
+        let raw = Arc::new(br#"{"hook_event_name":"PreToolUse"}"#.to_vec());
+        let shared = ProtoEvent::new(Arc::clone(&e), "01ID".into(), Arc::clone(&raw));
+        assert!(shared.built.get().is_none(), "nothing converted up front");
+        let second = Arc::clone(&shared);
+        let copy = shared.into_owned();
+        assert!(second.built.get().is_some(), "built once, for every holder");
+        let last = second.into_owned();
+        assert_eq!(copy, last);
+        assert_eq!(last, event_to_proto(&e, "01ID", &raw));
+        // A sole holder never built it: converted straight into the message.
+        let only = ProtoEvent::new(Arc::clone(&e), "02ID".into(), raw).into_owned();
+        assert_eq!(only.id, "02ID");
+    }
+
+    #[test]
+    fn replies_become_decisions_or_failures() {
+        let reply = decision_from_reply(Ok(v1::Decision {
+            permission: v1::Permission::Deny as i32,
+            ..v1::Decision::default()
+        }));
+        assert_eq!(reply.unwrap().permission, Permission::Deny);
+        let bad = decision_from_reply(Ok(v1::Decision {
+            updated_input_json: "[1]".into(),
+            ..v1::Decision::default()
+        }));
+        assert!(matches!(
+            bad,
+            Err(Failure::BadReply(BadDecision::UpdatedInputNotObject))
+        ));
+        let timeout = std::time::Duration::from_millis(5);
+        let failed = decision_from_reply(Err(Failure::Timeout(timeout)));
+        assert!(matches!(failed, Err(Failure::Timeout(t)) if t == timeout));
     }
 
     #[test]

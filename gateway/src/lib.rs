@@ -48,17 +48,6 @@ use server::Server;
 use socket::Listener;
 use subscribers::Registry;
 
-/// Serves hook events on `listener` until `shutdown` is cancelled, then
-/// stops accepting, removes the socket file and lets in-flight events
-/// finish within `config.server.shutdown_grace`.
-pub async fn serve(
-    config: Config,
-    listener: Listener,
-    shutdown: CancellationToken,
-) -> anyhow::Result<()> {
-    serve_with_metrics(config, listener, shutdown, Arc::new(Metrics::default())).await
-}
-
 /// What `gateway serve` can turn on beyond the config file.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -66,26 +55,21 @@ pub struct Options {
     pub metrics_addr: Option<SocketAddr>,
 }
 
-/// [`serve`], counting into `metrics` (for status reporting and tests).
-pub async fn serve_with_metrics(
-    config: Config,
-    listener: Listener,
-    shutdown: CancellationToken,
-    metrics: Arc<Metrics>,
-) -> anyhow::Result<()> {
-    serve_with(config, listener, shutdown, metrics, Options::default()).await
-}
-
-/// [`serve_with_metrics`] with [`Options`]. Also serves the admin API on
-/// the sibling admin socket (see [`admin`]) and health-checks remote
-/// subscribers.
-pub async fn serve_with(
+/// Serves hook events on `listener` until `shutdown` is cancelled, then
+/// stops accepting, removes the socket file and lets in-flight events
+/// finish within `config.server.shutdown_grace`. Counts into `metrics`;
+/// also serves the admin API on the sibling admin socket (see [`admin`])
+/// and health-checks remote subscribers.
+pub async fn serve(
     config: Config,
     listener: Listener,
     shutdown: CancellationToken,
     metrics: Arc<Metrics>,
     options: Options,
 ) -> anyhow::Result<()> {
+    // First, so a bad subscriber leaves nothing running behind the error.
+    let workers = TaskTracker::new();
+    let registry = Registry::build(&config.subscribers, &metrics, &workers)?;
     let uid = hookgate_wire::socket::current_uid();
     let source = Arc::new(StatusSource::new(
         Arc::clone(&metrics),
@@ -93,7 +77,7 @@ pub async fn serve_with(
         config.origin.clone(),
     ));
     // Fallbacks recorded while no gateway ran.
-    fallbacks::collect(&source.socket, &metrics);
+    source.collect_fallbacks().await;
     let admin_listener = Listener::bind(&source.admin_socket, uid)
         .await
         .context("admin socket")?;
@@ -128,8 +112,6 @@ pub async fn serve_with(
         });
     }
 
-    let workers = TaskTracker::new();
-    let registry = Registry::build(&config.subscribers, &metrics, &workers)?;
     registry.check_health(&background, &stop_background);
     let server = Server {
         pipeline: Arc::new(Pipeline::new(registry, Arc::clone(&metrics))),

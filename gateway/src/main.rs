@@ -88,5 +88,5 @@ async fn run(config: Config, args: ServeArgs) -> anyhow::Result<()> {
         metrics_addr: args.metrics_addr,
     };
     let metrics = std::sync::Arc::default();
-    hookgate_gateway::serve_with(config, listener, shutdown, metrics, options).await
+    hookgate_gateway::serve(config, listener, shutdown, metrics, options).await
 }

@@ -27,7 +27,7 @@ pub async fn serve(
         axum::routing::get(move || {
             let source = Arc::clone(&source);
             async move {
-                let text = render(&source.snapshot(), source.uptime_secs());
+                let text = render(&source.snapshot().await, source.uptime_secs());
                 (
                     [(
                         axum::http::header::CONTENT_TYPE,

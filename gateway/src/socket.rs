@@ -2,8 +2,8 @@
 //! path, removed on the way out.
 //!
 //! The directory is 0700 (created so when missing; refused when another
-//! user owns it), the socket 0600, and every peer's uid is checked on
-//! accept (see `server`). A socket file left by a dead gateway is removed;
+//! user owns it or when group or others have any permission on it), the
+//! socket 0600, and every peer's uid is checked on accept (see `server`). A socket file left by a dead gateway is removed;
 //! one answered by a live gateway makes this one refuse to start.
 
 use std::io;
@@ -31,6 +31,10 @@ pub enum SocketError {
         "socket directory {path} belongs to uid {owner}, not to this user (uid {uid}); refusing to use it"
     )]
     ForeignDir { path: PathBuf, owner: u32, uid: u32 },
+    #[error(
+        "socket directory {path} is open to other users (mode {mode:03o}); run `chmod 700 {path}` or choose another --socket"
+    )]
+    OpenDir { path: PathBuf, mode: u32 },
     #[error("another gateway is already listening on {0}; stop it first or use --socket")]
     AlreadyRunning(PathBuf),
     #[error("{0} exists and is not a socket; refusing to replace it")]
@@ -104,10 +108,10 @@ impl Drop for Listener {
     }
 }
 
-/// Creates `dir` 0700 when missing; refuses one another user owns. An
-/// existing directory of ours that others can enter is used with a warning:
-/// it may be shared on purpose, and the socket itself is 0600 with peer
-/// uids checked.
+/// Creates `dir` 0700 when missing; refuses one another user owns or one
+/// group or others have any permission on: the socket must be private, not
+/// merely 0600 (a writable directory lets others replace it). Checked at
+/// startup only.
 fn prepare_dir(dir: &Path, uid: u32) -> Result<(), SocketError> {
     if !dir.exists() {
         std::fs::DirBuilder::new()
@@ -136,11 +140,10 @@ fn prepare_dir(dir: &Path, uid: u32) -> Result<(), SocketError> {
         });
     }
     if meta.mode() & 0o077 != 0 {
-        tracing::warn!(
-            dir = %dir.display(),
-            mode = format!("{:o}", meta.mode() & 0o777),
-            "socket directory is accessible to other users; 0700 is recommended"
-        );
+        return Err(SocketError::OpenDir {
+            path: dir.to_path_buf(),
+            mode: meta.mode() & 0o777,
+        });
     }
     Ok(())
 }
@@ -190,7 +193,7 @@ mod tests {
 
     #[tokio::test]
     async fn creates_a_private_dir_and_socket_and_removes_it() {
-        let tmp = tempfile::tempdir().unwrap();
+        let tmp = crate::testing::private_tempdir();
         let path = tmp.path().join("run").join("hookgate").join("gateway.sock");
         let listener = Listener::bind(&path, current_uid()).await.unwrap();
         assert_eq!(mode(path.parent().unwrap()), 0o700);
@@ -207,7 +210,7 @@ mod tests {
 
     #[tokio::test]
     async fn refuses_a_live_gateway_and_replaces_a_stale_socket() {
-        let tmp = tempfile::tempdir().unwrap();
+        let tmp = crate::testing::private_tempdir();
         let path = tmp.path().join("gateway.sock");
         let first = Listener::bind(&path, current_uid()).await.unwrap();
         let err = Listener::bind(&path, current_uid()).await.unwrap_err();
@@ -224,7 +227,7 @@ mod tests {
 
     #[tokio::test]
     async fn refuses_foreign_dirs_and_non_sockets() {
-        let tmp = tempfile::tempdir().unwrap();
+        let tmp = crate::testing::private_tempdir();
         let path = tmp.path().join("gateway.sock");
         let other_uid = current_uid().wrapping_add(1);
         let err = Listener::bind(&path, other_uid).await.unwrap_err();
@@ -237,8 +240,27 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn refuses_a_dir_others_can_use() {
+        let tmp = crate::testing::private_tempdir();
+        let dir = tmp.path().join("shared");
+        std::fs::create_dir(&dir).unwrap();
+        for open in [0o750, 0o705, 0o755, 0o777] {
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(open)).unwrap();
+            let err = Listener::bind(&dir.join("gateway.sock"), current_uid())
+                .await
+                .unwrap_err();
+            assert!(matches!(err, SocketError::OpenDir { .. }), "{err}");
+            assert!(err.to_string().contains("chmod 700"), "{err}");
+        }
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+        Listener::bind(&dir.join("gateway.sock"), current_uid())
+            .await
+            .unwrap();
+    }
+
+    #[tokio::test]
     async fn drop_leaves_a_replaced_socket_alone() {
-        let tmp = tempfile::tempdir().unwrap();
+        let tmp = crate::testing::private_tempdir();
         let path = tmp.path().join("gateway.sock");
         let listener = Listener::bind(&path, current_uid()).await.unwrap();
         std::fs::remove_file(&path).unwrap();

@@ -1,5 +1,10 @@
-//! Test support: canonical events built by hand, so gateway tests do not
-//! depend on any one agent's dialect.
+//! Test support: canonical events built by hand, fake gRPC subscribers,
+//! and shim requests carrying adapters' own sample payloads.
+//!
+//! Pipeline tests feed a Claude Code fixture in (something must be
+//! parsed), but assert on the canonical decision and counters and compare
+//! the reply with `hookgate_adapters::render`'s: the dialect stays in
+//! `adapters`.
 
 use hookgate_adapters::{Capabilities, Dialect, EventKind, HookEvent, Tool, ToolClass};
 
@@ -116,4 +121,13 @@ pub(crate) fn request(agent: &str, payload: Vec<u8>) -> hookgate_wire::Request {
         env: vec![("CLAUDE_PROJECT_DIR".into(), "/home/dev/acme".into())],
         stdin: payload,
     }
+}
+
+/// A temporary directory only this user can use, as the gateway requires
+/// of its socket directory (`tempdir()` may follow the umask).
+pub(crate) fn private_tempdir() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    dir
 }

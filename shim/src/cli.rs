@@ -9,7 +9,10 @@
 //! answered with a fallback reply (see `run`), not with a usage exit code the
 //! agent could read as "block".
 
-use std::ffi::OsString;
+use alloc::borrow::ToOwned;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
 
 use hookgate_adapters::{Agent, FailMode};
 
@@ -48,7 +51,7 @@ pub(crate) enum Command {
 }
 
 /// Parses the arguments after the program name.
-pub(crate) fn parse(argv: &[OsString]) -> Command {
+pub(crate) fn parse(argv: &[Vec<u8>]) -> Command {
     let mut parsed = Invocation::default();
     let mut error: Option<String> = None;
 
@@ -56,7 +59,7 @@ pub(crate) fn parse(argv: &[OsString]) -> Command {
         keep_first(&mut error, format!("too many arguments ({})", argv.len()));
     }
     for arg in argv.iter().take(MAX_ARGS) {
-        let Some(arg) = arg.to_str() else {
+        let Ok(arg) = core::str::from_utf8(arg) else {
             keep_first(&mut error, "an argument is not valid UTF-8".to_owned());
             continue;
         };
@@ -104,8 +107,8 @@ fn shorten(arg: &str) -> &str {
 mod tests {
     use super::*;
 
-    fn argv(args: &[&str]) -> Vec<OsString> {
-        args.iter().map(OsString::from).collect()
+    fn argv(args: &[&str]) -> Vec<Vec<u8>> {
+        args.iter().map(|arg| arg.as_bytes().to_vec()).collect()
     }
 
     fn hook(agent: Option<Agent>, fail_mode: Option<FailMode>, args: &[&str]) -> Command {
@@ -188,7 +191,7 @@ mod tests {
 
     #[test]
     fn hostile_arguments_are_bounded() {
-        let many = vec![OsString::from("cursor"); 100];
+        let many = vec![b"cursor".to_vec(); 100];
         assert!(matches!(parse(&many), Command::Usage { .. }));
 
         let long = "x".repeat(10_000);
@@ -197,11 +200,7 @@ mod tests {
         };
         assert!(error.len() < 200, "{}", error.len());
 
-        #[cfg(unix)]
-        {
-            use std::os::unix::ffi::OsStringExt;
-            let bad = OsString::from_vec(vec![0xff, 0xfe]);
-            assert!(matches!(parse(&[bad]), Command::Usage { .. }));
-        }
+        let bad = vec![0xff, 0xfe];
+        assert!(matches!(parse(&[bad]), Command::Usage { .. }));
     }
 }

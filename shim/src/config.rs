@@ -11,11 +11,15 @@
 //! A bad value never stops the hook: the default is used and one note goes
 //! to stderr, so the mistake is visible in the agent's hook log.
 
-use std::path::PathBuf;
-use std::time::Duration;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::time::Duration;
 
 use hookgate_adapters::FailMode;
 use hookgate_wire::socket;
+
+use crate::sys;
 
 /// Total deadline env variable.
 pub(crate) const TIMEOUT_ENV: &str = "HOOKGATE_TIMEOUT_MS";
@@ -39,7 +43,7 @@ pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_millis(1000);
 /// Settings from the environment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Config {
-    pub(crate) socket: PathBuf,
+    pub(crate) socket: String,
     pub(crate) timeout: Duration,
     /// From `HOOKGATE_FAIL`; a command-line flag wins over it.
     pub(crate) fail_mode: Option<FailMode>,
@@ -81,7 +85,7 @@ impl Config {
         };
         let debug = env(DEBUG_ENV).is_some_and(|v| v == "1");
         Config {
-            socket: socket::resolve(&env, current_uid()),
+            socket: socket::resolve(&env, sys::current_uid()),
             timeout,
             fail_mode,
             debug,
@@ -90,21 +94,10 @@ impl Config {
     }
 }
 
-/// The current user, who must own the socket and the fallback record.
-#[cfg(unix)]
-pub(crate) fn current_uid() -> u32 {
-    socket::current_uid()
-}
-
-/// UNTESTED (no Windows target on the build machine): there are no uids;
-/// the value only names the fallback temp directory.
-#[cfg(not(unix))]
-pub(crate) fn current_uid() -> u32 {
-    0
-}
-
 #[cfg(test)]
 mod tests {
+    use alloc::borrow::ToOwned;
+
     use super::*;
 
     fn config(pairs: &[(&str, &str)]) -> Config {
@@ -119,7 +112,7 @@ mod tests {
     #[test]
     fn defaults() {
         let config = config(&[("HOOKGATE_SOCKET", "/x/gateway.sock")]);
-        assert_eq!(config.socket, PathBuf::from("/x/gateway.sock"));
+        assert_eq!(config.socket, "/x/gateway.sock");
         assert_eq!(config.timeout, DEFAULT_TIMEOUT);
         assert_eq!(config.fail_mode, None);
         assert!(!config.debug);

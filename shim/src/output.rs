@@ -5,25 +5,20 @@
 //! ignored: an agent that closed its pipes is no longer listening, and the
 //! exit code still tells it the outcome.
 
-use std::io::{self, Write};
-use std::process::ExitCode;
+use alloc::format;
+
+use crate::sys;
 
 /// Writes a reply's bytes, stdout first.
 pub(crate) fn emit(stdout: &[u8], stderr: &[u8]) {
-    write_all(&mut io::stdout().lock(), stdout);
-    write_all(&mut io::stderr().lock(), stderr);
+    let _ = sys::write_all(sys::STDOUT, stdout);
+    let _ = sys::write_all(sys::STDERR, stderr);
 }
 
-/// One diagnostic line on stderr, prefixed with the program name.
+/// One diagnostic line on stderr, prefixed with the program name, in one
+/// write.
 pub(crate) fn note(line: &str) {
-    let mut err = io::stderr().lock();
-    let _ = writeln!(err, "gateway-shim: {line}");
-}
-
-fn write_all(out: &mut impl Write, bytes: &[u8]) {
-    if !bytes.is_empty() {
-        let _ = out.write_all(bytes).and_then(|()| out.flush());
-    }
+    let _ = sys::write_all(sys::STDERR, format!("gateway-shim: {line}\n").as_bytes());
 }
 
 /// The process exit code for a reply's `exit_code`. Gateway replies are
@@ -31,6 +26,19 @@ fn write_all(out: &mut impl Write, bytes: &[u8]) {
 /// reply: truncating 256 to 0 would turn it into "allow"); an out-of-range
 /// fallback code would be an adapters bug and becomes 1, which every agent
 /// reads as a non-blocking hook error.
-pub(crate) fn exit_code(code: i32) -> ExitCode {
-    ExitCode::from(u8::try_from(code).unwrap_or(1))
+pub(crate) fn exit_code(code: i32) -> u8 {
+    u8::try_from(code).unwrap_or(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_outside_a_byte_become_one() {
+        let cases = [(0, 0), (2, 2), (255, 255), (256, 1), (-1, 1)];
+        for (code, expected) in cases {
+            assert_eq!(exit_code(code), expected, "{code}");
+        }
+    }
 }

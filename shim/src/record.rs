@@ -24,9 +24,13 @@
 //! fail a hook. The gateway reads it for `gateway status` and rotates it
 //! (renames or truncates it); the shim never does.
 
-use std::fmt;
-use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use core::fmt;
+
+use alloc::format;
+use alloc::string::String;
+
+use crate::path;
+use crate::sys::{self, File};
 
 /// Suffix added to the socket's file name.
 pub(crate) const RECORD_SUFFIX: &str = ".fallbacks";
@@ -92,115 +96,66 @@ impl fmt::Display for Reason {
 }
 
 /// Where the record for `socket` lives.
-pub(crate) fn record_path(socket: &Path) -> Option<PathBuf> {
-    let mut name = socket.file_name()?.to_os_string();
-    name.push(RECORD_SUFFIX);
-    Some(socket.with_file_name(name))
+pub(crate) fn record_path(socket: &str) -> Option<String> {
+    path::with_name_suffix(socket, RECORD_SUFFIX)
 }
 
-/// Appends one line for `reason`, or does nothing. Returns whether a line
-/// was written (for `HOOKGATE_DEBUG`).
-pub(crate) fn append(socket: &Path, reason: Reason, now: SystemTime, uid: u32) -> bool {
-    imp::append(socket, reason, now, uid).unwrap_or(false)
+/// Appends one line for `reason` at `unix_secs`, or does nothing. Returns
+/// whether a line was written (for `HOOKGATE_DEBUG`).
+pub(crate) fn append(socket: &str, reason: Reason, unix_secs: u64, uid: u32) -> bool {
+    try_append(socket, reason, unix_secs, uid).unwrap_or(false)
 }
 
-#[cfg(unix)]
-mod imp {
-    use std::fs::{self, OpenOptions};
-    use std::io::{self, Write};
-    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
-    use std::path::Path;
-    use std::time::{SystemTime, UNIX_EPOCH};
-
-    use super::{MAX_RECORD_BYTES, Reason, record_path};
-
-    pub(super) fn append(
-        socket: &Path,
-        reason: Reason,
-        now: SystemTime,
-        uid: u32,
-    ) -> io::Result<bool> {
-        let Some(path) = record_path(socket) else {
-            return Ok(false);
-        };
-        let dir = match path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        let dir_meta = fs::metadata(dir)?;
-        if !dir_meta.is_dir() || dir_meta.uid() != uid {
-            return Ok(false);
-        }
-        let mut file = OpenOptions::new()
-            .append(true)
-            .create(true)
-            .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-            .open(&path)?;
-        let meta = file.metadata()?;
-        if !meta.is_file() || meta.uid() != uid || meta.len() > MAX_RECORD_BYTES {
-            return Ok(false);
-        }
-        let secs = now
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0);
-        file.write_all(format!("{secs} {reason}\n").as_bytes())?;
-        Ok(true)
+fn try_append(socket: &str, reason: Reason, unix_secs: u64, uid: u32) -> Result<bool, sys::Errno> {
+    let Some(path) = record_path(socket) else {
+        return Ok(false);
+    };
+    let dir = sys::stat(path::parent(&path))?;
+    if !dir.is_dir() || dir.uid != uid {
+        return Ok(false);
     }
-}
-
-/// UNTESTED (no Windows target on the build machine): no record without
-/// Unix ownership checks.
-#[cfg(not(unix))]
-mod imp {
-    use std::io;
-    use std::path::Path;
-    use std::time::SystemTime;
-
-    use super::Reason;
-
-    pub(super) fn append(_: &Path, _: Reason, _: SystemTime, _: u32) -> io::Result<bool> {
-        Ok(false)
+    let file = File::open_append(&path)?;
+    let meta = file.meta()?;
+    if !meta.is_file() || meta.uid != uid || meta.size > MAX_RECORD_BYTES {
+        return Ok(false);
     }
+    file.write_all(format!("{unix_secs} {reason}\n").as_bytes())?;
+    Ok(true)
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
 mod tests {
     use std::fs;
     use std::os::unix::fs::PermissionsExt;
-    use std::time::{Duration, UNIX_EPOCH};
+
+    use alloc::borrow::ToOwned;
 
     use super::*;
-    use crate::config::current_uid;
+    use crate::sys::current_uid;
 
-    fn at(secs: u64) -> SystemTime {
-        UNIX_EPOCH + Duration::from_secs(secs)
+    /// A socket path in a fresh private directory.
+    fn socket_in(dir: &tempfile::TempDir) -> String {
+        dir.path().join("gateway.sock").to_str().unwrap().to_owned()
     }
 
     #[test]
     fn record_path_appends_the_suffix() {
         assert_eq!(
-            record_path(Path::new("/run/user/1/hookgate/gateway.sock")),
-            Some(PathBuf::from("/run/user/1/hookgate/gateway.sock.fallbacks"))
+            record_path("/run/user/1/hookgate/gateway.sock").as_deref(),
+            Some("/run/user/1/hookgate/gateway.sock.fallbacks")
         );
-        assert_eq!(record_path(Path::new("/")), None);
+        assert_eq!(record_path("/"), None);
     }
 
     #[test]
     fn appends_lines_private_to_the_user() {
         let dir = tempfile::tempdir().unwrap();
-        let socket = dir.path().join("gateway.sock");
-        assert!(append(
-            &socket,
-            Reason::Timeout,
-            at(1700000000),
-            current_uid()
-        ));
+        let socket = socket_in(&dir);
+        assert!(append(&socket, Reason::Timeout, 1700000000, current_uid()));
         assert!(append(
             &socket,
             Reason::Unreachable,
-            at(1700000001),
+            1700000001,
             current_uid()
         ));
         let path = record_path(&socket).unwrap();
@@ -214,32 +169,37 @@ mod tests {
     fn skips_missing_or_foreign_directories() {
         let dir = tempfile::tempdir().unwrap();
         let missing = dir.path().join("absent").join("gateway.sock");
-        assert!(!append(&missing, Reason::Timeout, at(1), current_uid()));
+        assert!(!append(
+            missing.to_str().unwrap(),
+            Reason::Timeout,
+            1,
+            current_uid()
+        ));
 
-        let socket = dir.path().join("gateway.sock");
+        let socket = socket_in(&dir);
         let other_uid = current_uid().wrapping_add(1);
-        assert!(!append(&socket, Reason::Timeout, at(1), other_uid));
-        assert!(!record_path(&socket).unwrap().exists());
+        assert!(!append(&socket, Reason::Timeout, 1, other_uid));
+        assert!(!fs::exists(record_path(&socket).unwrap()).unwrap());
     }
 
     #[test]
     fn stops_at_the_size_cap() {
         let dir = tempfile::tempdir().unwrap();
-        let socket = dir.path().join("gateway.sock");
+        let socket = socket_in(&dir);
         let path = record_path(&socket).unwrap();
         fs::write(&path, vec![b'x'; MAX_RECORD_BYTES as usize + 1]).unwrap();
-        assert!(!append(&socket, Reason::Timeout, at(1), current_uid()));
+        assert!(!append(&socket, Reason::Timeout, 1, current_uid()));
         assert_eq!(fs::metadata(&path).unwrap().len(), MAX_RECORD_BYTES + 1);
     }
 
     #[test]
     fn never_follows_a_symlink() {
         let dir = tempfile::tempdir().unwrap();
-        let socket = dir.path().join("gateway.sock");
+        let socket = socket_in(&dir);
         let target = dir.path().join("target");
         fs::write(&target, b"").unwrap();
         std::os::unix::fs::symlink(&target, record_path(&socket).unwrap()).unwrap();
-        assert!(!append(&socket, Reason::Timeout, at(1), current_uid()));
+        assert!(!append(&socket, Reason::Timeout, 1, current_uid()));
         assert_eq!(fs::read(&target).unwrap(), b"");
     }
 }

@@ -1,14 +1,17 @@
 //! What the shim forwards: the hook's stdin (bounded), its working directory
 //! and the agent-related part of its environment (bounded, never the rest:
 //! a user's environment holds secrets the gateway has no business seeing).
+//!
+//! stdin is read on the one thread, waiting with `poll` so an agent that
+//! never closes it cannot keep the hook past its deadline.
 
-use std::ffi::OsString;
-use std::io::{self, Read};
-use std::sync::mpsc;
-use std::thread;
-use std::time::Instant;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::time::Duration;
 
 use hookgate_wire::MAX_STDIN;
+
+use crate::sys::{self, Errno, Interest};
 
 /// Name prefixes of the variables the agents set for hooks
 /// (`CLAUDE_PROJECT_DIR`, `CURSOR_VERSION`, `CLINE_HOOKS_DIR`,
@@ -32,11 +35,16 @@ pub(crate) const MAX_ENV_TOTAL: usize = 64 * 1024;
 /// The forwarded environment: agent and hookgate variables, UTF-8 only,
 /// sorted by name, bounded by the limits above.
 pub(crate) fn forwarded_env(
-    vars: impl IntoIterator<Item = (OsString, OsString)>,
+    vars: impl IntoIterator<Item = (Vec<u8>, Vec<u8>)>,
 ) -> Vec<(String, String)> {
     let mut selected: Vec<(String, String)> = vars
         .into_iter()
-        .filter_map(|(name, value)| Some((name.into_string().ok()?, value.into_string().ok()?)))
+        .filter_map(|(name, value)| {
+            Some((
+                String::from_utf8(name).ok()?,
+                String::from_utf8(value).ok()?,
+            ))
+        })
         .filter(|(name, value)| {
             (is_agent_var(name) || name.starts_with(OWN_PREFIX))
                 && name.len() <= MAX_ENV_NAME
@@ -76,12 +84,25 @@ impl Stdin {
     }
 }
 
-/// Reads `reader` to its end, keeping at most `max` bytes and reading one
-/// more to tell a payload of exactly `max` bytes from an oversized one.
-pub(crate) fn read_bounded(reader: impl Read, max: usize) -> io::Result<Stdin> {
+/// Reads with `read` (one read per call, `Ok(0)` at the end) until the
+/// end, keeping at most `max` bytes and reading one more to tell a payload
+/// of exactly `max` bytes from an oversized one.
+pub(crate) fn read_bounded<E>(
+    mut read: impl FnMut(&mut [u8]) -> Result<usize, E>,
+    max: usize,
+) -> Result<Stdin, E> {
+    const CHUNK: usize = 64 * 1024;
+    let limit = max.saturating_add(1);
     let mut bytes = Vec::new();
-    let limit = u64::try_from(max).unwrap_or(u64::MAX).saturating_add(1);
-    reader.take(limit).read_to_end(&mut bytes)?;
+    while bytes.len() < limit {
+        let start = bytes.len();
+        bytes.resize(start + (limit - start).min(CHUNK), 0);
+        let n = read(bytes.get_mut(start..).unwrap_or_default())?;
+        bytes.truncate(start + n);
+        if n == 0 {
+            break;
+        }
+    }
     if bytes.len() > max {
         bytes.truncate(max);
         Ok(Stdin::Oversize(bytes))
@@ -90,47 +111,53 @@ pub(crate) fn read_bounded(reader: impl Read, max: usize) -> io::Result<Stdin> {
     }
 }
 
-/// Reads the process's stdin, bounded by `MAX_STDIN`.
-pub(crate) fn read_stdin() -> io::Result<Stdin> {
-    read_bounded(io::stdin().lock(), MAX_STDIN)
+/// Why stdin could not be read whole.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum StdinError {
+    /// Still open at the deadline.
+    Timeout,
+    Failed(Errno),
 }
 
-/// Reads stdin on a worker thread, so an agent that never closes it cannot
-/// keep the hook past its deadline: `None` when the deadline comes first.
-pub(crate) fn read_stdin_until(deadline: Instant) -> Option<io::Result<Stdin>> {
-    let (tx, rx) = mpsc::sync_channel(1);
-    let spawned = thread::Builder::new()
-        .name("stdin".to_owned())
-        .spawn(move || {
-            let _ = tx.send(read_stdin());
-        });
-    if spawned.is_err() {
-        // Cannot happen short of resource exhaustion; reading inline is
-        // still bounded in size, just not in time.
-        return Some(read_stdin());
-    }
-    rx.recv_timeout(deadline.saturating_duration_since(Instant::now()))
-        .ok()
+/// Reads the process's stdin, bounded by `MAX_STDIN` and by `deadline`
+/// (on the `sys::now` clock).
+pub(crate) fn read_stdin_until(deadline: Duration) -> Result<Stdin, StdinError> {
+    read_bounded(
+        |buf| loop {
+            if !sys::wait(sys::STDIN, Interest::Read, Some(deadline)).map_err(StdinError::Failed)? {
+                return Err(StdinError::Timeout);
+            }
+            match sys::read(sys::STDIN, buf) {
+                Ok(n) => return Ok(n),
+                // A closed stdin reads as empty, as with std.
+                Err(err) if err.0 == libc::EBADF => return Ok(0),
+                Err(err) if err.interrupted() || err.would_block() => {}
+                Err(err) => return Err(StdinError::Failed(err)),
+            }
+        },
+        MAX_STDIN,
+    )
 }
 
 /// The working directory as UTF-8, or empty when it is unknown or not
 /// UTF-8 (a lossy path would name a different directory; the payloads carry
 /// their own `cwd` anyway).
 pub(crate) fn cwd() -> String {
-    std::env::current_dir()
-        .ok()
-        .and_then(|dir| dir.into_os_string().into_string().ok())
+    sys::cwd()
+        .and_then(|dir| String::from_utf8(dir).ok())
         .unwrap_or_default()
 }
 
 #[cfg(test)]
 mod tests {
+    use alloc::borrow::ToOwned;
+
     use super::*;
 
-    fn vars(pairs: &[(&str, &str)]) -> Vec<(OsString, OsString)> {
+    fn vars(pairs: &[(&str, &str)]) -> Vec<(Vec<u8>, Vec<u8>)> {
         pairs
             .iter()
-            .map(|(k, v)| (OsString::from(k), OsString::from(v)))
+            .map(|(k, v)| (k.as_bytes().to_vec(), v.as_bytes().to_vec()))
             .collect()
     }
 
@@ -174,11 +201,11 @@ mod tests {
         ]));
         assert_eq!(env, [("CLAUDE_OK".to_owned(), "ok".to_owned())]);
 
-        let many: Vec<(OsString, OsString)> = (0..500)
+        let many: Vec<(Vec<u8>, Vec<u8>)> = (0..500)
             .map(|i| {
                 (
-                    format!("CLINE_{i:03}").into(),
-                    "x".repeat(MAX_ENV_VALUE).into(),
+                    format!("CLINE_{i:03}").into_bytes(),
+                    "x".repeat(MAX_ENV_VALUE).into_bytes(),
                 )
             })
             .collect();
@@ -189,16 +216,11 @@ mod tests {
         assert_eq!(env[0].0, "CLINE_000", "lowest names are kept");
     }
 
-    #[cfg(unix)]
     #[test]
     fn non_utf8_variables_are_skipped() {
-        use std::os::unix::ffi::OsStringExt;
         let env = forwarded_env([
-            (OsString::from("CLAUDE_A"), OsString::from_vec(vec![0xff])),
-            (
-                OsString::from_vec(b"CLAUDE_\xff".to_vec()),
-                OsString::from("x"),
-            ),
+            (b"CLAUDE_A".to_vec(), vec![0xff]),
+            (b"CLAUDE_\xff".to_vec(), b"x".to_vec()),
         ]);
         assert!(env.is_empty());
     }
@@ -209,7 +231,8 @@ mod tests {
             &[(0, false), (9, false), (10, false), (11, true), (100, true)];
         for (len, oversize) in cases {
             let input = vec![b'x'; *len];
-            let stdin = read_bounded(input.as_slice(), 10).unwrap();
+            let mut rest = input.as_slice();
+            let stdin = read_bounded(|buf| std::io::Read::read(&mut rest, buf), 10).unwrap();
             assert_eq!(matches!(stdin, Stdin::Oversize(_)), *oversize, "{len}");
             assert_eq!(stdin.bytes().len(), (*len).min(10), "{len}");
         }

@@ -12,42 +12,42 @@
 //!    that reply (a diagnostic only with `HOOKGATE_DEBUG=1`) and appends
 //!    the reason to the fallback record (see `record`).
 
-use std::env;
-use std::ffi::OsString;
-use std::process::ExitCode;
-use std::time::{Instant, SystemTime};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
 
 use hookgate_adapters::{Agent, FailMode, detect, fallback};
 use hookgate_wire::Request;
 
 use crate::call;
 use crate::cli::{self, Command, USAGE};
-use crate::config::{Config, current_uid};
+use crate::config::Config;
 use crate::output;
 use crate::record::{self, Reason};
-use crate::request::{self, Stdin};
+use crate::request::{self, Stdin, StdinError};
+use crate::sys;
 
-/// Runs one hook call.
-pub(crate) fn run() -> ExitCode {
-    let start = Instant::now();
-    let argv: Vec<OsString> = env::args_os().skip(1).collect();
+/// Runs one hook call with the process's arguments (after the program
+/// name) and environment; returns the exit code.
+pub(crate) fn run(argv: Vec<Vec<u8>>, environ: Vec<(Vec<u8>, Vec<u8>)>) -> u8 {
+    let start = sys::now();
     let (invocation, usage_error) = match cli::parse(&argv) {
         Command::Help => {
             output::emit(HELP.as_bytes(), b"");
-            return ExitCode::SUCCESS;
+            return 0;
         }
         Command::Version => {
             output::emit(
                 concat!("gateway-shim ", env!("CARGO_PKG_VERSION"), "\n").as_bytes(),
                 b"",
             );
-            return ExitCode::SUCCESS;
+            return 0;
         }
         Command::Hook(invocation) => (invocation, None),
         Command::Usage { error, partial } => (partial, Some(error)),
     };
 
-    let config = Config::from_env(|name| env::var(name).ok());
+    let config = Config::from_env(|name| var(&environ, name));
     for note in &config.notes {
         output::note(note);
     }
@@ -55,7 +55,7 @@ pub(crate) fn run() -> ExitCode {
         output::note(&format!("{error}; {USAGE}"));
     }
     let deadline = start + config.timeout;
-    let env = request::forwarded_env(env::vars_os());
+    let env = request::forwarded_env(environ);
     let fallback = Fallback {
         agent: invocation.agent,
         agent_env_names: env
@@ -71,9 +71,11 @@ pub(crate) fn run() -> ExitCode {
     };
 
     let stdin = match request::read_stdin_until(deadline) {
-        None => return fallback.answer(b"", Reason::Timeout, "stdin still open at the deadline"),
-        Some(Ok(stdin)) => stdin,
-        Some(Err(err)) => {
+        Err(StdinError::Timeout) => {
+            return fallback.answer(b"", Reason::Timeout, "stdin still open at the deadline");
+        }
+        Ok(stdin) => stdin,
+        Err(StdinError::Failed(err)) => {
             // Forwarded empty: the gateway answers an unparsable payload
             // harmlessly and counts it.
             fallback.debug(&format!("reading stdin failed: {err}"));
@@ -97,13 +99,25 @@ pub(crate) fn run() -> ExitCode {
         env,
         stdin,
     };
-    match call::call(&config.socket, request.encode(), deadline, current_uid()) {
+    match call::call(
+        &config.socket,
+        &request.encode(),
+        deadline,
+        sys::current_uid(),
+    ) {
         Ok(reply) => {
             output::emit(&reply.stdout, &reply.stderr);
             output::exit_code(reply.exit_code)
         }
         Err(failure) => fallback.answer(&request.stdin, failure.reason(), failure.detail()),
     }
+}
+
+/// The value of the first variable called `name`, if it is UTF-8 (as
+/// `std::env::var(name).ok()`).
+fn var(environ: &[(Vec<u8>, Vec<u8>)], name: &str) -> Option<String> {
+    let (_, value) = environ.iter().find(|(n, _)| n == name.as_bytes())?;
+    String::from_utf8(value.clone()).ok()
 }
 
 /// What the shim needs to answer on its own.
@@ -118,7 +132,7 @@ struct Fallback<'a> {
 impl Fallback<'_> {
     /// Writes the agent's fallback reply for `payload`, records `reason`
     /// and returns the exit code.
-    fn answer(&self, payload: &[u8], reason: Reason, detail: &str) -> ExitCode {
+    fn answer(&self, payload: &[u8], reason: Reason, detail: &str) -> u8 {
         let names: Vec<&str> = self.agent_env_names.iter().map(String::as_str).collect();
         let detected = detect(payload, self.agent, &names).ok();
         let reply = fallback(
@@ -131,8 +145,8 @@ impl Fallback<'_> {
         let recorded = record::append(
             &self.config.socket,
             reason,
-            SystemTime::now(),
-            current_uid(),
+            sys::unix_secs(),
+            sys::current_uid(),
         );
         self.debug(&format!(
             "answered on its own ({reason}, {:?}, dialect {:?}): {detail}; recorded: {recorded}",
@@ -164,3 +178,20 @@ environment:
   HOOKGATE_FAIL        open (default) or closed; --fail-closed/--fail-open win
   HOOKGATE_DEBUG       1: one diagnostic line on stderr per fallback
 ";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variables_are_looked_up_like_std() {
+        let environ = vec![
+            (b"A".to_vec(), b"first".to_vec()),
+            (b"A".to_vec(), b"second".to_vec()),
+            (b"B".to_vec(), vec![0xff]),
+        ];
+        assert_eq!(var(&environ, "A").as_deref(), Some("first"));
+        assert_eq!(var(&environ, "B"), None, "not UTF-8");
+        assert_eq!(var(&environ, "C"), None);
+    }
+}

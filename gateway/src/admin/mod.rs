@@ -47,7 +47,7 @@ impl Gateway for Service {
         &self,
         _request: tonic::Request<v1::StatusRequest>,
     ) -> Result<tonic::Response<v1::StatusReply>, tonic::Status> {
-        let doc = self.0.document();
+        let doc = self.0.document().await;
         let status_json = serde_json::to_string(&doc)
             .map_err(|err| tonic::Status::internal(format!("status document: {err}")))?;
         Ok(tonic::Response::new(v1::StatusReply {

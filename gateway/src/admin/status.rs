@@ -64,13 +64,24 @@ impl StatusSource {
         self.started.elapsed().as_secs()
     }
 
+    /// Adds the shims' fallback record to the metrics. File I/O, so it
+    /// runs on the blocking pool, off the runtime's workers.
+    pub async fn collect_fallbacks(&self) {
+        let (socket, metrics) = (self.socket.clone(), Arc::clone(&self.metrics));
+        let collected =
+            tokio::task::spawn_blocking(move || fallbacks::collect(&socket, &metrics)).await;
+        if let Err(err) = collected {
+            tracing::warn!(error = %err, "collecting the shims' fallback record failed");
+        }
+    }
+
     /// The metrics, after collecting the shims' fallback record.
-    pub fn snapshot(&self) -> Snapshot {
-        fallbacks::collect(&self.socket, &self.metrics);
+    pub async fn snapshot(&self) -> Snapshot {
+        self.collect_fallbacks().await;
         self.metrics.snapshot()
     }
 
-    pub fn document(&self) -> StatusDoc {
+    pub async fn document(&self) -> StatusDoc {
         StatusDoc {
             schema: SCHEMA,
             version: env!("CARGO_PKG_VERSION"),
@@ -80,7 +91,7 @@ impl StatusSource {
             admin_socket: self.admin_socket.display().to_string(),
             config: self.config.clone(),
             metrics_addr: self.metrics_addr.get().map(ToString::to_string),
-            metrics: self.snapshot(),
+            metrics: self.snapshot().await,
         }
     }
 }

@@ -264,8 +264,8 @@ mod tests {
     use crate::admin::status::StatusSource;
     use crate::metrics::{ErrorKind, Metrics, Outcome, Refusal};
 
-    #[test]
-    fn renders_a_real_document() {
+    #[tokio::test]
+    async fn renders_a_real_document() {
         let metrics = Arc::new(Metrics::default());
         metrics.event(Agent::ClaudeCode, EventKind::PreToolUse);
         let took = Duration::from_micros(1_500);
@@ -279,7 +279,7 @@ mod tests {
         metrics.subscriber("policy").error(ErrorKind::Connect);
         let dir = tempfile::tempdir().unwrap();
         let source = StatusSource::new(metrics, dir.path().join("gw.sock"), "cfg.toml".into());
-        let doc = serde_json::to_value(source.document()).unwrap();
+        let doc = serde_json::to_value(source.document().await).unwrap();
         let text = render(&doc);
         assert!(text.contains("metrics off"), "{text}");
         assert!(text.contains("config  cfg.toml"), "{text}");

@@ -65,8 +65,26 @@ impl Audit {
     }
 }
 
+/// Whether the log is currently failing, so a broken log warns once when it
+/// breaks and says so once when it works again, not on every batch.
+#[derive(Debug, Default)]
+struct Failing(bool);
+
+impl Failing {
+    /// Records a failure; true when the log was working until now.
+    fn failed(&mut self) -> bool {
+        !std::mem::replace(&mut self.0, true)
+    }
+
+    /// Records a success; true when the log was failing until now.
+    fn recovered(&mut self) -> bool {
+        std::mem::replace(&mut self.0, false)
+    }
+}
+
 async fn writer(path: PathBuf, mut rx: mpsc::Receiver<AuditRecord>, stats: Arc<SubscriberStats>) {
     let mut file: Option<BufWriter<tokio::fs::File>> = None;
+    let mut failing = Failing::default();
     while let Some(first) = rx.recv().await {
         let mut batch = vec![first];
         while let Ok(more) = rx.try_recv() {
@@ -76,7 +94,11 @@ async fn writer(path: PathBuf, mut rx: mpsc::Receiver<AuditRecord>, stats: Arc<S
             match open(&path).await {
                 Ok(f) => file = Some(BufWriter::new(f)),
                 Err(err) => {
-                    tracing::warn!(path = %path.display(), error = %err, "audit log cannot be opened; records dropped");
+                    if failing.failed() {
+                        tracing::warn!(path = %path.display(), error = %err, "audit log cannot be opened; records dropped until it can");
+                    } else {
+                        tracing::debug!(path = %path.display(), error = %err, "audit log still cannot be opened");
+                    }
                     stats
                         .errors
                         .fetch_add(batch.len() as u64, Ordering::Relaxed);
@@ -98,9 +120,16 @@ async fn writer(path: PathBuf, mut rx: mpsc::Receiver<AuditRecord>, stats: Arc<S
         match written {
             Ok(()) => {
                 stats.ok.fetch_add(batch.len() as u64, Ordering::Relaxed);
+                if failing.recovered() {
+                    tracing::info!(path = %path.display(), "audit log writable again");
+                }
             }
             Err(err) => {
-                tracing::warn!(path = %path.display(), error = %err, "audit log write failed; reopening");
+                if failing.failed() {
+                    tracing::warn!(path = %path.display(), error = %err, "audit log write failed; reopening");
+                } else {
+                    tracing::debug!(path = %path.display(), error = %err, "audit log write failed again");
+                }
                 stats
                     .errors
                     .fetch_add(batch.len() as u64, Ordering::Relaxed);
@@ -259,6 +288,16 @@ mod tests {
             .mode();
         assert_eq!(dir_mode & 0o777, 0o700);
         assert_eq!(stats.ok.load(Ordering::Relaxed), 2);
+    }
+
+    #[test]
+    fn failures_are_reported_on_transitions_only() {
+        let mut failing = Failing::default();
+        assert!(!failing.recovered(), "working to working: quiet");
+        assert!(failing.failed(), "working to failing: warn");
+        assert!(!failing.failed(), "still failing: quiet");
+        assert!(failing.recovered(), "failing to working: info");
+        assert!(!failing.recovered());
     }
 
     #[tokio::test]

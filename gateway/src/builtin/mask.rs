@@ -18,11 +18,6 @@ pub const MASK: &str = "[REDACTED]";
 /// (`$1`) so the log still says what kind of value was there.
 static PATTERNS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
     [
-        // `NAME=value` / `NAME: value` where NAME says it is secret.
-        (
-            r#"(?i)\b([A-Z0-9_]*(?:PASSWORD|PASSWD|PASSPHRASE|TOKEN|SECRET|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*["']?\s*[=:]\s*)("[^"\n]*"|'[^'\n]*'|[^\s"',;&|}]+)"#,
-            "${1}[REDACTED]",
-        ),
         // Authorization headers.
         (
             r"(?i)\b(authorization\s*:\s*(?:bearer|basic|token)|bearer)(\s+)[A-Za-z0-9\-._~+/]{8,}=*",
@@ -49,9 +44,26 @@ static PATTERNS: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
     .collect()
 });
 
+/// `NAME=value` / `NAME: value` where NAME says it is secret. Group 1 is
+/// what stays (the name and the separator), group 2 the name alone.
+static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)\b(([A-Z0-9_]*(?:PASSWORD|PASSWD|PASSPHRASE|TOKEN|SECRET|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*)["']?\s*[=:]\s*)("[^"\n]*"|'[^'\n]*'|[^\s"',;&|}]+)"#,
+    )
+    .expect("constant mask regex is valid")
+});
+
 /// `text` with every recognized secret replaced by [`MASK`].
 pub fn mask_str(text: &str) -> String {
-    let mut out = std::borrow::Cow::Borrowed(text);
+    // The regex crate has no look-around: token *counts* (`max_tokens=`,
+    // `INPUT_TOKENS:`) are told apart from tokens here.
+    let mut out = ASSIGNMENT.replace_all(text, |caps: &regex::Captures<'_>| {
+        if token_count(&caps[2]) {
+            caps[0].to_owned()
+        } else {
+            format!("{}{MASK}", &caps[1])
+        }
+    });
     for (pattern, replacement) in PATTERNS.iter() {
         if let std::borrow::Cow::Owned(replaced) = pattern.replace_all(&out, *replacement) {
             out = std::borrow::Cow::Owned(replaced);
@@ -98,8 +110,14 @@ fn secret_key(key: &str) -> bool {
     ]
     .iter()
     .any(|word| key.contains(word))
-        && !key.ends_with("_tokens")
-        && key != "max_tokens"
+        && !token_count(&key)
+}
+
+/// A name for a number of tokens (`max_tokens`, `INPUT_TOKENS`), not a
+/// secret.
+fn token_count(name: &str) -> bool {
+    let name = name.to_ascii_lowercase().replace('-', "_");
+    name == "tokens" || name.ends_with("_tokens")
 }
 
 #[cfg(test)]
@@ -143,19 +161,24 @@ mod tests {
                 "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\nrest",
                 "[REDACTED]\nrest",
             ),
+            (
+                "Authorization: token ghx0123456789",
+                "Authorization: token [REDACTED]",
+            ),
             // Nothing secret: untouched.
             ("cargo test --all", "cargo test --all"),
             ("ask the user a question", "ask the user a question"),
-            ("max_tokens=4096", "max_tokens=[REDACTED]"),
+            ("max_tokens=4096", "max_tokens=4096"),
+            ("MAX_TOKENS: 4096", "MAX_TOKENS: 4096"),
+            (
+                "max_tokens=4096 API_TOKEN=abc123",
+                "max_tokens=4096 API_TOKEN=[REDACTED]",
+            ),
             (
                 "the token configuration is fine",
                 "the token configuration is fine",
             ),
             ("basic understanding", "basic understanding"),
-            (
-                "Authorization: token ghx0123456789",
-                "Authorization: token [REDACTED]",
-            ),
             ("sk-short", "sk-short"),
         ];
         for (input, expected) in cases {

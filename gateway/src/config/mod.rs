@@ -26,6 +26,9 @@ pub use error::{ConfigError, LoadError};
 pub const DEFAULT_TOML: &str = include_str!("default.toml");
 /// How the embedded default is named in messages.
 pub const EMBEDDED_NAME: &str = "<embedded default config>";
+/// The shim's default `HOOKGATE_TIMEOUT_MS`: its deadline for the whole
+/// exchange, waiting for a connection slot included.
+pub const SHIM_DEFAULT_TIMEOUT: Duration = Duration::from_millis(5000);
 
 /// A validated configuration.
 #[derive(Debug, Clone)]
@@ -123,9 +126,47 @@ impl Config {
         validate::parse(origin, text, env)
     }
 
+    /// Decide subscribers whose deadline plus `queue_wait` reaches the
+    /// shim's default timeout, with that sum: the shim would give up first
+    /// and apply its own fail mode, so their `on_error` could never apply.
+    pub fn outlasting_the_shim(&self) -> Vec<(&str, Duration)> {
+        self.subscribers
+            .iter()
+            .filter_map(|sub| match &sub.kind {
+                SubscriberKind::Remote {
+                    mode: Mode::Decide,
+                    timeout,
+                    ..
+                } => Some((sub.name.as_str(), *timeout + self.server.queue_wait)),
+                _ => None,
+            })
+            .filter(|(_, total)| *total >= SHIM_DEFAULT_TIMEOUT)
+            .collect()
+    }
+
+    /// Warns about what [`Config::outlasting_the_shim`] finds.
+    fn warn_about_deadlines(&self) {
+        for (name, total) in self.outlasting_the_shim() {
+            tracing::warn!(
+                subscriber = name,
+                timeout_plus_queue_wait_ms = total.as_millis(),
+                shim_timeout_ms = SHIM_DEFAULT_TIMEOUT.as_millis(),
+                "the shim gives up before this subscriber's deadline and applies its own fail mode \
+                 (on_error never applies); lower timeout_ms / queue_wait_ms or raise HOOKGATE_TIMEOUT_MS"
+            );
+        }
+    }
+
     /// Loads `--config PATH` when given, else the user's file when it
-    /// exists, else the embedded default.
+    /// exists, else the embedded default. Warns about subscriber deadlines
+    /// the shim would not wait for.
     pub fn load(explicit: Option<&Path>) -> Result<Config, LoadError> {
+        let config = Config::load_quietly(explicit)?;
+        config.warn_about_deadlines();
+        Ok(config)
+    }
+
+    fn load_quietly(explicit: Option<&Path>) -> Result<Config, LoadError> {
         let env = Env::from_process();
         let path = match explicit {
             Some(path) => Some(path.to_path_buf()),

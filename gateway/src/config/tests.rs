@@ -380,3 +380,23 @@ fn env_paths_follow_xdg() {
         Some(PathBuf::from("/h/.local/state/hookgate/audit.jsonl"))
     );
 }
+
+#[test]
+fn deadlines_the_shim_would_not_wait_for_are_found() {
+    let sub = |name: &str, extra: &str| {
+        format!("[[subscriber]]\nname = \"{name}\"\nendpoint = \"http://127.0.0.1:1\"\n{extra}\n")
+    };
+    let text = [
+        "[server]\nqueue_wait_ms = 500\n".to_owned(),
+        sub("fits", "timeout_ms = 4499"),
+        sub("reaches", "timeout_ms = 4500"),
+        sub("watcher", "timeout_ms = 60000\nmode = \"observe\""),
+    ]
+    .concat();
+    let config = parse(&text).unwrap();
+    assert_eq!(
+        config.outlasting_the_shim(),
+        [("reaches", Duration::from_millis(5000))]
+    );
+    assert!(parse("").unwrap().outlasting_the_shim().is_empty());
+}

@@ -66,7 +66,9 @@ impl Refusal {
     }
 }
 
-/// What the agent was told, in one word.
+/// The merged decision, in one word, as the subscribers decided it: before
+/// rendering, so an answer the agent cannot express (counted as a loss)
+/// still counts here as decided.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
     Allow,

@@ -98,7 +98,8 @@ fn index<T: PartialEq>(all: &[T], value: &T) -> u8 {
 /// Counters of one subscriber (remote or built-in).
 #[derive(Debug)]
 pub struct SubscriberStats {
-    /// Events handed to it (decide calls made, observe events sent).
+    /// Events handed to it: decide calls made, observe events and audit
+    /// records offered to the queue (drops included).
     pub calls: AtomicU64,
     /// Calls that gave a usable answer (or records written, for audit).
     pub ok: AtomicU64,

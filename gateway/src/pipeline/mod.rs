@@ -16,7 +16,7 @@ use hookgate_adapters::{
 use hookgate_wire::{Reply, Request};
 
 use crate::builtin::audit::AuditRecord;
-use crate::convert;
+use crate::convert::ProtoEvent;
 use crate::ids::EventIds;
 use crate::metrics::{Metrics, Outcome};
 use crate::subscribers::Registry;
@@ -40,6 +40,13 @@ impl Pipeline {
 
     /// The reply for one shim request.
     pub async fn handle(&self, request: Request) -> Reply {
+        self.evaluate(request).await.0
+    }
+
+    /// [`Pipeline::handle`], also giving the merged decision (`None` when
+    /// the payload was not understood), so tests assert on the decision
+    /// and leave the agent's reply format to `adapters`.
+    pub(crate) async fn evaluate(&self, request: Request) -> (Reply, Option<Decision>) {
         let started = Instant::now();
         let id = self.ids.next_id();
         // The shim's agent argument (`gateway-shim cursor`) is a hint; take
@@ -59,7 +66,8 @@ impl Pipeline {
                     None => self.metrics.detect_error(),
                 }
                 tracing::warn!(%id, error = %err, bytes = request.stdin.len(), "payload not understood; neutral reply");
-                return self.unparsed(id, request.stdin, None, err.to_string(), started);
+                let reply = self.unparsed(id, request.stdin, None, err.to_string(), started);
+                return (reply, None);
             }
         };
         let event = match adapters::parse(detected.dialect, &request.stdin) {
@@ -67,12 +75,16 @@ impl Pipeline {
             Err(err) => {
                 self.metrics.parse_error(detected.dialect.agent());
                 tracing::warn!(%id, error = %err, "payload not parsed; neutral reply");
-                return self.unparsed(id, request.stdin, Some(detected), err.to_string(), started);
+                let reply =
+                    self.unparsed(id, request.stdin, Some(detected), err.to_string(), started);
+                return (reply, None);
             }
         };
         let agent = event.dialect.agent();
         self.metrics.event(agent, event.kind);
-        let proto = Arc::new(convert::event_to_proto(&event, &id, &request.stdin));
+        let payload = Arc::new(request.stdin);
+        // Converted only if a remote subscriber (decide or observe) uses it.
+        let proto = ProtoEvent::new(Arc::clone(&event), id.clone(), Arc::clone(&payload));
 
         for (filter, observer) in &self.registry.observers {
             if filter.matches(&event) {
@@ -87,7 +99,13 @@ impl Pipeline {
             .iter()
             .filter(|d| d.filter.matches(&event))
             .collect();
-        let decisions = join_all(deciders.iter().map(|d| d.decide(&event, &proto))).await;
+        let pending: Vec<_> = deciders
+            .iter()
+            .map(|d| d.decide(&event, Arc::clone(&proto)))
+            .collect();
+        // The last holder takes the message without copying it.
+        drop(proto);
+        let decisions = join_all(pending).await;
         let ranked: Vec<RankedDecision> = deciders
             .iter()
             .zip(decisions)
@@ -122,15 +140,16 @@ impl Pipeline {
             "event decided"
         );
         let outcome = Outcome::of(&merged.decision);
-        self.audit(&event, id, request.stdin, merged.decision, started);
+        self.audit(&event, id, payload, &merged.decision, started);
         self.metrics
             .replied(agent, event.kind, outcome, started.elapsed());
         let reply = rendered.reply;
-        Reply {
+        let reply = Reply {
             exit_code: reply.exit_code,
             stdout: reply.stdout,
             stderr: reply.stderr,
-        }
+        };
+        (reply, Some(merged.decision))
     }
 
     /// The neutral reply for a payload that could not be understood.
@@ -171,8 +190,8 @@ impl Pipeline {
         &self,
         event: &Arc<HookEvent>,
         id: String,
-        payload: Vec<u8>,
-        decision: Decision,
+        payload: Arc<Vec<u8>>,
+        decision: &Decision,
         started: Instant,
     ) {
         let mut audits = self
@@ -184,7 +203,6 @@ impl Pipeline {
         if audits.peek().is_none() {
             return;
         }
-        let payload = Arc::new(payload);
         for (_, audit) in audits {
             audit.record(AuditRecord {
                 id: id.clone(),

@@ -1,12 +1,18 @@
 //! The pipeline end to end in-process, with real tonic subscribers on
 //! localhost: parallel fan-out, deadlines and failure policy, observe,
 //! filters, the built-ins, and payloads that cannot be understood.
+//!
+//! The input is a Claude Code fixture, but assertions are on the merged
+//! canonical decision and the counters; the reply is checked to be exactly
+//! what `hookgate_adapters::render` makes of that decision, so no agent's
+//! reply format is spelled out here.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use futures_util::FutureExt as _;
+use hookgate_adapters::{self as adapters, Decision, Dialect, Permission};
 use hookgate_proto::v1;
 use serde_json::Value;
 use tokio::sync::{Barrier, mpsc, oneshot};
@@ -37,31 +43,30 @@ impl Harness {
         }
     }
 
-    /// Runs a Claude Code `PreToolUse` for `command`; returns stdout as JSON.
-    async fn bash(&self, command: &str) -> Value {
+    /// Runs a Claude Code `PreToolUse` for `command`; returns the merged
+    /// decision, once sure the agent got what adapters render for it.
+    async fn bash(&self, command: &str) -> Decision {
         let payload = claude_payload("PreToolUse", |v| {
             v["tool_input"]["command"] = command.into()
         });
-        let reply = self.pipeline.handle(request("claude-code", payload)).await;
-        assert_eq!(reply.exit_code, 0);
-        stdout_json(&reply.stdout)
+        let (reply, decision) = self
+            .pipeline
+            .evaluate(request("claude-code", payload.clone()))
+            .await;
+        let decision = decision.expect("the fixture is understood");
+        let event = adapters::parse(Dialect::ClaudeCode, &payload).unwrap();
+        let expected = adapters::render(&event, &decision).reply;
+        assert_eq!(
+            (reply.exit_code, &reply.stdout, &reply.stderr),
+            (expected.exit_code, &expected.stdout, &expected.stderr),
+            "the reply is the rendered merged decision"
+        );
+        decision
     }
 
     fn snapshot(&self) -> Snapshot {
         self.metrics.snapshot()
     }
-}
-
-fn stdout_json(stdout: &[u8]) -> Value {
-    if stdout.is_empty() {
-        return Value::Null;
-    }
-    serde_json::from_slice(stdout).unwrap_or_else(|err| {
-        panic!(
-            "stdout not JSON ({err}): {}",
-            String::from_utf8_lossy(stdout)
-        )
-    })
 }
 
 fn answer(decision: v1::Decision) -> Behaviour {
@@ -101,13 +106,9 @@ async fn a_remote_deny_reaches_the_agent_in_its_format() {
     let endpoint = fake_subscriber(answer(deny("no deploys on friday"))).await;
     let h = Harness::new(&decide_sub("policy", &endpoint, ""));
     let out = h.bash("./deploy.sh").await;
-    assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
-    assert!(
-        out["hookSpecificOutput"]["permissionDecisionReason"]
-            .as_str()
-            .unwrap()
-            .contains("no deploys on friday")
-    );
+    assert_eq!(out.permission, Permission::Deny);
+    let reason = out.reason.unwrap_or_default();
+    assert!(reason.contains("no deploys on friday"), "{reason}");
     let snap = h.snapshot();
     assert_eq!(snap.total_events(), 1);
     let stats = snap.subscriber("policy").unwrap();
@@ -122,7 +123,7 @@ async fn unix_socket_endpoints_work() {
     assert!(endpoint.starts_with("unix:///"));
     let h = Harness::new(&decide_sub("local", &endpoint, ""));
     let out = h.bash("ls").await;
-    assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert_eq!(out.permission, Permission::Deny);
     assert_eq!(h.snapshot().subscriber("local").map(|s| s.ok), Some(1));
 }
 
@@ -151,9 +152,7 @@ async fn fan_out_is_parallel() {
         decide_sub("b", &b, "priority = 1")
     ));
     let out = h.bash("ls").await;
-    let joined = out["hookSpecificOutput"]["additionalContext"]
-        .as_str()
-        .unwrap();
+    let joined = out.additional_context.unwrap_or_default();
     assert!(
         joined.contains("from A") && joined.contains("from B"),
         "{joined}"
@@ -179,10 +178,8 @@ async fn a_hanging_subscriber_gets_its_on_error_policy() {
         "[[subscriber]]\nname = \"strict\"\nendpoint = \"{hung}\"\n{short}\non_error = \"deny\"\n"
     ));
     let out = h.bash("ls").await;
-    assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
-    let reason = out["hookSpecificOutput"]["permissionDecisionReason"]
-        .as_str()
-        .unwrap();
+    assert_eq!(out.permission, Permission::Deny);
+    let reason = out.reason.unwrap_or_default();
     assert!(reason.contains("`strict`"), "{reason}");
     let stats = h.snapshot().subscriber("strict").cloned().unwrap();
     assert_eq!(
@@ -197,13 +194,8 @@ async fn a_hanging_subscriber_gets_its_on_error_policy() {
         decide_sub("ctx", &ctx, "")
     ));
     let out = h.bash("ls").await;
-    assert_eq!(out["hookSpecificOutput"]["additionalContext"], "still here");
-    assert!(
-        out["hookSpecificOutput"]
-            .get("permissionDecision")
-            .is_none(),
-        "{out}"
-    );
+    assert_eq!(out.additional_context.as_deref(), Some("still here"));
+    assert_eq!(out.permission, Permission::Unspecified, "{out:?}");
     let stats = h.snapshot().subscriber("lax").cloned().unwrap();
     assert_eq!(
         (stats.timeouts, stats.fail_closed, stats.fail_open),
@@ -229,7 +221,7 @@ async fn a_down_subscriber_and_a_bad_reply_are_errors() {
         decide_sub("bad", &bad, "")
     ));
     let out = h.bash("ls").await;
-    assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert_eq!(out.permission, Permission::Deny);
     let snap = h.snapshot();
     for name in ["down", "bad"] {
         let stats = snap.subscriber(name).unwrap();
@@ -252,15 +244,9 @@ async fn rewrites_reach_the_agent() {
     }))
     .await;
     let h = Harness::new(&decide_sub("ci", &rewrite, ""));
-    let out = h.bash("npm test").await;
-    assert_eq!(
-        out["hookSpecificOutput"]["updatedInput"]["command"],
-        "npm test -- --ci"
-    );
-    assert_eq!(
-        out["hookSpecificOutput"]["updatedInput"]["description"],
-        "Run test suite"
-    );
+    let input = h.bash("npm test").await.updated_input.unwrap();
+    assert_eq!(input["command"], "npm test -- --ci");
+    assert_eq!(input["description"], "Run test suite");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -315,9 +301,25 @@ async fn observe_subscribers_are_not_awaited() {
     let out = tokio::time::timeout(Duration::from_secs(20), h.bash("ls"))
         .await
         .expect("reply without waiting for observers");
-    assert_eq!(out, Value::Null, "observers have no say");
+    assert!(out.is_neutral(), "observers have no say: {out:?}");
     release_tx.send(()).unwrap();
     assert_eq!(seen_rx.recv().await.as_deref(), Some("PreToolUse"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn observe_calls_count_every_event_offered_drops_included() {
+    // 16 calls in flight, one held by the worker, one queued: at most 18
+    // of 20 events get through; the rest are drops, and calls are all 20.
+    let endpoint = fake_subscriber(hang()).await;
+    let h = Harness::new(&format!(
+        "[[subscriber]]\nname = \"slow\"\nendpoint = \"{endpoint}\"\nmode = \"observe\"\ntimeout_ms = 60000\nqueue_size = 1\n"
+    ));
+    for _ in 0..20 {
+        h.bash("ls").await;
+    }
+    let stats = h.snapshot().subscriber("slow").cloned().unwrap();
+    assert_eq!(stats.calls, 20, "{stats:?}");
+    assert!(stats.drops >= 2, "{stats:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -349,11 +351,11 @@ async fn the_embedded_default_guards_and_audits() {
     );
     let h = Harness::new(&toml);
     let out = h.bash("rm -rf ~").await;
-    assert_eq!(out["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert_eq!(out.permission, Permission::Deny);
     let out = h
         .bash("GITHUB_TOKEN=ghp_0123456789abcdefghij0123 cargo test")
         .await;
-    assert_eq!(out, Value::Null);
+    assert!(out.is_neutral(), "{out:?}");
 
     assert_eq!(h.snapshot().subscriber("guard").map(|s| s.calls), Some(2));
 

@@ -24,7 +24,7 @@ struct Running {
 }
 
 async fn start(server_toml: &str) -> Running {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::testing::private_tempdir();
     let path = dir.path().join("gateway.sock");
     let config = Config::parse(
         "test.toml",
@@ -37,11 +37,12 @@ async fn start(server_toml: &str) -> Running {
         .unwrap();
     let metrics = Arc::new(Metrics::default());
     let shutdown = CancellationToken::new();
-    let task = tokio::spawn(crate::serve_with_metrics(
+    let task = tokio::spawn(crate::serve(
         config,
         listener,
         shutdown.clone(),
         Arc::clone(&metrics),
+        crate::Options::default(),
     ));
     Running {
         _dir: dir,

@@ -119,13 +119,16 @@ mod tests {
         let tracker = TaskTracker::new();
         let stop = CancellationToken::new();
         spawn("s", channel, Arc::clone(&stats), &tracker, stop.clone());
-        // The first check runs at once; wait for it to land (bounded).
-        for _ in 0..200 {
-            if stats.source() != StateSource::None {
-                break;
+        // The first check runs at once; wait for it to land. The outer
+        // guard only turns a hang into a failure; it is not a speed check.
+        let landed = async {
+            while stats.source() == StateSource::None {
+                tokio::time::sleep(Duration::from_millis(10)).await;
             }
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        };
+        tokio::time::timeout(Duration::from_secs(30), landed)
+            .await
+            .expect("the first health check never landed");
         stop.cancel();
         tracker.close();
         tracker.wait().await;

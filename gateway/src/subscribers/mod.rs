@@ -11,18 +11,18 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use anyhow::Context as _;
-use hookgate_adapters::{Decision, HookEvent};
-use hookgate_proto::v1;
+use hookgate_adapters::{Decision, HookEvent, Permission};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::builtin::audit::Audit;
 use crate::builtin::guard::Guard;
-use crate::config::{Mode, SubscriberConfig, SubscriberKind};
-use crate::metrics::{Metrics, State, StateSource, SubscriberStats};
+use crate::config::{Mode, OnError, SubscriberConfig, SubscriberKind};
+use crate::convert::{self, ProtoEvent};
+use crate::metrics::{ErrorKind, Metrics, State, StateSource, SubscriberStats};
 use filter::Filter;
 use observe::Observer;
-use remote::Remote;
+use remote::{Failure, Remote};
 
 /// A subscriber the hook path waits for.
 #[derive(Debug)]
@@ -44,17 +44,60 @@ pub enum DeciderKind {
 
 impl Decider {
     /// This subscriber's decision on `event` (`proto` is the same event as
-    /// sent over gRPC). Never fails: failures become the on_error decision.
-    pub async fn decide(&self, event: &HookEvent, proto: &v1::HookEvent) -> Decision {
+    /// sent over gRPC, converted only if a remote subscriber asks for it).
+    /// Never fails: failures become the on_error decision.
+    pub async fn decide(&self, event: &HookEvent, proto: Arc<ProtoEvent>) -> Decision {
         match &self.kind {
-            DeciderKind::Remote(remote) => remote.decide(proto.clone()).await,
+            DeciderKind::Remote(remote) => {
+                remote.stats().calls.fetch_add(1, Ordering::Relaxed);
+                let reply = remote.call(proto.into_owned()).await;
+                match convert::decision_from_reply(reply) {
+                    Ok(decision) => {
+                        remote.stats().answered(decision.permission);
+                        decision
+                    }
+                    Err(failure) => on_failure(remote, &failure),
+                }
+            }
             DeciderKind::Guard(guard, stats) => {
+                // Not needed here: let a remote holder take it uncopied.
+                drop(proto);
                 stats.calls.fetch_add(1, Ordering::Relaxed);
                 let started = std::time::Instant::now();
                 let decision = guard.decide(event);
                 stats.call_took(started.elapsed());
                 stats.answered(decision.permission);
                 decision
+            }
+        }
+    }
+}
+
+/// The decision a remote's `on_error` gives for `failure`: no opinion
+/// (allow) or a deny naming the subscriber (deny).
+fn on_failure(remote: &Remote, failure: &Failure) -> Decision {
+    let stats = remote.stats();
+    if let Failure::BadReply(_) = failure {
+        stats.error(ErrorKind::BadReply);
+    }
+    let name = remote.name();
+    match remote.on_error() {
+        OnError::Allow => {
+            stats.fail_open.fetch_add(1, Ordering::Relaxed);
+            tracing::warn!(subscriber = %name, error = %failure, "subscriber failed; no opinion (on_error = allow)");
+            Decision::default()
+        }
+        OnError::Deny => {
+            stats.fail_closed.fetch_add(1, Ordering::Relaxed);
+            tracing::warn!(subscriber = %name, error = %failure, "subscriber failed; denying (on_error = deny)");
+            let reason = format!(
+                "hookgate: subscriber `{name}` failed ({failure}); blocked by its on_error = \"deny\" policy"
+            );
+            Decision {
+                permission: Permission::Deny,
+                agent_message: Some(reason.clone()),
+                reason: Some(reason),
+                ..Decision::default()
             }
         }
     }

@@ -9,20 +9,19 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use hookgate_proto::v1;
 use tokio::sync::{Semaphore, mpsc};
 use tokio_util::task::TaskTracker;
 
 use super::remote::Remote;
+use crate::convert::ProtoEvent;
 
 /// Calls one observe subscriber may have in flight.
 const IN_FLIGHT: usize = 16;
 
 /// The hook path's handle on one observe subscriber.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Observer {
-    name: Arc<str>,
-    tx: mpsc::Sender<Arc<v1::HookEvent>>,
+    tx: mpsc::Sender<Arc<ProtoEvent>>,
     remote: Remote,
 }
 
@@ -31,15 +30,7 @@ impl Observer {
     pub fn spawn(remote: Remote, queue_size: usize, tracker: &TaskTracker) -> Observer {
         let (tx, rx) = mpsc::channel(queue_size.max(1));
         tracker.spawn(worker(remote.clone(), rx, tracker.clone()));
-        Observer {
-            name: remote.name().into(),
-            tx,
-            remote,
-        }
-    }
-
-    pub fn name(&self) -> &str {
-        &self.name
+        Observer { tx, remote }
     }
 
     /// The subscriber behind the queue.
@@ -47,16 +38,19 @@ impl Observer {
         &self.remote
     }
 
-    /// Queues `event`; never blocks. A full queue counts a drop.
-    pub fn offer(&self, event: Arc<v1::HookEvent>) {
+    /// Queues `event`; never blocks. Every event offered counts as a call
+    /// (as for audit); a full queue also counts a drop.
+    pub fn offer(&self, event: Arc<ProtoEvent>) {
+        let stats = self.remote.stats();
+        stats.calls.fetch_add(1, Ordering::Relaxed);
         if self.tx.try_send(event).is_err() {
-            self.remote.stats().drops.fetch_add(1, Ordering::Relaxed);
-            tracing::debug!(subscriber = %self.name, "observe queue full; event dropped");
+            stats.drops.fetch_add(1, Ordering::Relaxed);
+            tracing::debug!(subscriber = %self.remote.name(), "observe queue full; event dropped");
         }
     }
 }
 
-async fn worker(remote: Remote, mut rx: mpsc::Receiver<Arc<v1::HookEvent>>, tracker: TaskTracker) {
+async fn worker(remote: Remote, mut rx: mpsc::Receiver<Arc<ProtoEvent>>, tracker: TaskTracker) {
     let slots = Arc::new(Semaphore::new(IN_FLIGHT));
     while let Some(event) = rx.recv().await {
         let Ok(permit) = slots.clone().acquire_owned().await else {
@@ -64,7 +58,8 @@ async fn worker(remote: Remote, mut rx: mpsc::Receiver<Arc<v1::HookEvent>>, trac
         };
         let remote = remote.clone();
         tracker.spawn(async move {
-            if remote.call((*event).clone()).await.is_ok() {
+            // Converted here, off the hook path, when no decider needed it.
+            if remote.call(event.into_owned()).await.is_ok() {
                 remote.stats().ok.fetch_add(1, Ordering::Relaxed);
             }
             drop(permit);

@@ -4,18 +4,20 @@
 //! The deadline is both sent (as the gRPC `grpc-timeout`, so a well-behaved
 //! subscriber gives up too) and enforced here with `tokio::time::timeout`,
 //! so a subscriber that ignores it still cannot hold the agent.
+//!
+//! This is transport only: it sends and receives `hookgate.v1` messages;
+//! what a reply means canonically is `convert`'s business.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use hookgate_adapters::{Decision, Permission};
 use hookgate_proto::v1;
 use hookgate_proto::v1::subscriber_client::SubscriberClient;
 use tonic::transport::{Channel, Endpoint};
 
 use crate::config::OnError;
-use crate::convert::{self, BadDecision};
+use crate::convert::BadDecision;
 use crate::metrics::{ErrorKind, SubscriberStats};
 
 /// Why a call gave no usable answer.
@@ -28,6 +30,12 @@ pub enum Failure {
     #[error("unusable reply: {0}")]
     BadReply(BadDecision),
 }
+
+/// The largest message the gateway sends or accepts. A hook payload may be
+/// up to `hookgate_wire::MAX_STDIN` (8 MiB) and the event carries it twice
+/// (`raw_json` and the tool's `input_json`), so subscribers must accept
+/// this much too (tonic's default is 4 MiB; see the README).
+pub const MAX_MESSAGE_SIZE: usize = 32 * 1024 * 1024;
 
 /// One configured gRPC subscriber. Cloning shares the channel.
 #[derive(Debug, Clone)]
@@ -57,7 +65,9 @@ impl Remote {
             .connect_lazy();
         Ok(Remote {
             name: name.into(),
-            client: SubscriberClient::new(channel.clone()),
+            client: SubscriberClient::new(channel.clone())
+                .max_encoding_message_size(MAX_MESSAGE_SIZE)
+                .max_decoding_message_size(MAX_MESSAGE_SIZE),
             channel,
             timeout,
             on_error,
@@ -69,6 +79,11 @@ impl Remote {
         &self.name
     }
 
+    /// What a failed call counts as (decide mode).
+    pub fn on_error(&self) -> OnError {
+        self.on_error
+    }
+
     pub fn stats(&self) -> &Arc<SubscriberStats> {
         &self.stats
     }
@@ -78,11 +93,11 @@ impl Remote {
         self.channel.clone()
     }
 
-    /// One call with the deadline sent and enforced. Counts calls, errors
-    /// and timeouts (and the subscriber's state when it has no health
-    /// service); the caller counts `ok` once it has used the reply.
+    /// One call with the deadline sent and enforced. Counts errors,
+    /// timeouts and the call's time (and the subscriber's state when it has
+    /// no health service); the caller counts `calls` when it hands the
+    /// event over and `ok` once it has used the reply.
     pub async fn call(&self, event: v1::HookEvent) -> Result<v1::Decision, Failure> {
-        self.stats.calls.fetch_add(1, Ordering::Relaxed);
         let started = std::time::Instant::now();
         let mut request = tonic::Request::new(event);
         request.set_timeout(self.timeout);
@@ -111,50 +126,6 @@ impl Remote {
             }
         }
         result
-    }
-
-    /// The subscriber's canonical decision, with `on_error` applied to any
-    /// failure: no opinion (allow) or a deny naming the subscriber (deny).
-    pub async fn decide(&self, event: v1::HookEvent) -> Decision {
-        let failure = match self.call(event).await {
-            Ok(reply) => match convert::decision_from_proto(reply) {
-                Ok(decision) => {
-                    self.stats.answered(decision.permission);
-                    return decision;
-                }
-                Err(bad) => {
-                    self.stats.error(ErrorKind::BadReply);
-                    Failure::BadReply(bad)
-                }
-            },
-            Err(failure) => failure,
-        };
-        self.on_failure(&failure)
-    }
-
-    /// The decision `on_error` gives for `failure`.
-    pub fn on_failure(&self, failure: &Failure) -> Decision {
-        match self.on_error {
-            OnError::Allow => {
-                self.stats.fail_open.fetch_add(1, Ordering::Relaxed);
-                tracing::warn!(subscriber = %self.name, error = %failure, "subscriber failed; no opinion (on_error = allow)");
-                Decision::default()
-            }
-            OnError::Deny => {
-                self.stats.fail_closed.fetch_add(1, Ordering::Relaxed);
-                tracing::warn!(subscriber = %self.name, error = %failure, "subscriber failed; denying (on_error = deny)");
-                let reason = format!(
-                    "hookgate: subscriber `{}` failed ({failure}); blocked by its on_error = \"deny\" policy",
-                    self.name
-                );
-                Decision {
-                    permission: Permission::Deny,
-                    agent_message: Some(reason.clone()),
-                    reason: Some(reason),
-                    ..Decision::default()
-                }
-            }
-        }
     }
 }
 

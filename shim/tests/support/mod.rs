@@ -17,7 +17,13 @@ use hookgate_adapters::{Agent, FailMode, detect, fallback};
 use hookgate_wire::{FrameKind, HEADER_LEN, Header, MAX_REQUEST_BODY, Reply, Request};
 use tempfile::TempDir;
 
-pub const SHIM: &str = env!("CARGO_BIN_EXE_gateway-shim");
+/// The binary under test: this package's build, or the shipped static
+/// build when `HOOKGATE_SHIM_UNDER_TEST` names it (`.ci/check-shim-static.sh`
+/// runs these tests again against the artifact users get).
+pub fn shim_bin() -> String {
+    std::env::var("HOOKGATE_SHIM_UNDER_TEST")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_gateway-shim").to_owned())
+}
 
 pub const CLAUDE_PRE_TOOL_USE: &[u8] =
     include_bytes!("../../../adapters/test_data/claude-code/PreToolUse.json");
@@ -65,7 +71,7 @@ pub fn run_shim(
     env: &[(&str, &str)],
     stdin: Option<&[u8]>,
 ) -> Output {
-    let mut child = Command::new(SHIM)
+    let mut child = Command::new(shim_bin())
         .args(args)
         .env_clear()
         .env("HOOKGATE_SOCKET", socket)

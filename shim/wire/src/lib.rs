@@ -3,8 +3,10 @@
 //! Defined once, here, with no dependencies: the shim must stay free of
 //! tokio and serde, and the gateway must not guess at the shim's bytes.
 //! The crate is sans-I/O at its core ([`Header::decode`], [`Request::decode`],
-//! [`Reply::decode`] work on byte slices) plus small blocking helpers over
-//! `std::io` for the shim; the gateway reads with tokio and decodes here.
+//! [`Reply::decode`] work on byte slices) and needs only `alloc`, so the
+//! shim (a `no_std` binary) shares it. The default `std` feature adds small
+//! blocking helpers over `std::io` and the socket path as a `PathBuf`; the
+//! gateway reads with tokio and decodes here.
 //!
 //! A frame is a 10-byte header followed by a body:
 //!
@@ -16,7 +18,14 @@
 //! bytes, a list is a u32 count and its items. One connection carries one
 //! request and one reply.
 
-use std::fmt;
+#![cfg_attr(not(any(feature = "std", test)), no_std)]
+
+extern crate alloc;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+#[cfg(feature = "std")]
 use std::io::{self, Read, Write};
 
 pub mod socket;
@@ -110,8 +119,9 @@ impl fmt::Display for WireError {
     }
 }
 
-impl std::error::Error for WireError {}
+impl core::error::Error for WireError {}
 
+#[cfg(feature = "std")]
 impl From<WireError> for io::Error {
     fn from(err: WireError) -> Self {
         io::Error::new(io::ErrorKind::InvalidData, err)
@@ -185,6 +195,7 @@ impl Request {
     }
 
     /// Writes the request frame to a blocking writer.
+    #[cfg(feature = "std")]
     pub fn write_to(&self, writer: &mut impl Write) -> io::Result<()> {
         writer.write_all(&self.encode())?;
         writer.flush()
@@ -216,11 +227,12 @@ impl Reply {
     }
 
     /// Reads one reply frame from a blocking reader.
+    #[cfg(feature = "std")]
     pub fn read_from(reader: &mut impl Read) -> io::Result<Reply> {
         let mut header = [0u8; HEADER_LEN];
         reader.read_exact(&mut header)?;
         let header = Header::decode(&header, MAX_REPLY_BODY)?.expect(FrameKind::Reply)?;
-        let mut body = vec![0u8; header.body_len];
+        let mut body = alloc::vec![0u8; header.body_len];
         reader.read_exact(&mut body)?;
         Ok(Reply::decode(&body)?)
     }
@@ -335,6 +347,7 @@ mod tests {
         assert_eq!(Request::decode(&frame[HEADER_LEN..]).unwrap(), request);
     }
 
+    #[cfg(feature = "std")]
     #[test]
     fn reply_round_trips_through_a_reader() {
         let reply = Reply {

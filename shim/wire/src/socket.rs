@@ -5,8 +5,13 @@
 //! (the per-user runtime directory, private by construction); else
 //! `<tmp>/hookgate-<uid>/gateway.sock`, whose directory the gateway creates
 //! 0700 and refuses to use if another user owns it.
+//!
+//! [`resolve`] works on strings (`no_std` + `alloc`) for the shim; with the
+//! `std` feature, [`resolve_path`] and [`default_path`] give the gateway a
+//! `PathBuf`.
 
-use std::path::PathBuf;
+use alloc::format;
+use alloc::string::String;
 
 /// Environment variable that overrides the socket path.
 pub const SOCKET_ENV: &str = "HOOKGATE_SOCKET";
@@ -15,24 +20,39 @@ pub const SOCKET_FILE: &str = "gateway.sock";
 
 /// The socket path for the current user, given a way to read environment
 /// variables (injected so tests need not mutate the process environment).
-pub fn resolve(env: impl Fn(&str) -> Option<String>, uid: u32) -> PathBuf {
+pub fn resolve(env: impl Fn(&str) -> Option<String>, uid: u32) -> String {
     if let Some(path) = env(SOCKET_ENV).filter(|p| !p.is_empty()) {
-        return PathBuf::from(path);
+        return path;
     }
     if let Some(runtime) = env("XDG_RUNTIME_DIR").filter(|p| !p.is_empty()) {
-        return PathBuf::from(runtime).join("hookgate").join(SOCKET_FILE);
+        return join(&join(&runtime, "hookgate"), SOCKET_FILE);
     }
     let tmp = env("TMPDIR")
         .filter(|p| !p.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/tmp"));
-    tmp.join(format!("hookgate-{uid}")).join(SOCKET_FILE)
+        .unwrap_or_else(|| String::from("/tmp"));
+    join(&join(&tmp, &format!("hookgate-{uid}")), SOCKET_FILE)
+}
+
+/// `dir/name`, without doubling a trailing separator (like `Path::join`
+/// for a relative `name`).
+fn join(dir: &str, name: &str) -> String {
+    if dir.ends_with('/') {
+        format!("{dir}{name}")
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+/// [`resolve`] as a `PathBuf`.
+#[cfg(feature = "std")]
+pub fn resolve_path(env: impl Fn(&str) -> Option<String>, uid: u32) -> std::path::PathBuf {
+    std::path::PathBuf::from(resolve(env, uid))
 }
 
 /// The socket path for this process's user and environment.
-#[cfg(unix)]
-pub fn default_path() -> PathBuf {
-    resolve(|name| std::env::var(name).ok(), current_uid())
+#[cfg(all(unix, feature = "std"))]
+pub fn default_path() -> std::path::PathBuf {
+    resolve_path(|name| std::env::var(name).ok(), current_uid())
 }
 
 /// The real user id of this process.
@@ -47,6 +67,8 @@ pub fn current_uid() -> u32 {
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
 
     fn env_of<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
@@ -73,13 +95,38 @@ mod tests {
                 "/run/user/1/hookgate/gateway.sock",
             ),
             (
+                &[("XDG_RUNTIME_DIR", "/run/user/1/")],
+                "/run/user/1/hookgate/gateway.sock",
+            ),
+            (
                 &[("TMPDIR", "/var/tmp")],
+                "/var/tmp/hookgate-42/gateway.sock",
+            ),
+            (
+                &[("TMPDIR", "/var/tmp/")],
                 "/var/tmp/hookgate-42/gateway.sock",
             ),
             (&[], "/tmp/hookgate-42/gateway.sock"),
         ];
         for (env, expected) in cases {
-            assert_eq!(resolve(env_of(env), 42), PathBuf::from(expected), "{env:?}");
+            assert_eq!(resolve(env_of(env), 42), *expected, "{env:?}");
         }
+    }
+
+    /// The string joins agree with `Path::join`, which the gateway used.
+    #[test]
+    fn joins_like_path_join() {
+        for dir in ["/run/user/1", "/run/user/1/", "rel", "rel/", "/"] {
+            assert_eq!(
+                PathBuf::from(join(dir, "hookgate")),
+                PathBuf::from(dir).join("hookgate"),
+                "{dir}"
+            );
+        }
+        #[cfg(feature = "std")]
+        assert_eq!(
+            resolve_path(env_of(&[]), 7),
+            PathBuf::from("/tmp/hookgate-7/gateway.sock")
+        );
     }
 }
