@@ -2,8 +2,9 @@
 //! shims answered without the gateway (e.g. failed open while it was down).
 //!
 //! The shim appends one line `<unix_secs> <reason>\n` per fallback to
-//! `<socket path>.fallbacks` (see the shim's `record` module) and never
-//! rotates it. The gateway collects it at startup and before every report:
+//! `<socket path>.fallbacks` (the format is [`hookgate_wire::fallback`];
+//! the shim's `record` module writes it) and never rotates it. The gateway
+//! collects it at startup and before every report:
 //!
 //! 1. rename it to `<socket path>.fallbacks.collecting` (atomic: new shims
 //!    now create a fresh record);
@@ -19,10 +20,10 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use hookgate_wire::fallback::{self, RECORD_SUFFIX};
+
 use crate::metrics::Metrics;
 
-/// Suffix the shim adds to the socket's file name.
-const RECORD_SUFFIX: &str = ".fallbacks";
 /// Suffix of the record while it is being collected.
 const COLLECTING_SUFFIX: &str = ".collecting";
 /// Never read more than this (the shim stops appending at 1 MiB).
@@ -77,10 +78,12 @@ fn count_and_remove(path: &Path, metrics: &Metrics) -> io::Result<u64> {
     std::fs::remove_file(path)?;
     read?;
     let mut total = 0;
-    for line in text.lines() {
-        let mut fields = line.split_whitespace();
-        let (Some(_secs), Some(reason)) = (fields.next(), fields.next()) else {
-            continue;
+    for entry in text.lines().filter_map(fallback::parse_line) {
+        // Unknown reasons (a newer shim) are passed on as written; metrics
+        // counts them as "other".
+        let reason: &str = match entry.reason {
+            Ok(reason) => reason.as_str(),
+            Err(unknown) => unknown,
         };
         metrics.fallbacks(reason, 1);
         total += 1;
@@ -123,6 +126,19 @@ mod tests {
         std::fs::write(&record, "1700000004 usage\n").unwrap();
         assert_eq!(collect(&socket, &metrics), 1);
         assert_eq!(metrics.snapshot().fallbacks["usage"], 1);
+    }
+
+    #[test]
+    fn every_reason_the_shim_writes_has_its_own_counter() {
+        use crate::metrics::FALLBACK_REASONS;
+        for reason in fallback::Reason::ALL {
+            assert!(
+                FALLBACK_REASONS.contains(&reason.as_str()),
+                "{reason} would be counted as other"
+            );
+        }
+        assert_eq!(FALLBACK_REASONS.len(), fallback::Reason::ALL.len() + 1);
+        assert_eq!(FALLBACK_REASONS.last(), Some(&"other"));
     }
 
     #[test]

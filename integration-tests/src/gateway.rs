@@ -106,6 +106,13 @@ impl TestGateway {
         dir.join("gateway.sock")
     }
 
+    /// Kills the gateway with SIGKILL (no cleanup: its socket files stay
+    /// behind) and waits until it is gone.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
     /// The gateway's process id.
     pub fn pid(&self) -> u32 {
         self.child.id()
@@ -155,8 +162,7 @@ impl TestGateway {
 
 impl Drop for TestGateway {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.kill();
         if std::thread::panicking() {
             eprintln!(
                 "---- gateway stderr ----\n{}\n---- end gateway stderr ----",

@@ -7,13 +7,9 @@
 //!
 //! # The fallback record
 //!
-//! Path: the socket path with `.fallbacks` appended to its file name, e.g.
-//! `$XDG_RUNTIME_DIR/hookgate/gateway.sock.fallbacks`.
-//!
-//! Format: one line per fallback, `<unix_secs> <reason>\n`, where `reason`
-//! is one of `unreachable`, `timeout`, `bad_reply`, `oversize`, `usage`
-//! (see [`Reason`]). Readers should count unknown reasons as "other": new
-//! ones may be added.
+//! Path and line format are the contract with the gateway and live in
+//! [`hookgate_wire::fallback`]: `<socket path>.fallbacks`, one line
+//! `<unix_secs> <reason>\n` per fallback.
 //!
 //! Safety and bounds: the line is written only if the socket's directory
 //! exists and is owned by the current user; the file is opened
@@ -24,74 +20,35 @@
 //! fail a hook. The gateway reads it for `gateway status` and rotates it
 //! (renames or truncates it); the shim never does.
 
-use core::fmt;
-
-use alloc::format;
 use alloc::string::String;
+
+pub(crate) use hookgate_wire::fallback::Reason;
+use hookgate_wire::fallback::{RECORD_SUFFIX, encode_line};
 
 use crate::path;
 use crate::sys::{self, File};
 
-/// Suffix added to the socket's file name.
-pub(crate) const RECORD_SUFFIX: &str = ".fallbacks";
 /// The shim stops appending once the record is this large, so a gateway
 /// that is down for long (and never rotates) cannot fill the disk.
 pub(crate) const MAX_RECORD_BYTES: u64 = 1024 * 1024;
 
-/// Why the shim answered on its own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Reason {
-    /// No gateway at the socket, connection refused, the socket is not
-    /// owned by this user, or it closed before taking the request.
-    Unreachable,
-    /// No reply within `HOOKGATE_TIMEOUT_MS`.
-    Timeout,
-    /// The reply was not a valid frame or had an exit code outside 0..=255.
-    BadReply,
-    /// stdin exceeded `hookgate_wire::MAX_STDIN`.
-    Oversize,
-    /// The shim's command line is wrong (a misconfigured hook).
-    Usage,
-}
-
-impl Reason {
-    /// The token in the fallback record.
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Reason::Unreachable => "unreachable",
-            Reason::Timeout => "timeout",
-            Reason::BadReply => "bad_reply",
-            Reason::Oversize => "oversize",
-            Reason::Usage => "usage",
+/// The message a fail-closed reply shows the user and model for `reason`.
+/// Never contains payload content or paths.
+pub(crate) fn message(reason: Reason) -> &'static str {
+    match reason {
+        Reason::Unreachable => {
+            "hookgate blocked this: the hook gateway is not reachable (fail-closed)"
         }
-    }
-
-    /// The message a fail-closed reply shows the user and model. Never
-    /// contains payload content or paths.
-    pub(crate) fn message(self) -> &'static str {
-        match self {
-            Reason::Unreachable => {
-                "hookgate blocked this: the hook gateway is not reachable (fail-closed)"
-            }
-            Reason::Timeout => {
-                "hookgate blocked this: the hook gateway did not answer in time (fail-closed)"
-            }
-            Reason::BadReply => {
-                "hookgate blocked this: the hook gateway sent an invalid reply (fail-closed)"
-            }
-            Reason::Oversize => {
-                "hookgate blocked this: the hook payload is larger than 8 MiB (fail-closed)"
-            }
-            Reason::Usage => {
-                "hookgate blocked this: gateway-shim has invalid arguments (fail-closed)"
-            }
+        Reason::Timeout => {
+            "hookgate blocked this: the hook gateway did not answer in time (fail-closed)"
         }
-    }
-}
-
-impl fmt::Display for Reason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        Reason::BadReply => {
+            "hookgate blocked this: the hook gateway sent an invalid reply (fail-closed)"
+        }
+        Reason::Oversize => {
+            "hookgate blocked this: the hook payload is larger than 8 MiB (fail-closed)"
+        }
+        Reason::Usage => "hookgate blocked this: gateway-shim has invalid arguments (fail-closed)",
     }
 }
 
@@ -119,7 +76,7 @@ fn try_append(socket: &str, reason: Reason, unix_secs: u64, uid: u32) -> Result<
     if !meta.is_file() || meta.uid != uid || meta.size > MAX_RECORD_BYTES {
         return Ok(false);
     }
-    file.write_all(format!("{unix_secs} {reason}\n").as_bytes())?;
+    file.write_all(encode_line(unix_secs, reason).as_bytes())?;
     Ok(true)
 }
 

@@ -139,7 +139,7 @@ impl Fallback<'_> {
             detected.as_ref().map(|d| d.dialect),
             detected.as_ref().and_then(|d| d.native_event.as_deref()),
             self.mode,
-            reason.message(),
+            record::message(reason),
         );
         output::emit(&reply.stdout, &reply.stderr);
         let recorded = record::append(

@@ -88,7 +88,16 @@ async fn other_uid_is_refused() {
     // Open the private directory and the socket to everyone, and give
     // `nobody` a copy of the shim it can execute.
     let shim = gateway.dir().join("gateway-shim");
-    std::fs::copy(&binaries().shim, &shim).expect("copy the shim");
+    // Copied by a `cp` process, not in this process: a file this test
+    // process held open for writing could be inherited by a child another
+    // test thread forks at that moment, and exec would then fail with
+    // ETXTBSY ("text file busy").
+    let copied = std::process::Command::new("cp")
+        .arg(&binaries().shim)
+        .arg(&shim)
+        .status()
+        .expect("run cp");
+    assert!(copied.success(), "copy the shim");
     chmod(&shim, 0o755);
     chmod(gateway.dir(), 0o755);
     chmod(gateway.socket(), 0o777);

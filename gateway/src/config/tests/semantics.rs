@@ -1,0 +1,150 @@
+//! What valid config files mean: the embedded default, a full remote
+//! subscriber, path expansion and the deadline check against the shim.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::*;
+
+#[test]
+fn embedded_default_is_valid_and_runs_guard_and_audit() {
+    let config = parse(DEFAULT_TOML).unwrap();
+    assert_eq!(config.server, ServerConfig::default());
+    let kinds: Vec<(&str, &str)> = config
+        .subscribers
+        .iter()
+        .map(|s| {
+            let kind = match &s.kind {
+                SubscriberKind::Guard { .. } => "guard",
+                SubscriberKind::Audit { .. } => "audit",
+                SubscriberKind::Remote { .. } => "remote",
+            };
+            (s.name.as_str(), kind)
+        })
+        .collect();
+    assert_eq!(kinds, [("guard", "guard"), ("audit", "audit")]);
+    let audit = config.subscribers.iter().find_map(|s| match &s.kind {
+        SubscriberKind::Audit { path, .. } => Some(path.clone()),
+        _ => None,
+    });
+    assert_eq!(
+        audit,
+        Some(PathBuf::from("/home/dev/.local/state/hookgate/audit.jsonl"))
+    );
+}
+
+#[test]
+fn a_full_remote_subscriber() {
+    let config = parse(
+        r#"
+[server]
+socket = "/run/user/1/hg.sock"
+max_connections = 8
+
+[[subscriber]]
+name = "policy"
+endpoint = "http://127.0.0.1:50051"
+mode = "decide"
+timeout_ms = 150
+on_error = "deny"
+priority = -3
+agents = ["claude-code", "cursor"]
+events = ["pre_tool_use"]
+tools = ["shell", "mcp__*"]
+
+[[subscriber]]
+name = "logger"
+endpoint = "unix:///run/user/1/logger.sock"
+mode = "observe"
+queue_size = 16
+"#,
+    )
+    .unwrap();
+    assert_eq!(
+        config.server.socket,
+        Some(PathBuf::from("/run/user/1/hg.sock"))
+    );
+    assert_eq!(config.server.max_connections, 8);
+    let policy = &config.subscribers[0];
+    assert_eq!(policy.priority, -3);
+    match &policy.kind {
+        SubscriberKind::Remote {
+            endpoint,
+            mode,
+            timeout,
+            on_error,
+            ..
+        } => {
+            assert_eq!(endpoint, "http://127.0.0.1:50051");
+            assert_eq!(*mode, Mode::Decide);
+            assert_eq!(*timeout, Duration::from_millis(150));
+            assert_eq!(*on_error, OnError::Deny);
+        }
+        other => panic!("{other:?}"),
+    }
+    match &config.subscribers[1].kind {
+        SubscriberKind::Remote {
+            mode,
+            timeout,
+            on_error,
+            queue_size,
+            ..
+        } => {
+            assert_eq!(*mode, Mode::Observe);
+            assert_eq!(*timeout, Duration::from_millis(200), "default timeout");
+            assert_eq!(*on_error, OnError::Allow, "default on_error");
+            assert_eq!(*queue_size, 16);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn tilde_audit_paths_expand_to_home() {
+    let config =
+        parse("[[subscriber]]\nname = \"a\"\nbuiltin = \"audit\"\npath = \"~/logs/a.jsonl\"\n")
+            .unwrap();
+    match &config.subscribers[0].kind {
+        SubscriberKind::Audit { path, .. } => {
+            assert_eq!(path, &PathBuf::from("/home/dev/logs/a.jsonl"))
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn env_paths_follow_xdg() {
+    let env = Env {
+        home: Some(PathBuf::from("/h")),
+        xdg_config_home: Some(PathBuf::from("/cfg")),
+        xdg_state_home: None,
+    };
+    assert_eq!(
+        env.user_config_path(),
+        Some(PathBuf::from("/cfg/hookgate/gateway.toml"))
+    );
+    assert_eq!(
+        env.default_audit_path(),
+        Some(PathBuf::from("/h/.local/state/hookgate/audit.jsonl"))
+    );
+}
+
+#[test]
+fn deadlines_the_shim_would_not_wait_for_are_found() {
+    let sub = |name: &str, extra: &str| {
+        format!("[[subscriber]]\nname = \"{name}\"\nendpoint = \"http://127.0.0.1:1\"\n{extra}\n")
+    };
+    let text = [
+        "[server]\nqueue_wait_ms = 500\n".to_owned(),
+        sub("fits", "timeout_ms = 4499"),
+        sub("reaches", "timeout_ms = 4500"),
+        sub("watcher", "timeout_ms = 60000\nmode = \"observe\""),
+    ]
+    .concat();
+    let config = parse(&text).unwrap();
+    assert_eq!(
+        config.outlasting_the_shim(),
+        [("reaches", Duration::from_millis(5000))]
+    );
+    assert!(parse("").unwrap().outlasting_the_shim().is_empty());
+}

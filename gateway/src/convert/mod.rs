@@ -1,0 +1,18 @@
+//! The one place where `hookgate.v1` protobuf types and the canonical types
+//! of `adapters` meet.
+//!
+//! Keeping the mapping here means a proto change touches one module, and
+//! nothing else in the gateway needs to know that enums are `i32` on the
+//! wire or that empty strings mean "absent".
+//!
+//! Two directions, one file each: `event` turns a canonical event into the
+//! proto one subscribers receive, `decision` turns a subscriber's proto
+//! reply back into a canonical decision.
+
+mod decision;
+mod event;
+
+#[cfg(test)]
+pub use decision::decision_to_proto;
+pub use decision::{BadDecision, decision_from_proto, decision_from_reply};
+pub use event::{ProtoEvent, event_to_proto};

@@ -1,0 +1,157 @@
+//! The frame types (header, request, reply) and the layout of each body.
+//!
+//! The field-level encoding they share lives in `codec`; this module says
+//! which fields each frame has and in what order.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+#[cfg(feature = "std")]
+use std::io::{self, Read, Write};
+
+use crate::codec::{Cursor, frame, len_u32, put_bytes, put_list, put_u32};
+use crate::{HEADER_LEN, MAGIC, PROTOCOL_VERSION, WireError};
+
+/// Which way a frame goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameKind {
+    Request = 1,
+    Reply = 2,
+}
+
+/// A decoded frame header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Header {
+    pub kind: FrameKind,
+    pub body_len: usize,
+}
+
+/// One hook call, as the shim saw it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Request {
+    /// The shim's arguments after the program name (e.g. `["claude-code"]`).
+    pub args: Vec<String>,
+    /// The shim's working directory.
+    pub cwd: String,
+    /// The agent-related environment variables (name, value).
+    pub env: Vec<(String, String)>,
+    /// The payload the agent wrote to the hook's stdin.
+    pub stdin: Vec<u8>,
+}
+
+/// What the shim must write and exit with.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Reply {
+    pub exit_code: i32,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+}
+
+impl Header {
+    /// Decodes and validates a header; `max_body` bounds the body length so
+    /// a reader never allocates what a peer merely claims.
+    pub fn decode(bytes: &[u8; HEADER_LEN], max_body: usize) -> Result<Header, WireError> {
+        if bytes[..4] != MAGIC {
+            return Err(WireError::BadMagic);
+        }
+        if bytes[4] != PROTOCOL_VERSION {
+            return Err(WireError::UnsupportedVersion(bytes[4]));
+        }
+        let kind = match bytes[5] {
+            1 => FrameKind::Request,
+            2 => FrameKind::Reply,
+            other => return Err(WireError::UnknownKind(other)),
+        };
+        let body_len = u32::from_be_bytes([bytes[6], bytes[7], bytes[8], bytes[9]]) as usize;
+        if body_len > max_body {
+            return Err(WireError::TooLarge {
+                len: body_len,
+                max: max_body,
+            });
+        }
+        Ok(Header { kind, body_len })
+    }
+
+    /// Checks the header announces `kind`.
+    pub fn expect(self, kind: FrameKind) -> Result<Header, WireError> {
+        if self.kind == kind {
+            Ok(self)
+        } else {
+            Err(WireError::UnexpectedKind(self.kind))
+        }
+    }
+}
+
+impl Request {
+    /// Encodes the whole frame (header and body).
+    pub fn encode(&self) -> Vec<u8> {
+        let mut body = Vec::with_capacity(self.stdin.len() + 256);
+        put_list(&mut body, self.args.iter().map(String::as_bytes));
+        put_bytes(&mut body, self.cwd.as_bytes());
+        put_u32(&mut body, len_u32(self.env.len()));
+        for (name, value) in &self.env {
+            put_bytes(&mut body, name.as_bytes());
+            put_bytes(&mut body, value.as_bytes());
+        }
+        put_bytes(&mut body, &self.stdin);
+        frame(FrameKind::Request, body)
+    }
+
+    /// Decodes a request body (the bytes after the header).
+    pub fn decode(body: &[u8]) -> Result<Request, WireError> {
+        let mut cursor = Cursor::new(body);
+        let args = cursor.list(|c| c.string())?;
+        let cwd = cursor.string()?;
+        let env = cursor.list(|c| Ok((c.string()?, c.string()?)))?;
+        let stdin = cursor.bytes()?.to_vec();
+        cursor.finish()?;
+        Ok(Request {
+            args,
+            cwd,
+            env,
+            stdin,
+        })
+    }
+
+    /// Writes the request frame to a blocking writer.
+    #[cfg(feature = "std")]
+    pub fn write_to(&self, writer: &mut impl Write) -> io::Result<()> {
+        writer.write_all(&self.encode())?;
+        writer.flush()
+    }
+}
+
+impl Reply {
+    /// Encodes the whole frame (header and body).
+    pub fn encode(&self) -> Vec<u8> {
+        let mut body = Vec::with_capacity(self.stdout.len() + self.stderr.len() + 12);
+        body.extend_from_slice(&self.exit_code.to_be_bytes());
+        put_bytes(&mut body, &self.stdout);
+        put_bytes(&mut body, &self.stderr);
+        frame(FrameKind::Reply, body)
+    }
+
+    /// Decodes a reply body (the bytes after the header).
+    pub fn decode(body: &[u8]) -> Result<Reply, WireError> {
+        let mut cursor = Cursor::new(body);
+        let exit_code = cursor.u32()? as i32;
+        let stdout = cursor.bytes()?.to_vec();
+        let stderr = cursor.bytes()?.to_vec();
+        cursor.finish()?;
+        Ok(Reply {
+            exit_code,
+            stdout,
+            stderr,
+        })
+    }
+
+    /// Reads one reply frame from a blocking reader.
+    #[cfg(feature = "std")]
+    pub fn read_from(reader: &mut impl Read) -> io::Result<Reply> {
+        let mut header = [0u8; HEADER_LEN];
+        reader.read_exact(&mut header)?;
+        let header = Header::decode(&header, crate::MAX_REPLY_BODY)?.expect(FrameKind::Reply)?;
+        let mut body = alloc::vec![0u8; header.body_len];
+        reader.read_exact(&mut body)?;
+        Ok(Reply::decode(&body)?)
+    }
+}
