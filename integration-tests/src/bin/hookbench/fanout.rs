@@ -1,0 +1,132 @@
+//! Section 2: fan-out scaling. 1, 2, 4, 8 and 16 decide subscribers each
+//! answer after the same delay L; if the gateway asks them in parallel, the
+//! end-to-end latency stays near L whatever the width.
+//!
+//! One gateway per width, all running at once and asked round-robin (one
+//! event at a time, by an in-process client) so noise hits every width
+//! alike. A direct gRPC call to one delayed subscriber, interleaved too,
+//! shows what L costs without any gateway.
+
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use hookgate_proto::v1::HookEvent;
+use hookgate_proto::v1::subscriber_client::SubscriberClient;
+use tokio::runtime::Runtime;
+use tonic::transport::Endpoint;
+
+use crate::artifacts::Artifacts;
+use crate::client;
+use crate::gateway::{Decider, Gateway, config_toml};
+use crate::options::Sizes;
+use crate::stats::{Summary, slope};
+use crate::subscriber::BenchSubscriber;
+
+/// The fan-out widths measured.
+pub(crate) const WIDTHS: [usize; 5] = [1, 2, 4, 8, 16];
+
+/// Section 2's results.
+#[derive(Debug, Clone)]
+pub(crate) struct Fanout {
+    pub(crate) delay: Duration,
+    /// A direct gRPC call to one subscriber with delay L (no gateway).
+    pub(crate) direct: Summary,
+    /// (width, end-to-end latency through the gateway).
+    pub(crate) widths: Vec<(usize, Summary)>,
+    /// Least-squares slope of the median against the width, in µs per
+    /// added subscriber (signed: noise can make it negative).
+    pub(crate) per_subscriber_us: f64,
+}
+
+impl Fanout {
+    pub(crate) fn median_at(&self, width: usize) -> Option<Duration> {
+        self.widths
+            .iter()
+            .find(|(w, _)| *w == width)
+            .map(|(_, s)| s.median)
+    }
+}
+
+pub(crate) fn run(
+    runtime: &Runtime,
+    artifacts: &Artifacts,
+    sizes: &Sizes,
+    payload: &[u8],
+) -> anyhow::Result<Fanout> {
+    let delay = sizes.fanout_delay;
+    let max = WIDTHS.iter().copied().max().unwrap_or(1);
+    let subscribers = runtime.block_on(BenchSubscriber::start_many(max, delay))?;
+    let deciders: Vec<Decider> = subscribers
+        .iter()
+        .map(|s| Decider {
+            endpoint: s.endpoint().to_owned(),
+            timeout: Duration::from_millis(1000),
+        })
+        .collect();
+    let gateways = WIDTHS
+        .iter()
+        .map(|&w| Gateway::start(&artifacts.gateway, &config_toml(&deciders[..w])))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let frame = client::request_frame(payload);
+
+    runtime.block_on(async {
+        let endpoint = subscribers[0].endpoint().to_owned();
+        let channel = Endpoint::from_shared(endpoint)?
+            .tcp_nodelay(true)
+            .connect()
+            .await
+            .context("connecting to a subscriber directly")?;
+        let mut direct = SubscriberClient::new(channel);
+        // Slot 0 is the direct call; slot i + 1 is WIDTHS[i].
+        let slots = WIDTHS.len() + 1;
+        let mut samples = vec![Vec::new(); slots];
+        let rounds = sizes.fanout_warmup + sizes.fanout_runs;
+        for round in 0..rounds {
+            for i in 0..slots {
+                let slot = (round + i) % slots;
+                let start = Instant::now();
+                if slot == 0 {
+                    direct
+                        .on_event(HookEvent {
+                            id: format!("direct-{round}"),
+                            ..HookEvent::default()
+                        })
+                        .await
+                        .context("direct subscriber call")?;
+                } else {
+                    client::call(gateways[slot - 1].socket(), &frame)
+                        .await
+                        .with_context(|| format!("fan-out width {}", WIDTHS[slot - 1]))?;
+                }
+                if round >= sizes.fanout_warmup {
+                    samples[slot].push(start.elapsed());
+                }
+            }
+        }
+        let direct = Summary::of(&samples[0]).context("no direct samples")?;
+        let widths = WIDTHS
+            .iter()
+            .zip(&samples[1..])
+            .map(|(&w, s)| Ok((w, Summary::of(s).context("no samples")?)))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let points: Vec<(f64, f64)> = widths
+            .iter()
+            .map(|(w, s)| (*w as f64, s.median.as_secs_f64()))
+            .collect();
+        for (i, subscriber) in subscribers.iter().enumerate() {
+            let users = WIDTHS.iter().filter(|&&w| w > i).count() + usize::from(i == 0);
+            let expected = (rounds * users) as u64;
+            anyhow::ensure!(
+                subscriber.calls() >= expected,
+                "subscriber {i} answered {} of {expected} calls",
+                subscriber.calls()
+            );
+        }
+        anyhow::Ok(Fanout {
+            delay,
+            direct,
+            widths,
+            per_subscriber_us: slope(&points) * 1e6,
+        })
+    })
+}

@@ -1,0 +1,158 @@
+//! hookbench: the whole-process benchmark suite of hookgate, run by one
+//! command and writing BENCHMARKS.md at the workspace root:
+//!
+//! ```text
+//! cargo run --release -p hookgate-integration-tests --bin hookbench [-- --quick]
+//! ```
+//!
+//! It builds the release `gateway` and the static `gateway-shim`, then
+//! measures (1) one hook call's cost against /bin/true and bash/node/python
+//! hooks, (2) fan-out scaling, (3) throughput and (4) memory and size, and
+//! checks the figures against the targets of the benchmarks issue.
+//! Benchmarks are not tests: nothing here runs under `cargo test`.
+
+mod adapters_cost;
+mod artifacts;
+mod baselines;
+mod client;
+mod fanout;
+mod gateway;
+mod hook_cost;
+mod http_stub;
+mod machine;
+mod memory;
+mod options;
+mod report;
+mod stats;
+mod subscriber;
+mod targets;
+mod throughput;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+
+use machine::Machine;
+use options::{Options, Section, USAGE};
+
+/// The sample payload every section sends, relative to the workspace root.
+const PAYLOAD: &str = "adapters/test_data/claude-code/PreToolUse.json";
+/// Hand-written analysis appended to the report.
+const FINDINGS: &str = "docs/benchmark-findings.md";
+
+/// Everything measured, for the report.
+#[derive(Debug)]
+pub(crate) struct Results {
+    pub(crate) quick: bool,
+    pub(crate) command: String,
+    pub(crate) shim_build_command: String,
+    pub(crate) machine: Machine,
+    pub(crate) load_at_end: String,
+    pub(crate) wall: Duration,
+    pub(crate) hook: Option<hook_cost::HookCost>,
+    pub(crate) adapters: Option<adapters_cost::AdaptersCost>,
+    pub(crate) fanout: Option<fanout::Fanout>,
+    pub(crate) throughput: Option<throughput::Throughput>,
+    pub(crate) memory: Option<memory::MemoryRun>,
+    pub(crate) shim: Option<memory::ShimBinary>,
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let options = match Options::parse(&args) {
+        Ok(Some(options)) => options,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(err) => {
+            eprintln!("hookbench: {err:#}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&options) {
+        Ok(path) => {
+            eprintln!("hookbench: report written to {}", path.display());
+            ExitCode::SUCCESS
+        }
+        Err(err) => {
+            eprintln!("hookbench: error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(options: &Options) -> anyhow::Result<PathBuf> {
+    let started = Instant::now();
+    let machine = Machine::probe();
+    let root = artifacts::workspace_root();
+    let artifacts = artifacts::prepare(options.build)?;
+    let payload =
+        std::fs::read(root.join(PAYLOAD)).with_context(|| format!("reading {PAYLOAD}"))?;
+    // The bench's own servers (subscribers, HTTP stub) and clients.
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("starting the bench runtime")?;
+
+    let section = |s: Section| {
+        let run = options.runs(s);
+        if run {
+            eprintln!("hookbench: section {}", s.name());
+        }
+        run
+    };
+    let sizes = &options.sizes;
+    let hook = section(Section::Hook)
+        .then(|| hook_cost::run(&runtime, &artifacts, sizes, &payload))
+        .transpose()?;
+    let adapters = options
+        .runs(Section::Hook)
+        .then(|| adapters_cost::run(&payload, sizes.adapters_batches, sizes.adapters_per_batch))
+        .transpose()?;
+    let fanout = section(Section::Fanout)
+        .then(|| fanout::run(&runtime, &artifacts, sizes, &payload))
+        .transpose()?;
+    let throughput = section(Section::Throughput)
+        .then(|| throughput::run(&runtime, &artifacts, sizes, &payload))
+        .transpose()?;
+    let (memory, shim) = if section(Section::Memory) {
+        (
+            Some(memory::run(&runtime, &artifacts, sizes, &payload)?),
+            Some(memory::shim_binary(&artifacts.shim)?),
+        )
+    } else {
+        (None, None)
+    };
+
+    let results = Results {
+        quick: options.quick,
+        command: options.command.clone(),
+        shim_build_command: artifacts.shim_build_command.clone(),
+        machine,
+        load_at_end: Machine::load_now(),
+        wall: started.elapsed(),
+        hook,
+        adapters,
+        fanout,
+        throughput,
+        memory,
+        shim,
+    };
+    let findings = std::fs::read_to_string(root.join(FINDINGS)).ok();
+    let text = report::render(&results, findings.as_deref());
+    let path = match &options.out {
+        Some(path) => path.clone(),
+        None if options.quick => root.join("target/hookbench/BENCHMARKS.quick.md"),
+        None => root.join("BENCHMARKS.md"),
+    };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    std::fs::write(&path, &text).with_context(|| format!("writing {}", path.display()))?;
+    print!("{text}");
+    Ok(path)
+}
