@@ -16,6 +16,13 @@ use tracing_subscriber::EnvFilter;
 use cli::{Cli, Command, ServeArgs};
 use hookgate_gateway::Options;
 
+/// mimalloc instead of glibc malloc: the hook path allocates many small,
+/// short-lived buffers per event (JSON, protobuf, h2 frames) across tokio's
+/// worker threads, and glibc's arena locking showed as ~15 % of the
+/// gateway's CPU under load (docs/benchmark-findings.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Exit code for an invalid configuration (distinct from runtime failures).
 const EXIT_CONFIG: u8 = 2;
 

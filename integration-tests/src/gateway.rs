@@ -86,7 +86,13 @@ impl TestGateway {
                     self.stderr()
                 );
             }
-            if tokio::net::UnixStream::connect(&self.socket).await.is_ok() {
+            // Ready when both the hook socket and the admin socket (bound
+            // a moment later, in `serve`) accept connections.
+            let mut admin = self.socket.clone().into_os_string();
+            admin.push(".admin");
+            if tokio::net::UnixStream::connect(&self.socket).await.is_ok()
+                && tokio::net::UnixStream::connect(&admin).await.is_ok()
+            {
                 return;
             }
             if Instant::now() >= deadline {

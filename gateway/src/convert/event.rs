@@ -7,19 +7,22 @@ use hookgate_adapters::{
     Agent, Capabilities, Dialect, EventKind, HookEvent, StopInfo, Tool, ToolClass,
 };
 use hookgate_proto::v1;
+use prost::Message as _;
+use prost::bytes::Bytes;
 
 /// The proto form of one event, for the remote subscribers that get it.
 ///
-/// Built on first use, so an event no remote subscriber matches (the
-/// default guard + audit config) never pays for copying the payload and
-/// re-serializing the tool input; shared as `Arc<ProtoEvent>`, and deep
-/// copied only for subscribers that are not the last holder.
+/// Built and encoded on first use, so an event no remote subscriber
+/// matches (the default guard + audit config) never pays for copying the
+/// payload and re-serializing the tool input; encoded once and shared as
+/// `Arc<ProtoEvent>`, so every remote subscriber is sent the same bytes
+/// (a reference-counted `Bytes`, no per-subscriber copy or encode).
 #[derive(Debug)]
 pub struct ProtoEvent {
     event: Arc<HookEvent>,
     id: String,
     raw: Arc<Vec<u8>>,
-    built: OnceLock<v1::HookEvent>,
+    encoded: OnceLock<Bytes>,
 }
 
 impl ProtoEvent {
@@ -29,24 +32,18 @@ impl ProtoEvent {
             event,
             id,
             raw,
-            built: OnceLock::new(),
+            encoded: OnceLock::new(),
         })
     }
 
-    fn build(&self) -> v1::HookEvent {
-        event_to_proto(&self.event, &self.id, &self.raw)
-    }
-
-    /// The message to send: moved out when this is the last handle,
-    /// otherwise a copy of the (once built) shared one.
-    pub fn into_owned(self: Arc<Self>) -> v1::HookEvent {
-        match Arc::try_unwrap(self) {
-            Ok(only) => match only.built.into_inner() {
-                Some(built) => built,
-                None => event_to_proto(&only.event, &only.id, &only.raw),
-            },
-            Err(shared) => shared.built.get_or_init(|| shared.build()).clone(),
-        }
+    /// The protobuf encoding of the `v1::HookEvent` to send, built on the
+    /// first call and shared by every later one.
+    pub fn encoded(&self) -> Bytes {
+        self.encoded
+            .get_or_init(|| {
+                Bytes::from(event_to_proto(&self.event, &self.id, &self.raw).encode_to_vec())
+            })
+            .clone()
     }
 }
 
@@ -70,10 +67,19 @@ pub fn event_to_proto(event: &HookEvent, id: &str, raw: &[u8]) -> v1::HookEvent 
         prompt: event.prompt.clone(),
         text: event.text.clone(),
         stop: event.stop.as_ref().map(stop),
-        raw_json: String::from_utf8_lossy(raw).into_owned(),
+        raw_json: raw_json(raw),
         dialect: dialect(event.dialect) as i32,
         reason: event.reason.clone(),
         subagent_id: event.subagent_id.clone(),
+    }
+}
+
+/// The payload as a string: validated with `str::from_utf8` (the fast,
+/// common case), replaced lossily only when it is not UTF-8.
+fn raw_json(raw: &[u8]) -> String {
+    match std::str::from_utf8(raw) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(raw).into_owned(),
     }
 }
 
@@ -232,21 +238,23 @@ mod tests {
     }
 
     #[test]
-    fn proto_event_is_built_on_demand_and_copied_only_while_shared() {
+    fn proto_event_is_encoded_on_demand_once_for_every_holder() {
         let mut e = event(Dialect::ClaudeCode, EventKind::PreToolUse);
         e.tool = Some(shell_tool("Bash", "ls"));
         let e = Arc::new(e);
         let raw = Arc::new(br#"{"hook_event_name":"PreToolUse"}"#.to_vec());
         let shared = ProtoEvent::new(Arc::clone(&e), "01ID".into(), Arc::clone(&raw));
-        assert!(shared.built.get().is_none(), "nothing converted up front");
+        assert!(shared.encoded.get().is_none(), "nothing converted up front");
         let second = Arc::clone(&shared);
-        let copy = shared.into_owned();
-        assert!(second.built.get().is_some(), "built once, for every holder");
-        let last = second.into_owned();
-        assert_eq!(copy, last);
-        assert_eq!(last, event_to_proto(&e, "01ID", &raw));
-        // A sole holder never built it: converted straight into the message.
-        let only = ProtoEvent::new(Arc::clone(&e), "02ID".into(), raw).into_owned();
-        assert_eq!(only.id, "02ID");
+        let first = shared.encoded();
+        assert!(
+            second.encoded.get().is_some(),
+            "encoded once, for every holder"
+        );
+        let again = second.encoded();
+        assert_eq!(first.as_ptr(), again.as_ptr(), "the same bytes, not a copy");
+        // What subscribers decode is exactly the converted event.
+        let decoded = v1::HookEvent::decode(again).unwrap();
+        assert_eq!(decoded, event_to_proto(&e, "01ID", &raw));
     }
 }

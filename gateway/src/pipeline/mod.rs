@@ -83,7 +83,8 @@ impl Pipeline {
         let agent = event.dialect.agent();
         self.metrics.event(agent, event.kind);
         let payload = Arc::new(request.stdin);
-        // Converted only if a remote subscriber (decide or observe) uses it.
+        // Converted and encoded once, only if a remote subscriber (decide or
+        // observe) uses it; every remote is sent the same bytes.
         let proto = ProtoEvent::new(Arc::clone(&event), id.clone(), Arc::clone(&payload));
 
         for (filter, observer) in &self.registry.observers {
@@ -103,8 +104,6 @@ impl Pipeline {
             .iter()
             .map(|d| d.decide(&event, Arc::clone(&proto)))
             .collect();
-        // The last holder takes the message without copying it.
-        drop(proto);
         let decisions = join_all(pending).await;
         let ranked: Vec<RankedDecision> = deciders
             .iter()

@@ -2,6 +2,7 @@
 //! (remote and built-in guard) awaited in parallel, observe subscribers and
 //! the audit log fed through bounded queues.
 
+pub mod codec;
 pub mod filter;
 pub mod health;
 pub mod observe;
@@ -44,13 +45,13 @@ pub enum DeciderKind {
 
 impl Decider {
     /// This subscriber's decision on `event` (`proto` is the same event as
-    /// sent over gRPC, converted only if a remote subscriber asks for it).
+    /// sent over gRPC, encoded once, when a remote subscriber first asks).
     /// Never fails: failures become the on_error decision.
     pub async fn decide(&self, event: &HookEvent, proto: Arc<ProtoEvent>) -> Decision {
         match &self.kind {
             DeciderKind::Remote(remote) => {
                 remote.stats().calls.fetch_add(1, Ordering::Relaxed);
-                let reply = remote.call(proto.into_owned()).await;
+                let reply = remote.call(proto.encoded()).await;
                 match convert::decision_from_reply(reply) {
                     Ok(decision) => {
                         remote.stats().answered(decision.permission);
@@ -60,8 +61,6 @@ impl Decider {
                 }
             }
             DeciderKind::Guard(guard, stats) => {
-                // Not needed here: let a remote holder take it uncopied.
-                drop(proto);
                 stats.calls.fetch_add(1, Ordering::Relaxed);
                 let started = std::time::Instant::now();
                 let decision = guard.decide(event);

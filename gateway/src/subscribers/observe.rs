@@ -59,7 +59,7 @@ async fn worker(remote: Remote, mut rx: mpsc::Receiver<Arc<ProtoEvent>>, tracker
         let remote = remote.clone();
         tracker.spawn(async move {
             // Converted here, off the hook path, when no decider needed it.
-            if remote.call(event.into_owned()).await.is_ok() {
+            if remote.call(event.encoded()).await.is_ok() {
                 remote.stats().ok.fetch_add(1, Ordering::Relaxed);
             }
             drop(permit);

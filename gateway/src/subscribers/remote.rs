@@ -13,12 +13,21 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use hookgate_proto::v1;
-use hookgate_proto::v1::subscriber_client::SubscriberClient;
+use prost::bytes::Bytes;
+use tonic::GrpcMethod;
+use tonic::client::Grpc;
+use tonic::codegen::http::uri::PathAndQuery;
 use tonic::transport::{Channel, Endpoint};
 
 use crate::config::OnError;
 use crate::convert::BadDecision;
 use crate::metrics::{ErrorKind, SubscriberStats};
+use crate::subscribers::codec::PreEncoded;
+
+/// The one method the gateway calls (what the generated client calls).
+const SERVICE: &str = "hookgate.v1.Subscriber";
+const METHOD: &str = "OnEvent";
+const PATH: &str = "/hookgate.v1.Subscriber/OnEvent";
 
 /// Why a call gave no usable answer.
 #[derive(Debug, thiserror::Error)]
@@ -41,7 +50,9 @@ pub const MAX_MESSAGE_SIZE: usize = 32 * 1024 * 1024;
 #[derive(Debug, Clone)]
 pub struct Remote {
     name: Arc<str>,
-    client: SubscriberClient<Channel>,
+    /// The generated `SubscriberClient`'s call, with a codec that sends
+    /// the event's shared, already encoded bytes.
+    client: Grpc<Channel>,
     channel: Channel,
     timeout: Duration,
     on_error: OnError,
@@ -65,7 +76,7 @@ impl Remote {
             .connect_lazy();
         Ok(Remote {
             name: name.into(),
-            client: SubscriberClient::new(channel.clone())
+            client: Grpc::new(channel.clone())
                 .max_encoding_message_size(MAX_MESSAGE_SIZE)
                 .max_decoding_message_size(MAX_MESSAGE_SIZE),
             channel,
@@ -97,12 +108,13 @@ impl Remote {
     /// timeouts and the call's time (and the subscriber's state when it has
     /// no health service); the caller counts `calls` when it hands the
     /// event over and `ok` once it has used the reply.
-    pub async fn call(&self, event: v1::HookEvent) -> Result<v1::Decision, Failure> {
+    /// `event` is an encoded `v1::HookEvent` (`ProtoEvent::encoded`).
+    pub async fn call(&self, event: Bytes) -> Result<v1::Decision, Failure> {
         let started = std::time::Instant::now();
         let mut request = tonic::Request::new(event);
         request.set_timeout(self.timeout);
-        let mut client = self.client.clone();
-        let result = match tokio::time::timeout(self.timeout, client.on_event(request)).await {
+        let client = self.client.clone();
+        let result = match tokio::time::timeout(self.timeout, on_event(client, request)).await {
             Err(_elapsed) => Err(Failure::Timeout(self.timeout)),
             Ok(Err(status)) if is_deadline(&status) => Err(Failure::Timeout(self.timeout)),
             Ok(Err(status)) => Err(Failure::Status(status)),
@@ -127,6 +139,23 @@ impl Remote {
         }
         result
     }
+}
+
+/// `Subscriber.OnEvent`, as the generated client makes it (same readiness
+/// error, path and method extension), sending pre-encoded bytes.
+async fn on_event(
+    mut client: Grpc<Channel>,
+    mut request: tonic::Request<Bytes>,
+) -> Result<tonic::Response<v1::Decision>, tonic::Status> {
+    client
+        .ready()
+        .await
+        .map_err(|e| tonic::Status::unknown(format!("Service was not ready: {e}")))?;
+    request
+        .extensions_mut()
+        .insert(GrpcMethod::new(SERVICE, METHOD));
+    let path = PathAndQuery::from_static(PATH);
+    client.unary(request, path, PreEncoded).await
 }
 
 /// Did the call fail before reaching the subscriber? tonic reports a
