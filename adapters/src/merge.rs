@@ -38,7 +38,7 @@ pub struct Merged {
 ///   a deny's explanation;
 /// * `additional_context`: every decision's, joined with `\n\n`, highest
 ///   priority first, cut to [`Dialect::context_limit`] characters with
-///   [`TRUNCATION_MARKER`] (the marker counts towards the limit);
+///   the marker `"\n[hookgate: context truncated]"` (the marker counts towards the limit);
 /// * `updated_input`: single writer, the highest priority wins (first in
 ///   input order on a tie); the others are listed in `rewrite_conflicts`;
 /// * `halt`: if any decision halts;

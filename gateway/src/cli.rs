@@ -37,7 +37,7 @@ pub(crate) struct ServeArgs {
 
     /// Socket path. Default: the config's `server.socket`, else
     /// $HOOKGATE_SOCKET, else $XDG_RUNTIME_DIR/hookgate/gateway.sock, else
-    /// $TMPDIR/hookgate-<uid>/gateway.sock.
+    /// `$TMPDIR/hookgate-<uid>/gateway.sock`.
     #[arg(long, value_name = "PATH")]
     pub(crate) socket: Option<PathBuf>,
 

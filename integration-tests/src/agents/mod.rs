@@ -3,7 +3,7 @@
 //!
 //! - [`install`]: the pinned npm install of Claude Code and the Cline CLI,
 //!   done once by the test setup itself;
-//! - [`isolation`]: a private network and PID namespace per run where the
+//! - [`isolation`](mod@isolation): a private network and PID namespace per run where the
 //!   machine allows it;
 //! - [`AgentRun`] / [`AgentOutcome`]: one run (fresh HOME and work dir,
 //!   the fake model from [`crate::fake_model`] as the only peer) and what

@@ -146,7 +146,7 @@ impl Gateway {
         std::fs::read_to_string(PathBuf::from(name)).ok()
     }
 
-    /// Resident set size and its peak, in KiB, from /proc/<pid>/status.
+    /// Resident set size and its peak, in KiB, from `/proc/<pid>/status`.
     pub(crate) fn memory(&self) -> anyhow::Result<Memory> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid()))
             .context("reading the gateway's /proc status")?;
@@ -170,7 +170,7 @@ impl Gateway {
 }
 
 /// CPU time (user + system, all threads) a process has used so far, from
-/// /proc/<pid>/stat (`self` for the bench itself), in USER_HZ = 100 ticks.
+/// `/proc/<pid>/stat` (`self` for the bench itself), in USER_HZ = 100 ticks.
 pub(crate) fn cpu_time(pid: &str) -> anyhow::Result<Duration> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))
         .with_context(|| format!("reading /proc/{pid}/stat"))?;
