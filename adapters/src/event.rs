@@ -117,6 +117,50 @@ pub struct HookEvent {
     pub subagent_id: Option<String>,
 }
 
+impl HookEvent {
+    /// An event of `kind` with nothing else known yet: not blocking, no
+    /// capabilities, no fields. Adapters fill in what their payload says.
+    pub fn new(dialect: Dialect, native_event: impl Into<String>, kind: EventKind) -> HookEvent {
+        HookEvent {
+            dialect,
+            agent_version: None,
+            native_event: native_event.into(),
+            kind,
+            blocking: false,
+            capabilities: Capabilities::default(),
+            session_id: None,
+            cwd: None,
+            workspace_roots: Vec::new(),
+            transcript_path: None,
+            model: None,
+            tool: None,
+            prompt: None,
+            text: None,
+            stop: None,
+            reason: None,
+            subagent_id: None,
+        }
+    }
+}
+
+impl Tool {
+    /// A tool call with only its name, class and input known.
+    pub fn new(name: impl Into<String>, class: ToolClass, input: serde_json::Value) -> Tool {
+        Tool {
+            name: name.into(),
+            class,
+            input,
+            command: None,
+            mcp_server: None,
+            file_path: None,
+            output: None,
+            error: None,
+            duration_ms: None,
+            call_id: None,
+        }
+    }
+}
+
 impl EventKind {
     /// Every kind, in a stable order.
     pub const ALL: [EventKind; 23] = [

@@ -11,39 +11,22 @@ use hookgate_adapters::{Capabilities, Dialect, EventKind, HookEvent, Tool, ToolC
 /// A minimal event of `kind` in `dialect`, with no capabilities.
 pub(crate) fn event(dialect: Dialect, kind: EventKind) -> HookEvent {
     HookEvent {
-        dialect,
-        agent_version: None,
-        native_event: kind.as_str().to_owned(),
-        kind,
         blocking: true,
-        capabilities: Capabilities::default(),
         session_id: Some("session-1".into()),
         cwd: Some("/home/dev/acme".into()),
-        workspace_roots: Vec::new(),
-        transcript_path: None,
-        model: None,
-        tool: None,
-        prompt: None,
-        text: None,
-        stop: None,
-        reason: None,
-        subagent_id: None,
+        ..HookEvent::new(dialect, kind.as_str(), kind)
     }
 }
 
 /// A shell tool named `name` running `command`.
 pub(crate) fn shell_tool(name: &str, command: &str) -> Tool {
     Tool {
-        name: name.to_owned(),
-        class: ToolClass::Shell,
-        input: serde_json::json!({ "command": command }),
         command: Some(command.to_owned()),
-        mcp_server: None,
-        file_path: None,
-        output: None,
-        error: None,
-        duration_ms: None,
-        call_id: None,
+        ..Tool::new(
+            name,
+            ToolClass::Shell,
+            serde_json::json!({ "command": command }),
+        )
     }
 }
 

@@ -18,23 +18,10 @@ pub(super) fn event_header(
     capabilities: Capabilities,
 ) -> Result<HookEvent, ParseError> {
     Ok(HookEvent {
-        dialect,
         agent_version: fields.opt_string("clineVersion")?,
-        native_event: native.to_owned(),
-        kind,
         blocking: is_blocking(capabilities),
         capabilities,
-        session_id: None,
-        cwd: None,
-        workspace_roots: Vec::new(),
-        transcript_path: None,
-        model: None,
-        tool: None,
-        prompt: None,
-        text: None,
-        stop: None,
-        reason: None,
-        subagent_id: None,
+        ..HookEvent::new(dialect, native, kind)
     })
 }
 

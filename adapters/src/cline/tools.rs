@@ -66,16 +66,10 @@ pub(super) fn tool(
             .map(|(server, _)| server.to_owned());
     }
     Ok(Tool {
-        name: name.to_owned(),
-        class,
-        input,
         command,
         mcp_server,
         file_path,
-        output: None,
-        error: None,
-        duration_ms: None,
-        call_id: None,
+        ..Tool::new(name, class, input)
     })
 }
 

@@ -7,9 +7,9 @@
 use serde_json::{Map, Value, json};
 
 use super::events::{behaviour, is_blocking};
-use super::tools::{decode_input, generic_tool, text_of, tool};
+use super::tools::{decode_input, generic_tool, text_of};
 use crate::json::{self, Fields};
-use crate::{Dialect, HookEvent, ParseError, StopInfo, ToolClass};
+use crate::{Dialect, HookEvent, ParseError, StopInfo, Tool, ToolClass};
 
 /// Parses one Cursor hook payload.
 pub(crate) fn parse(payload: &[u8]) -> Result<HookEvent, ParseError> {
@@ -23,23 +23,14 @@ pub(crate) fn parse(payload: &[u8]) -> Result<HookEvent, ParseError> {
     let conversation_id = fields.opt_string("conversation_id")?;
     let session_id = fields.opt_string("session_id")?;
     let mut event = HookEvent {
-        dialect: Dialect::Cursor,
         agent_version: fields.opt_string("cursor_version")?,
-        native_event: native.to_owned(),
-        kind,
-        blocking: false,
         capabilities,
         session_id: conversation_id.or(session_id),
         cwd: cwd.or_else(|| workspace_roots.first().cloned()),
         workspace_roots,
         transcript_path: fields.opt_string("transcript_path")?,
         model: fields.opt_string("model")?,
-        tool: None,
-        prompt: None,
-        text: None,
-        stop: None,
-        reason: None,
-        subagent_id: None,
+        ..HookEvent::new(Dialect::Cursor, native, kind)
     };
 
     match native {
@@ -51,7 +42,7 @@ pub(crate) fn parse(payload: &[u8]) -> Result<HookEvent, ParseError> {
                 input.insert("cwd".into(), Value::String(cwd));
             }
             // The generic name, so one policy covers both hook families.
-            let mut shell = tool("Shell", ToolClass::Shell, Value::Object(input));
+            let mut shell = Tool::new("Shell", ToolClass::Shell, Value::Object(input));
             shell.command = Some(command.to_owned());
             shell.output = fields.opt_string("output")?;
             shell.duration_ms = fields.opt_millis("duration")?;
@@ -59,7 +50,7 @@ pub(crate) fn parse(payload: &[u8]) -> Result<HookEvent, ParseError> {
         }
         "beforeMCPExecution" | "afterMCPExecution" => {
             let name = fields.req_str("tool_name")?;
-            let mut mcp = tool(name, ToolClass::Mcp, decode_input(&fields, "tool_input")?);
+            let mut mcp = Tool::new(name, ToolClass::Mcp, decode_input(&fields, "tool_input")?);
             // Cursor names the server only by how it is reached.
             let url = fields.opt_string("url")?;
             let command = fields.opt_string("command")?;
@@ -76,7 +67,7 @@ pub(crate) fn parse(payload: &[u8]) -> Result<HookEvent, ParseError> {
             } else {
                 "Read"
             };
-            let mut read = tool(
+            let mut read = Tool::new(
                 name,
                 ToolClass::FileRead,
                 json!({ "file_path": path, "content": content }),
@@ -96,7 +87,7 @@ pub(crate) fn parse(payload: &[u8]) -> Result<HookEvent, ParseError> {
             } else {
                 "Write"
             };
-            let mut write = tool(
+            let mut write = Tool::new(
                 name,
                 ToolClass::FileWrite,
                 json!({ "file_path": path, "edits": edits }),
@@ -132,7 +123,7 @@ pub(crate) fn parse(payload: &[u8]) -> Result<HookEvent, ParseError> {
         "subagentStart" => {
             let subagent_type = fields.opt_string("subagent_type")?;
             let task = fields.opt_string("task")?;
-            let mut task_tool = tool(
+            let mut task_tool = Tool::new(
                 "Task",
                 ToolClass::Subagent,
                 json!({ "subagent_type": subagent_type, "task": task }),

@@ -7,22 +7,6 @@ use serde_json::{Map, Value};
 use crate::json::Fields;
 use crate::{Dialect, ParseError, Tool, ToolClass};
 
-/// An empty tool of `class` named `name`; callers fill in the rest.
-pub(super) fn tool(name: &str, class: ToolClass, input: Value) -> Tool {
-    Tool {
-        name: name.to_owned(),
-        class,
-        input,
-        command: None,
-        mcp_server: None,
-        file_path: None,
-        output: None,
-        error: None,
-        duration_ms: None,
-        call_id: None,
-    }
-}
-
 /// The class of one of Cursor's generic tool names (the values its
 /// `preToolUse` matcher matches). Unknown names are [`ToolClass::Other`].
 pub(super) fn classify(name: &str) -> ToolClass {
@@ -74,7 +58,7 @@ pub(super) fn generic_tool(fields: &Fields<'_>) -> Result<Tool, ParseError> {
     let name = fields.req_str("tool_name")?;
     let input = decode_input(fields, "tool_input")?;
     let class = classify(name);
-    let mut tool = tool(name, class, input);
+    let mut tool = Tool::new(name, class, input);
     tool.call_id = fields.opt_string("tool_use_id")?;
     if let Value::Object(map) = &tool.input {
         let input = Fields::at(Dialect::Cursor, "tool_input", map);

@@ -132,6 +132,20 @@ fn forbid<T>(
     }
 }
 
+/// Rejects a `mode` other than `only` (a built-in has one fixed mode).
+fn only_mode(
+    at: &Locator<'_>,
+    mode: &Option<Spanned<RawMode>>,
+    only: RawMode,
+    key: String,
+    why: &str,
+) -> Result<(), ConfigError> {
+    match mode {
+        Some(mode) if *mode.get_ref() != only => Err(at.error(mode.span(), key, why.to_owned())),
+        _ => Ok(()),
+    }
+}
+
 fn subscriber(
     at: &Locator<'_>,
     env: &Env,
@@ -227,13 +241,13 @@ fn subscriber(
             forbid(at, &raw.on_error, key("on_error"), why)?;
             match builtin.into_inner() {
                 RawBuiltin::Audit => {
-                    if let Some(mode) = raw.mode.filter(|m| *m.get_ref() != RawMode::Observe) {
-                        return Err(at.error(
-                            mode.span(),
-                            key("mode"),
-                            "the built-in `audit` only observes",
-                        ));
-                    }
+                    only_mode(
+                        at,
+                        &raw.mode,
+                        RawMode::Observe,
+                        key("mode"),
+                        "the built-in `audit` only observes",
+                    )?;
                     forbid(
                         at,
                         &raw.rules,
@@ -246,13 +260,13 @@ fn subscriber(
                     }
                 }
                 RawBuiltin::Guard => {
-                    if let Some(mode) = raw.mode.filter(|m| *m.get_ref() != RawMode::Decide) {
-                        return Err(at.error(
-                            mode.span(),
-                            key("mode"),
-                            "the built-in `guard` only decides",
-                        ));
-                    }
+                    only_mode(
+                        at,
+                        &raw.mode,
+                        RawMode::Decide,
+                        key("mode"),
+                        "the built-in `guard` only decides",
+                    )?;
                     forbid(
                         at,
                         &raw.path,
