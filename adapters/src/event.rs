@@ -117,6 +117,14 @@ pub struct HookEvent {
     pub subagent_id: Option<String>,
 }
 
+impl Capabilities {
+    /// Can the agent act on any answer at all? For Cursor and Cline this is
+    /// exactly when the agent waits for and reads the hook's reply.
+    pub fn any(self) -> bool {
+        self != Capabilities::default()
+    }
+}
+
 impl HookEvent {
     /// An event of `kind` with nothing else known yet: not blocking, no
     /// capabilities, no fields. Adapters fill in what their payload says.

@@ -6,7 +6,7 @@
 //! the reply with `hookgate_adapters::render`'s: the dialect stays in
 //! `adapters`.
 
-use hookgate_adapters::{Capabilities, Dialect, EventKind, HookEvent, Tool, ToolClass};
+use hookgate_adapters::{Dialect, EventKind, HookEvent, Tool, ToolClass};
 
 /// A minimal event of `kind` in `dialect`, with no capabilities.
 pub(crate) fn event(dialect: Dialect, kind: EventKind) -> HookEvent {

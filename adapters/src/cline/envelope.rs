@@ -3,7 +3,6 @@
 //! header. The SDK hosts grew out of the extension, so these parts of the
 //! payload kept their shape; each dialect module adds only what differs.
 
-use super::events::is_blocking;
 use crate::json::Fields;
 use crate::{Capabilities, Dialect, EventKind, HookEvent, ParseError};
 
@@ -19,7 +18,7 @@ pub(super) fn event_header(
 ) -> Result<HookEvent, ParseError> {
     Ok(HookEvent {
         agent_version: fields.opt_string("clineVersion")?,
-        blocking: is_blocking(capabilities),
+        blocking: capabilities.any(),
         capabilities,
         ..HookEvent::new(dialect, native, kind)
     })

@@ -100,9 +100,3 @@ pub(super) fn legacy(native: &str) -> (EventKind, Capabilities) {
         _ => (EventKind::Other, NONE),
     }
 }
-
-/// The agent waits for and reads the reply exactly when it acts on at
-/// least one answer.
-pub(super) fn is_blocking(capabilities: Capabilities) -> bool {
-    capabilities != NONE
-}

@@ -99,12 +99,6 @@ pub(super) fn behaviour(native: &str) -> (EventKind, Capabilities) {
     }
 }
 
-/// The agent waits for and reads the reply exactly when it acts on at
-/// least one answer.
-pub(super) fn is_blocking(capabilities: Capabilities) -> bool {
-    capabilities != NONE
-}
-
 /// Events whose reply carries a `permission` field.
 pub(super) fn has_permission_field(native: &str) -> bool {
     matches!(

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::events::{behaviour, is_blocking};
+use super::events::behaviour;
 use super::tools::{decode_input, generic_tool, text_of};
 use crate::json::{self, Fields};
 use crate::{Dialect, HookEvent, ParseError, StopInfo, Tool, ToolClass};
@@ -141,6 +141,6 @@ pub(crate) fn parse(payload: &[u8]) -> Result<HookEvent, ParseError> {
     }
 
     event.capabilities = capabilities;
-    event.blocking = is_blocking(capabilities);
+    event.blocking = capabilities.any();
     Ok(event)
 }
