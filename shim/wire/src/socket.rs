@@ -6,6 +6,12 @@
 //! `<tmp>/hookgate-<uid>/gateway.sock`, whose directory the gateway creates
 //! 0700 and refuses to use if another user owns it.
 //!
+//! On Windows the "socket" is a named pipe: `$HOOKGATE_SOCKET` (a pipe name
+//! such as `\\.\pipe\my-gateway`), else `\\.\pipe\hookgate-<user>\gateway`
+//! ([`resolve_pipe`]). The pipe namespace is machine-wide, so the user name
+//! only avoids collisions; privacy comes from the pipe's owner-only DACL and
+//! the peer checks on both ends.
+//!
 //! [`resolve`] works on strings (`no_std` + `alloc`) for the shim; with the
 //! `std` feature, [`resolve_path`] and [`default_path`] give the gateway a
 //! `PathBuf`.
@@ -43,6 +49,26 @@ fn join(dir: &str, name: &str) -> String {
     }
 }
 
+/// Prefix of every local named pipe's name on Windows.
+pub const PIPE_PREFIX: &str = r"\\.\pipe\";
+
+/// The named pipe for the current Windows user, given a way to read
+/// environment variables: `$HOOKGATE_SOCKET`, else
+/// `\\.\pipe\hookgate-<USERNAME>\gateway`. A backslash in the user name
+/// (which would start a new name component) becomes `_`.
+pub fn resolve_pipe(env: impl Fn(&str) -> Option<String>) -> String {
+    if let Some(path) = env(SOCKET_ENV).filter(|p| !p.is_empty()) {
+        return path;
+    }
+    let user: String = env("USERNAME")
+        .filter(|u| !u.is_empty())
+        .unwrap_or_else(|| String::from("user"))
+        .chars()
+        .map(|c| if c == '\\' || c == '/' { '_' } else { c })
+        .collect();
+    format!("{PIPE_PREFIX}hookgate-{user}\\gateway")
+}
+
 /// [`resolve`] as a `PathBuf`.
 #[cfg(feature = "std")]
 pub fn resolve_path(env: impl Fn(&str) -> Option<String>, uid: u32) -> std::path::PathBuf {
@@ -53,6 +79,12 @@ pub fn resolve_path(env: impl Fn(&str) -> Option<String>, uid: u32) -> std::path
 #[cfg(all(unix, feature = "std"))]
 pub fn default_path() -> std::path::PathBuf {
     resolve_path(|name| std::env::var(name).ok(), current_uid())
+}
+
+/// The named pipe for this process's user and environment.
+#[cfg(all(windows, feature = "std"))]
+pub fn default_path() -> std::path::PathBuf {
+    std::path::PathBuf::from(resolve_pipe(|name| std::env::var(name).ok()))
 }
 
 /// The real user id of this process.
@@ -110,6 +142,25 @@ mod tests {
         ];
         for (env, expected) in cases {
             assert_eq!(resolve(env_of(env), 42), *expected, "{env:?}");
+        }
+    }
+
+    #[test]
+    fn pipe_resolution() {
+        let cases: &[(&[(&str, &str)], &str)] = &[
+            (
+                &[("HOOKGATE_SOCKET", r"\\.\pipe\mine"), ("USERNAME", "ada")],
+                r"\\.\pipe\mine",
+            ),
+            (&[("USERNAME", "ada")], r"\\.\pipe\hookgate-ada\gateway"),
+            (
+                &[("HOOKGATE_SOCKET", ""), ("USERNAME", r"CORP\ada/x")],
+                r"\\.\pipe\hookgate-CORP_ada_x\gateway",
+            ),
+            (&[], r"\\.\pipe\hookgate-user\gateway"),
+        ];
+        for (env, expected) in cases {
+            assert_eq!(resolve_pipe(env_of(env)), *expected, "{env:?}");
         }
     }
 
