@@ -26,6 +26,9 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 export RUSTC_BOOTSTRAP=1
+# Debian's cargo-clippy/clippy-driver first: rustup's proxies in ~/.cargo/bin
+# would run the rustup toolchain, which has no Windows std.
+export PATH=/usr/bin:$PATH
 export RUSTC=/usr/bin/rustc
 export RUSTDOC=/usr/bin/rustdoc
 export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc

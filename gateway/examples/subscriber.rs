@@ -12,7 +12,7 @@
 //!
 //! ```text
 //! cargo run -p hookgate-gateway --example subscriber -- 127.0.0.1:50051
-//! cargo run -p hookgate-gateway --example subscriber -- unix:///tmp/example-subscriber.sock
+//! cargo run -p hookgate-gateway --example subscriber -- unix:///tmp/example-subscriber.sock  # Unix only
 //! ```
 //!
 //! ```toml
@@ -116,13 +116,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let router = tonic::transport::Server::builder().add_service(service);
     if let Some(path) = addr.strip_prefix("unix://") {
-        let _ = std::fs::remove_file(path);
-        let listener = tokio::net::UnixListener::bind(path)?;
-        eprintln!("example subscriber listening on unix://{path}");
-        let incoming = tokio_stream::wrappers::UnixListenerStream::new(listener);
-        router
-            .serve_with_incoming_shutdown(incoming, shutdown)
-            .await?;
+        serve_unix(router, path, shutdown).await?;
     } else {
         let listener = tokio::net::TcpListener::bind(&addr).await?;
         eprintln!("example subscriber listening on {}", listener.local_addr()?);
@@ -132,6 +126,33 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             .await?;
     }
     Ok(())
+}
+
+/// Serves on the Unix socket at `path` (replacing a stale one).
+#[cfg(unix)]
+async fn serve_unix(
+    router: tonic::transport::server::Router,
+    path: &str,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let _ = std::fs::remove_file(path);
+    let listener = tokio::net::UnixListener::bind(path)?;
+    eprintln!("example subscriber listening on unix://{path}");
+    let incoming = tokio_stream::wrappers::UnixListenerStream::new(listener);
+    router
+        .serve_with_incoming_shutdown(incoming, shutdown)
+        .await?;
+    Ok(())
+}
+
+/// Unix sockets are Unix-only: listen on `host:port` instead.
+#[cfg(not(unix))]
+async fn serve_unix(
+    _router: tonic::transport::server::Router,
+    path: &str,
+    _shutdown: impl std::future::Future<Output = ()>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    Err(format!("unix://{path}: Unix sockets are not available here; give host:port").into())
 }
 
 #[cfg(test)]

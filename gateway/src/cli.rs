@@ -21,7 +21,8 @@ pub(crate) struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
-    /// Run the gateway in the foreground until SIGINT or SIGTERM.
+    /// Run the gateway in the foreground until SIGINT or SIGTERM (on
+    /// Windows: Ctrl-C, Ctrl-Break or closing the console).
     Serve(ServeArgs),
     /// Show a running gateway's counters, latency percentiles and
     /// subscriber states (asked over its admin socket).
@@ -30,14 +31,16 @@ pub(crate) enum Command {
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct ServeArgs {
-    /// Config file. Default: $XDG_CONFIG_HOME/hookgate/gateway.toml when it
-    /// exists, else the embedded default.
+    /// Config file. Default: $XDG_CONFIG_HOME/hookgate/gateway.toml (on
+    /// Windows %APPDATA%\hookgate\gateway.toml) when it exists, else the
+    /// embedded default.
     #[arg(long, value_name = "PATH")]
     pub(crate) config: Option<PathBuf>,
 
     /// Socket path. Default: the config's `server.socket`, else
     /// $HOOKGATE_SOCKET, else $XDG_RUNTIME_DIR/hookgate/gateway.sock, else
-    /// `$TMPDIR/hookgate-<uid>/gateway.sock`.
+    /// `$TMPDIR/hookgate-<uid>/gateway.sock`. On Windows a named pipe,
+    /// default `\\.\pipe\hookgate-<USERNAME>\gateway`.
     #[arg(long, value_name = "PATH")]
     pub(crate) socket: Option<PathBuf>,
 
@@ -49,7 +52,8 @@ pub(crate) struct ServeArgs {
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct StatusArgs {
-    /// The gateway's socket (its admin socket is this path + `.admin`).
+    /// The gateway's socket (its admin socket is this path + `.admin`; a
+    /// pipe name on Windows).
     /// Default: resolved like `gateway serve` does.
     #[arg(long, value_name = "PATH")]
     pub(crate) socket: Option<PathBuf>,

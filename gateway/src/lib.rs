@@ -1,23 +1,29 @@
 //! The hookgate gateway: a long-lived daemon that answers every hook event
 //! of every coding agent.
 //!
-//! A shim connects to the Unix socket ([`socket`]) with one request
+//! A shim connects to the gateway's socket ([`transport`]: a Unix socket,
+//! or a named pipe on Windows) with one request
 //! ([`server`]); the [`pipeline`] detects and parses the agent's payload,
 //! asks the matching [`subscribers`] in parallel (gRPC ones and the
 //! [`builtin`] guard), merges their decisions and renders the agent's
 //! reply, while observe subscribers and the audit log get the event through
 //! bounded queues. [`config`] says who subscribes to what; [`metrics`]
 //! counts everything that can go wrong, [`fallbacks`] adds what the shims
-//! recorded while the gateway was unreachable, and [`admin`] (gRPC on a
-//! sibling socket, `gateway status`) and [`prometheus`] report it.
+//! recorded while the gateway was unreachable (on Unix), and [`admin`]
+//! (gRPC on a sibling socket, `gateway status`) and [`prometheus`] report
+//! it.
 //!
-//! [`serve`] runs it all on an already bound [`socket::Listener`], so tests
+//! [`serve`] runs it all on an already bound [`transport::Listener`], so tests
 //! can run a gateway in-process; the `gateway` binary is a thin CLI over it.
 
 pub mod admin;
 pub mod builtin;
 pub mod config;
 pub mod convert;
+// Unix only: the shim writes its record beside the socket file; beside a
+// Windows pipe name there is no file to write (see
+// `admin::status::StatusSource::collect_fallbacks`).
+#[cfg(unix)]
 pub mod fallbacks;
 pub mod ids;
 pub mod metrics;
@@ -25,8 +31,8 @@ pub mod pipeline;
 pub mod prometheus;
 pub mod server;
 pub mod shutdown;
-pub mod socket;
 pub mod subscribers;
+pub mod transport;
 
 #[cfg(test)]
 mod testing;
@@ -45,8 +51,8 @@ use config::Config;
 use metrics::Metrics;
 use pipeline::Pipeline;
 use server::Server;
-use socket::Listener;
 use subscribers::Registry;
+use transport::Listener;
 
 /// What `gateway serve` can turn on beyond the config file.
 #[derive(Debug, Clone, Default)]
@@ -56,10 +62,10 @@ pub struct Options {
 }
 
 /// Serves hook events on `listener` until `shutdown` is cancelled, then
-/// stops accepting, removes the socket file and lets in-flight events
-/// finish within `config.server.shutdown_grace`. Counts into `metrics`;
-/// also serves the admin API on the sibling admin socket (see [`admin`])
-/// and health-checks remote subscribers.
+/// stops accepting, removes the socket file (a Windows pipe just closes)
+/// and lets in-flight events finish within `config.server.shutdown_grace`.
+/// Counts into `metrics`; also serves the admin API on the sibling admin
+/// socket (see [`admin`]) and health-checks remote subscribers.
 pub async fn serve(
     config: Config,
     listener: Listener,
@@ -70,7 +76,6 @@ pub async fn serve(
     // First, so a bad subscriber leaves nothing running behind the error.
     let workers = TaskTracker::new();
     let registry = Registry::build(&config.subscribers, &metrics, &workers)?;
-    let uid = hookgate_wire::socket::current_uid();
     let source = Arc::new(StatusSource::new(
         Arc::clone(&metrics),
         listener.path().to_path_buf(),
@@ -78,7 +83,7 @@ pub async fn serve(
     ));
     // Fallbacks recorded while no gateway ran.
     source.collect_fallbacks().await;
-    let admin_listener = Listener::bind(&source.admin_socket, uid)
+    let admin_listener = Listener::bind(&source.admin_socket)
         .await
         .context("admin socket")?;
     let metrics_listener = match options.metrics_addr {
@@ -98,7 +103,7 @@ pub async fn serve(
     background.spawn({
         let (source, stop) = (Arc::clone(&source), stop_background.clone());
         async move {
-            if let Err(err) = admin::serve(admin_listener, source, uid, stop).await {
+            if let Err(err) = admin::serve(admin_listener, source, stop).await {
                 tracing::error!(error = %err, "admin API stopped");
             }
         }
@@ -117,7 +122,6 @@ pub async fn serve(
         pipeline: Arc::new(Pipeline::new(registry, Arc::clone(&metrics))),
         metrics,
         config: config.server.clone(),
-        uid,
     };
     tracing::info!(
         socket = %listener.path().display(),

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use clap::Parser as _;
 use hookgate_gateway::config::{Config, LoadError};
-use hookgate_gateway::socket::Listener;
+use hookgate_gateway::transport::Listener;
 use tokio_util::sync::CancellationToken;
 use tracing_subscriber::EnvFilter;
 
@@ -90,7 +90,7 @@ async fn run(config: Config, args: ServeArgs) -> anyhow::Result<()> {
     let shutdown = CancellationToken::new();
     hookgate_gateway::shutdown::cancel_on_signals(shutdown.clone())
         .context("installing signal handlers")?;
-    let listener = Listener::bind(&path, hookgate_wire::socket::current_uid()).await?;
+    let listener = Listener::bind(&path).await?;
     let options = Options {
         metrics_addr: args.metrics_addr,
     };

@@ -1,23 +1,21 @@
-//! SIGINT / SIGTERM to a cancellation token: the one way shutdown starts.
-//! A second signal means "now": the process exits at once instead of
-//! waiting out the grace period.
+//! Shutdown requests to a cancellation token: the one way shutdown starts.
+//! On Unix SIGINT or SIGTERM; on Windows Ctrl-C, Ctrl-Break or the console
+//! window closing. A second request means "now": the process exits at once
+//! instead of waiting out the grace period.
 
-use tokio::signal::unix::{SignalKind, signal};
 use tokio_util::sync::CancellationToken;
 
 /// Exit code after a second signal (128 + SIGINT, as shells report ^C).
 pub const EXIT_FORCED: i32 = 130;
 
-/// Cancels `token` on the first SIGINT or SIGTERM and exits the process
+/// Cancels `token` on the first shutdown request and exits the process
 /// with [`EXIT_FORCED`] on the next one. Must be called inside the runtime;
-/// fails only if the signal handlers cannot be installed.
+/// fails only if the handlers cannot be installed.
 pub fn cancel_on_signals(token: CancellationToken) -> std::io::Result<()> {
-    let mut interrupt = signal(SignalKind::interrupt())?;
-    let mut terminate = signal(SignalKind::terminate())?;
+    let mut signals = Signals::install()?;
     tokio::spawn(async move {
         let name = tokio::select! {
-            _ = interrupt.recv() => "SIGINT",
-            _ = terminate.recv() => "SIGTERM",
+            name = signals.next() => name,
             () = token.cancelled() => return,
         };
         tracing::info!(
@@ -25,10 +23,7 @@ pub fn cancel_on_signals(token: CancellationToken) -> std::io::Result<()> {
             "shutting down: no new connections, finishing in-flight events (signal again to exit now)"
         );
         token.cancel();
-        let name = tokio::select! {
-            _ = interrupt.recv() => "SIGINT",
-            _ = terminate.recv() => "SIGTERM",
-        };
+        let name = signals.next().await;
         tracing::warn!(
             signal = name,
             "second signal: exiting now, abandoning in-flight events"
@@ -36,4 +31,61 @@ pub fn cancel_on_signals(token: CancellationToken) -> std::io::Result<()> {
         std::process::exit(EXIT_FORCED);
     });
     Ok(())
+}
+
+/// SIGINT and SIGTERM.
+#[cfg(unix)]
+struct Signals {
+    interrupt: tokio::signal::unix::Signal,
+    terminate: tokio::signal::unix::Signal,
+}
+
+#[cfg(unix)]
+impl Signals {
+    fn install() -> std::io::Result<Signals> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(Signals {
+            interrupt: signal(SignalKind::interrupt())?,
+            terminate: signal(SignalKind::terminate())?,
+        })
+    }
+
+    /// The name of the next signal received.
+    async fn next(&mut self) -> &'static str {
+        tokio::select! {
+            _ = self.interrupt.recv() => "SIGINT",
+            _ = self.terminate.recv() => "SIGTERM",
+        }
+    }
+}
+
+/// Ctrl-C, Ctrl-Break and the console closing. Windows ends the process
+/// on its own a few seconds after a close (tokio's handler holds it until
+/// then), so a close may cut the grace period short.
+#[cfg(windows)]
+struct Signals {
+    ctrl_c: tokio::signal::windows::CtrlC,
+    ctrl_break: tokio::signal::windows::CtrlBreak,
+    ctrl_close: tokio::signal::windows::CtrlClose,
+}
+
+#[cfg(windows)]
+impl Signals {
+    fn install() -> std::io::Result<Signals> {
+        use tokio::signal::windows::{ctrl_break, ctrl_c, ctrl_close};
+        Ok(Signals {
+            ctrl_c: ctrl_c()?,
+            ctrl_break: ctrl_break()?,
+            ctrl_close: ctrl_close()?,
+        })
+    }
+
+    /// The name of the next event received.
+    async fn next(&mut self) -> &'static str {
+        tokio::select! {
+            _ = self.ctrl_c.recv() => "Ctrl-C",
+            _ = self.ctrl_break.recv() => "Ctrl-Break",
+            _ = self.ctrl_close.recv() => "console close",
+        }
+    }
 }

@@ -72,6 +72,7 @@ pub(crate) async fn fake_subscriber(behaviour: Behaviour) -> String {
 
 /// Like [`fake_subscriber`], on a Unix socket at `path`; returns
 /// `unix://PATH`.
+#[cfg(unix)]
 pub(crate) async fn fake_unix_subscriber(behaviour: Behaviour, path: &std::path::Path) -> String {
     let listener = tokio::net::UnixListener::bind(path).unwrap();
     let service = hookgate_proto::v1::subscriber_server::SubscriberServer::new(Fake(behaviour));
@@ -109,8 +110,23 @@ pub(crate) fn request(agent: &str, payload: Vec<u8>) -> hookgate_wire::Request {
 /// A temporary directory only this user can use, as the gateway requires
 /// of its socket directory (`tempdir()` may follow the umask).
 pub(crate) fn private_tempdir() -> tempfile::TempDir {
-    use std::os::unix::fs::PermissionsExt as _;
     let dir = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
     dir
+}
+
+/// Where a test gateway listens: `name` inside `dir`; on Windows a pipe
+/// named after `dir` (pipes share one machine-wide namespace, so the
+/// temporary directory's unique name keeps tests apart).
+pub(crate) fn socket_path(dir: &tempfile::TempDir, name: &str) -> std::path::PathBuf {
+    if cfg!(windows) {
+        let unique = dir.path().file_name().unwrap().to_string_lossy();
+        std::path::PathBuf::from(format!(r"\\.\pipe\hookgate-test{unique}\{name}"))
+    } else {
+        dir.path().join(name)
+    }
 }

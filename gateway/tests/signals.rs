@@ -1,6 +1,10 @@
 //! The real `gateway` binary and its signals: the first SIGTERM starts a
 //! graceful shutdown, a second one ends the process at once, even while an
 //! event is still in flight within a long grace period.
+//!
+//! Unix only: it sends SIGTERM and talks to the Unix socket.
+
+#![cfg(unix)]
 
 use std::io::{BufRead as _, BufReader};
 use std::os::unix::fs::PermissionsExt as _;

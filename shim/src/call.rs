@@ -1,23 +1,22 @@
 //! One exchange with the gateway, bounded in time whatever the gateway does.
 //!
-//! Single-threaded: the connect waits at most `CONNECT_TIMEOUT` (a blocked
-//! Unix connect means a full backlog, i.e. "unreachable"); then the socket
-//! is nonblocking and the request is sent and the reply read as `poll`
-//! reports the socket ready, each wait bounded by the total deadline. When
-//! time is up the shim answers on its own; nothing is left running.
+//! The connect may take at most `CONNECT_TIMEOUT` (a connect that waits
+//! means a full backlog or every pipe instance busy, i.e. "unreachable");
+//! then the request is sent and the reply read, each step bounded by the
+//! total deadline. How a step is bounded is the platform's business
+//! (`sys`); the frame logic is here, once. When time is up the shim answers
+//! on its own and exits; nothing is left running.
 
 use alloc::format;
 use alloc::string::String;
-use alloc::vec;
 use alloc::vec::Vec;
 use core::time::Duration;
 
 use hookgate_wire::{FrameKind, HEADER_LEN, Header, MAX_REPLY_BODY, Reply};
 
 use crate::config::CONNECT_TIMEOUT;
-use crate::path;
 use crate::record::Reason;
-use crate::sys::{self, Errno, Interest, Stream};
+use crate::sys::{self, ConnectError, IoError, Stream};
 
 /// Why no usable reply came back. The detail is for `HOOKGATE_DEBUG` only
 /// and never holds payload bytes.
@@ -48,27 +47,16 @@ impl Failure {
 /// Sends `frame` (an encoded request) to the gateway at `socket` and returns
 /// its reply, whose exit code is guaranteed to be in 0..=255. `deadline` is
 /// on the `sys::now` clock.
-pub(crate) fn call(
-    socket: &str,
-    frame: &[u8],
-    deadline: Duration,
-    uid: u32,
-) -> Result<Reply, Failure> {
-    check_socket(socket, uid).map_err(Failure::Unreachable)?;
-
-    let start = sys::now();
-    let connect_deadline = deadline.min(start + CONNECT_TIMEOUT);
-    let limit = connect_deadline.saturating_sub(start);
-    if limit.is_zero() {
-        return Err(Failure::Timeout);
-    }
-    let stream = match Stream::connect(socket, limit) {
+pub(crate) fn call(socket: &str, frame: Vec<u8>, deadline: Duration) -> Result<Reply, Failure> {
+    let connect_deadline = deadline.min(sys::now() + CONNECT_TIMEOUT);
+    let stream = match Stream::open(socket, connect_deadline) {
         Ok(stream) => stream,
-        Err(err) if err.would_block() && connect_deadline < deadline => {
+        Err(ConnectError::Timeout) if connect_deadline < deadline => {
             return Err(Failure::Unreachable("connect timed out".into()));
         }
-        Err(err) if err.would_block() => return Err(Failure::Timeout),
-        Err(err) => return Err(Failure::Unreachable(format!("connect: {err}"))),
+        Err(ConnectError::Timeout) => return Err(Failure::Timeout),
+        Err(ConnectError::Untrusted(detail)) => return Err(Failure::Unreachable(detail)),
+        Err(ConnectError::Os(err)) => return Err(Failure::Unreachable(format!("connect: {err}"))),
     };
 
     if sys::now() >= deadline {
@@ -76,7 +64,10 @@ pub(crate) fn call(
     }
     // No half-close after the request: a gateway watching for EOF to cancel
     // abandoned calls would take it for the shim giving up.
-    send_all(&stream, frame, deadline)?;
+    stream.send_all(frame, deadline).map_err(|err| match err {
+        IoError::Timeout => Failure::Timeout,
+        err => Failure::Unreachable(format!("send: {err}")),
+    })?;
     let reply = read_reply(&stream, deadline)?;
     if !(0..=255).contains(&reply.exit_code) {
         return Err(Failure::BadReply(format!(
@@ -87,140 +78,32 @@ pub(crate) fn call(
     Ok(reply)
 }
 
-fn send_all(stream: &Stream, mut bytes: &[u8], deadline: Duration) -> Result<(), Failure> {
-    let failed = |err: Errno| Failure::Unreachable(format!("send: {err}"));
-    while !bytes.is_empty() {
-        match stream.send(bytes) {
-            Ok(n) => bytes = bytes.get(n..).unwrap_or_default(),
-            Err(err) if err.interrupted() => {}
-            Err(err) if err.would_block() => {
-                if !sys::wait(stream.fd(), Interest::Write, Some(deadline)).map_err(failed)? {
-                    return Err(Failure::Timeout);
-                }
-            }
-            Err(err) => return Err(failed(err)),
-        }
-    }
-    Ok(())
-}
-
 fn read_reply(stream: &Stream, deadline: Duration) -> Result<Reply, Failure> {
     let bad = |detail: &dyn core::fmt::Display| Failure::BadReply(format!("reply: {detail}"));
-    let mut header = [0u8; HEADER_LEN];
-    read_exact(stream, &mut header, deadline)?;
+    let recv = |len| {
+        stream.recv_exact(len, deadline).map_err(|err| match err {
+            IoError::Timeout => Failure::Timeout,
+            err => bad(&err),
+        })
+    };
+    let header: [u8; HEADER_LEN] = recv(HEADER_LEN)?
+        .try_into()
+        .map_err(|_| bad(&"short header"))?;
     let header = Header::decode(&header, MAX_REPLY_BODY)
         .and_then(|header| header.expect(FrameKind::Reply))
         .map_err(|err| bad(&err))?;
-    let mut body: Vec<u8> = vec![0u8; header.body_len];
-    read_exact(stream, &mut body, deadline)?;
+    let body = recv(header.body_len)?;
     Reply::decode(&body).map_err(|err| bad(&err))
 }
 
-/// Fills `buf` from the stream before the deadline.
-fn read_exact(stream: &Stream, buf: &mut [u8], deadline: Duration) -> Result<(), Failure> {
-    let failed = |err: Errno| Failure::BadReply(format!("reply: {err}"));
-    let mut filled = 0;
-    while let Some(rest) = buf.get_mut(filled..).filter(|rest| !rest.is_empty()) {
-        match stream.recv(rest) {
-            Ok(0) => {
-                return Err(Failure::BadReply(
-                    "reply: failed to fill whole buffer".into(),
-                ));
-            }
-            Ok(n) => filled += n,
-            Err(err) if err.interrupted() => {}
-            Err(err) if err.would_block() => {
-                if !sys::wait(stream.fd(), Interest::Read, Some(deadline)).map_err(failed)? {
-                    return Err(Failure::Timeout);
-                }
-            }
-            Err(err) => return Err(failed(err)),
-        }
-    }
-    Ok(())
-}
-
-/// Refuses a socket another user could have put there: the payload holds
-/// the user's code and the reply can allow anything. The socket must be
-/// owned by this user, and its directory must be owned by this user or
-/// root and not writable by others (unless sticky, like /tmp), so nobody
-/// else can swap it between this check and the connect.
-pub(crate) fn check_socket(socket: &str, uid: u32) -> Result<(), String> {
-    let meta = sys::stat(socket).map_err(|err| format!("socket: {err}"))?;
-    if !meta.is_socket() {
-        return Err("the socket path is not a socket".into());
-    }
-    if meta.uid != uid {
-        return Err(format!(
-            "the socket is owned by uid {}, not {uid}",
-            meta.uid
-        ));
-    }
-    let dir = sys::stat(path::parent(socket)).map_err(|err| format!("socket directory: {err}"))?;
-    if dir_is_safe(dir.uid, dir.mode, uid) {
-        Ok(())
-    } else {
-        Err("the socket directory is writable by other users".into())
-    }
-}
-
-/// Whether only `uid` (or root) can replace entries of a directory.
-pub(crate) fn dir_is_safe(owner: u32, mode: u32, uid: u32) -> bool {
-    const OTHERS_WRITE: u32 = 0o022;
-    const STICKY: u32 = 0o1000;
-    (owner == uid || owner == 0) && (mode & OTHERS_WRITE == 0 || mode & STICKY != 0)
-}
-
 #[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use std::fs;
     use std::os::unix::fs::PermissionsExt;
     use std::os::unix::net::UnixListener;
 
     use super::*;
-    use crate::sys::current_uid;
-
-    #[test]
-    fn directory_safety() {
-        let cases: &[(u32, u32, bool)] = &[
-            (1000, 0o700, true),
-            (0, 0o755, true),
-            (0, 0o1777, true),
-            (1000, 0o770, false),
-            (1000, 0o777, false),
-            (1001, 0o700, false),
-        ];
-        for (owner, mode, safe) in cases {
-            assert_eq!(dir_is_safe(*owner, *mode, 1000), *safe, "{owner} {mode:o}");
-        }
-    }
-
-    #[test]
-    fn checks_the_real_socket() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("s.sock");
-        let path_str = path.to_str().unwrap();
-        assert!(check_socket(path_str, current_uid()).is_err(), "absent");
-
-        let _listener = UnixListener::bind(&path).unwrap();
-        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o700)).unwrap();
-        assert_eq!(check_socket(path_str, current_uid()), Ok(()));
-        assert!(check_socket(path_str, current_uid().wrapping_add(1)).is_err());
-
-        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o777)).unwrap();
-        assert!(
-            check_socket(path_str, current_uid()).is_err(),
-            "world-writable dir"
-        );
-
-        let file = dir.path().join("plain");
-        fs::write(&file, b"").unwrap();
-        fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o700)).unwrap();
-        assert!(
-            check_socket(file.to_str().unwrap(), current_uid()).is_err(),
-            "not a socket"
-        );
-    }
 
     /// A listener that never accepts, with its backlog full: the connect
     /// waits for room, then gives up as "unreachable", not as a timeout.
@@ -243,7 +126,117 @@ mod tests {
             assert!(queued.len() < 100_000, "the backlog never filled");
         }
         let deadline = sys::now() + Duration::from_secs(30);
-        let failure = call(path, b"x", deadline, current_uid()).unwrap_err();
+        let failure = call(path, b"x".to_vec(), deadline).unwrap_err();
         assert_eq!(failure, Failure::Unreachable("connect timed out".into()));
+    }
+}
+
+/// The exchange against a named pipe served in-process (run under Wine on
+/// Linux: see the shim's README, "Windows").
+#[cfg(test)]
+#[cfg(windows)]
+mod windows_tests {
+    use std::io::{Read, Write};
+    use std::thread::{self, JoinHandle};
+
+    use hookgate_wire::{MAX_REQUEST_BODY, Request};
+    use interprocess::os::windows::named_pipe::{PipeListenerOptions, pipe_mode};
+
+    use super::*;
+
+    /// Serves one call on a fresh pipe: reads the request, then answers
+    /// `reply` (or nothing, holding the connection open for a while).
+    fn gateway(test: &str, reply: Option<Vec<u8>>) -> (String, JoinHandle<Request>) {
+        let name = format!(r"\\.\pipe\gateway-shim-call-{}-{test}", std::process::id());
+        let listener = PipeListenerOptions::new()
+            .path(name.as_str())
+            .create_duplex::<pipe_mode::Bytes>()
+            .unwrap();
+        let server = thread::spawn(move || {
+            let mut peer = listener.accept().unwrap();
+            let mut header = [0u8; HEADER_LEN];
+            peer.read_exact(&mut header).unwrap();
+            let header = Header::decode(&header, MAX_REQUEST_BODY).unwrap();
+            let mut body = vec![0u8; header.body_len];
+            peer.read_exact(&mut body).unwrap();
+            match reply {
+                Some(frame) => {
+                    peer.write_all(&frame).unwrap();
+                    peer.flush().unwrap();
+                }
+                None => thread::sleep(Duration::from_secs(2)),
+            }
+            Request::decode(&body).unwrap()
+        });
+        (name, server)
+    }
+
+    fn request() -> Request {
+        Request {
+            args: vec!["claude-code".into()],
+            cwd: r"C:\work".into(),
+            env: vec![("CLAUDE_PROJECT_DIR".into(), r"C:\work".into())],
+            stdin: br#"{"hook_event_name":"PreToolUse"}"#.to_vec(),
+        }
+    }
+
+    #[test]
+    fn one_request_one_reply() {
+        let reply = Reply {
+            exit_code: 2,
+            stdout: b"{\"decision\":\"block\"}".to_vec(),
+            stderr: b"denied\n".to_vec(),
+        };
+        let (name, server) = gateway("reply", Some(reply.encode()));
+        let got = call(
+            &name,
+            request().encode(),
+            sys::now() + Duration::from_secs(10),
+        );
+        assert_eq!(got, Ok(reply));
+        assert_eq!(server.join().unwrap(), request());
+    }
+
+    #[test]
+    fn a_silent_gateway_is_a_timeout_at_the_deadline() {
+        let (name, _server) = gateway("silent", None);
+        let deadline = sys::now() + Duration::from_millis(300);
+        let got = call(&name, request().encode(), deadline);
+        assert_eq!(got, Err(Failure::Timeout));
+        assert!(sys::now() >= deadline);
+    }
+
+    #[test]
+    fn bad_replies_are_refused() {
+        let out_of_range = Reply {
+            exit_code: 256,
+            ..Reply::default()
+        };
+        let (name, _server) = gateway("range", Some(out_of_range.encode()));
+        let got = call(
+            &name,
+            request().encode(),
+            sys::now() + Duration::from_secs(10),
+        );
+        assert!(matches!(got, Err(Failure::BadReply(_))), "{got:?}");
+
+        let (name, _server) = gateway("garbage", Some(b"not a frame at all".to_vec()));
+        let got = call(
+            &name,
+            request().encode(),
+            sys::now() + Duration::from_secs(10),
+        );
+        assert!(matches!(got, Err(Failure::BadReply(_))), "{got:?}");
+    }
+
+    #[test]
+    fn no_gateway_is_unreachable() {
+        let name = format!(r"\\.\pipe\gateway-shim-call-{}-absent", std::process::id());
+        let got = call(
+            &name,
+            request().encode(),
+            sys::now() + Duration::from_secs(10),
+        );
+        assert!(matches!(got, Err(Failure::Unreachable(_))), "{got:?}");
     }
 }

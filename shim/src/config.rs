@@ -3,7 +3,8 @@
 //! Hooks are configured as a command line in each agent's settings file, so
 //! environment variables are the one knob every agent lets users set:
 //!
-//! - `HOOKGATE_SOCKET`: the gateway's socket (see `hookgate_wire::socket`);
+//! - `HOOKGATE_SOCKET`: the gateway's socket or, on Windows, named pipe
+//!   (see `hookgate_wire::socket`);
 //! - `HOOKGATE_TIMEOUT_MS`: the total deadline, default 5000 ms;
 //! - `HOOKGATE_FAIL`: `open` (default) or `closed`;
 //! - `HOOKGATE_DEBUG=1`: one diagnostic line on stderr for each fallback.
@@ -17,7 +18,6 @@ use alloc::vec::Vec;
 use core::time::Duration;
 
 use hookgate_adapters::FailMode;
-use hookgate_wire::socket;
 
 use crate::sys;
 
@@ -36,8 +36,9 @@ pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_millis(5000);
 /// Largest accepted `HOOKGATE_TIMEOUT_MS`: Claude Code's default hook timeout.
 pub(crate) const MAX_TIMEOUT_MS: u64 = 600_000;
 /// How long connecting may take. A local socket connects at once or not at
-/// all; a connect that blocks means the gateway's backlog is full, which is
-/// "unreachable", not a slow answer.
+/// all; a connect that blocks means the gateway's backlog is full (on
+/// Windows: every pipe instance is busy), which is "unreachable", not a slow
+/// answer.
 pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_millis(1000);
 
 /// Settings from the environment.
@@ -85,7 +86,7 @@ impl Config {
         };
         let debug = env(DEBUG_ENV).is_some_and(|v| v == "1");
         Config {
-            socket: socket::resolve(&env, sys::current_uid()),
+            socket: sys::socket_path(&env),
             timeout,
             fail_mode,
             debug,

@@ -6,36 +6,49 @@
 //! cannot answer in time it answers on its own, fail-open by default (see
 //! `run` for the flow and the shim's README for every decision).
 //!
-//! `no_std` and `no_main`, single-threaded, over libc: std's share of a
-//! static binary (its panic and backtrace machinery) would put the shim
-//! over its 1 MiB budget. All `unsafe` lives in `sys`; the entry point is
-//! `sys::rt`. Unit tests and `panic = "unwind"` builds (which `cargo test`
-//! always uses) link std for its test harness and unwinding runtime only.
+//! On Unix: `no_std` and `no_main`, single-threaded, over libc: std's share
+//! of a static glibc binary (its panic and backtrace machinery) would put
+//! the shim over its 1 MiB budget. The entry point is `sys::unix::rt`. Unit
+//! tests and `panic = "unwind"` builds (which `cargo test` always uses) link
+//! std for its test harness and unwinding runtime only.
+//!
+//! On Windows that budget reason does not apply, so the shim uses std (named
+//! pipes through `interprocess`, worker threads for deadlines) and has an
+//! ordinary `main`. Either way all `unsafe` and every platform difference
+//! live in `sys`; the other modules are written against `core` and `alloc`
+//! and are the same on both.
 //!
 //! This file stays thin: each concept lives in its own module.
 
-#![no_std]
-#![cfg_attr(not(test), no_main)]
+#![cfg_attr(unix, no_std)]
+#![cfg_attr(all(unix, not(test)), no_main)]
 
 extern crate alloc;
-#[cfg(test)]
+#[cfg(all(unix, test))]
 #[macro_use]
 extern crate std;
 // Unwinding needs std's runtime (its personality routine); nothing else of
 // std is used.
-#[cfg(all(not(test), panic = "unwind"))]
+#[cfg(all(unix, not(test), panic = "unwind"))]
 #[allow(unused_extern_crates)]
 extern crate std;
 
-#[cfg(not(unix))]
-compile_error!("gateway-shim's runtime (src/sys) is Unix-only; see the shim's README, \"Windows\"");
+#[cfg(not(any(unix, windows)))]
+compile_error!("gateway-shim has a runtime (src/sys) for Unix and Windows only");
 
 mod call;
 mod cli;
 mod config;
 mod output;
+#[cfg(unix)]
 mod path;
 mod record;
 mod request;
 mod run;
 mod sys;
+
+/// The Windows entry point (on Unix it is the C `main` in `sys`).
+#[cfg(all(windows, not(test)))]
+fn main() -> std::process::ExitCode {
+    sys::main()
+}

@@ -11,14 +11,14 @@ use crate::sys;
 
 /// Writes a reply's bytes, stdout first.
 pub(crate) fn emit(stdout: &[u8], stderr: &[u8]) {
-    let _ = sys::write_all(sys::STDOUT, stdout);
-    let _ = sys::write_all(sys::STDERR, stderr);
+    let _ = sys::write_stdout(stdout);
+    let _ = sys::write_stderr(stderr);
 }
 
 /// One diagnostic line on stderr, prefixed with the program name, in one
 /// write.
 pub(crate) fn note(line: &str) {
-    let _ = sys::write_all(sys::STDERR, format!("gateway-shim: {line}\n").as_bytes());
+    let _ = sys::write_stderr(format!("gateway-shim: {line}\n").as_bytes());
 }
 
 /// The process exit code for a reply's `exit_code`. Gateway replies are

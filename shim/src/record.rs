@@ -19,18 +19,26 @@
 //! shims do not interleave. Every error is ignored: the record must never
 //! fail a hook. The gateway reads it for `gateway status` and rotates it
 //! (renames or truncates it); the shim never does.
-
-use alloc::string::String;
+//!
+//! # Not on Windows
+//!
+//! There the gateway listens on a named pipe, and a pipe name plus a suffix
+//! is another pipe name, not a file: there is no private directory next to
+//! the "socket" to keep the record in. So the Windows shim writes none (and
+//! the Windows gateway reads none); its fallbacks show only in the agent's
+//! replies and, with `HOOKGATE_DEBUG=1`, on stderr.
 
 pub(crate) use hookgate_wire::fallback::Reason;
-use hookgate_wire::fallback::{RECORD_SUFFIX, encode_line};
 
-use crate::path;
-use crate::sys::{self, File};
+#[cfg(unix)]
+pub(crate) use file::append;
 
-/// The shim stops appending once the record is this large, so a gateway
-/// that is down for long (and never rotates) cannot fill the disk.
-pub(crate) const MAX_RECORD_BYTES: u64 = 1024 * 1024;
+/// Windows keeps no record (see "Not on Windows" above): nothing is
+/// written.
+#[cfg(windows)]
+pub(crate) fn append(_socket: &str, _reason: Reason) -> bool {
+    false
+}
 
 /// The message a fail-closed reply shows the user and model for `reason`.
 /// Never contains payload content or paths.
@@ -52,111 +60,143 @@ pub(crate) fn message(reason: Reason) -> &'static str {
     }
 }
 
-/// Where the record for `socket` lives.
-pub(crate) fn record_path(socket: &str) -> Option<String> {
-    path::with_name_suffix(socket, RECORD_SUFFIX)
-}
+/// The record file next to the socket (Unix only).
+#[cfg(unix)]
+mod file {
+    use alloc::string::String;
 
-/// Appends one line for `reason` at `unix_secs`, or does nothing. Returns
-/// whether a line was written (for `HOOKGATE_DEBUG`).
-pub(crate) fn append(socket: &str, reason: Reason, unix_secs: u64, uid: u32) -> bool {
-    try_append(socket, reason, unix_secs, uid).unwrap_or(false)
-}
+    use hookgate_wire::fallback::{RECORD_SUFFIX, encode_line};
 
-fn try_append(socket: &str, reason: Reason, unix_secs: u64, uid: u32) -> Result<bool, sys::Errno> {
-    let Some(path) = record_path(socket) else {
-        return Ok(false);
-    };
-    let dir = sys::stat(path::parent(&path))?;
-    if !dir.is_dir() || dir.uid != uid {
-        return Ok(false);
-    }
-    let file = File::open_append(&path)?;
-    let meta = file.meta()?;
-    if !meta.is_file() || meta.uid != uid || meta.size > MAX_RECORD_BYTES {
-        return Ok(false);
-    }
-    file.write_all(encode_line(unix_secs, reason).as_bytes())?;
-    Ok(true)
-}
+    use super::Reason;
+    use crate::path;
+    use crate::sys::{self, File};
 
-#[cfg(test)]
-mod tests {
-    use std::fs;
-    use std::os::unix::fs::PermissionsExt;
+    /// The shim stops appending once the record is this large, so a gateway
+    /// that is down for long (and never rotates) cannot fill the disk.
+    pub(crate) const MAX_RECORD_BYTES: u64 = 1024 * 1024;
 
-    use alloc::borrow::ToOwned;
-
-    use super::*;
-    use crate::sys::current_uid;
-
-    /// A socket path in a fresh private directory.
-    fn socket_in(dir: &tempfile::TempDir) -> String {
-        dir.path().join("gateway.sock").to_str().unwrap().to_owned()
+    /// Appends one line for `reason` to the record of the gateway at `socket`,
+    /// or does nothing. Returns whether a line was written (for
+    /// `HOOKGATE_DEBUG`).
+    pub(crate) fn append(socket: &str, reason: Reason) -> bool {
+        append_at(socket, reason, sys::unix_secs(), sys::current_uid())
     }
 
-    #[test]
-    fn record_path_appends_the_suffix() {
-        assert_eq!(
-            record_path("/run/user/1/hookgate/gateway.sock").as_deref(),
-            Some("/run/user/1/hookgate/gateway.sock.fallbacks")
-        );
-        assert_eq!(record_path("/"), None);
+    /// Where the record for `socket` lives.
+    pub(crate) fn record_path(socket: &str) -> Option<String> {
+        path::with_name_suffix(socket, RECORD_SUFFIX)
     }
 
-    #[test]
-    fn appends_lines_private_to_the_user() {
-        let dir = tempfile::tempdir().unwrap();
-        let socket = socket_in(&dir);
-        assert!(append(&socket, Reason::Timeout, 1700000000, current_uid()));
-        assert!(append(
-            &socket,
-            Reason::Unreachable,
-            1700000001,
-            current_uid()
-        ));
-        let path = record_path(&socket).unwrap();
-        let text = fs::read_to_string(&path).unwrap();
-        assert_eq!(text, "1700000000 timeout\n1700000001 unreachable\n");
-        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o600);
+    /// [`append`] for the user `uid` at `unix_secs`.
+    fn append_at(socket: &str, reason: Reason, unix_secs: u64, uid: u32) -> bool {
+        try_append(socket, reason, unix_secs, uid).unwrap_or(false)
     }
 
-    #[test]
-    fn skips_missing_or_foreign_directories() {
-        let dir = tempfile::tempdir().unwrap();
-        let missing = dir.path().join("absent").join("gateway.sock");
-        assert!(!append(
-            missing.to_str().unwrap(),
-            Reason::Timeout,
-            1,
-            current_uid()
-        ));
-
-        let socket = socket_in(&dir);
-        let other_uid = current_uid().wrapping_add(1);
-        assert!(!append(&socket, Reason::Timeout, 1, other_uid));
-        assert!(!fs::exists(record_path(&socket).unwrap()).unwrap());
+    fn try_append(
+        socket: &str,
+        reason: Reason,
+        unix_secs: u64,
+        uid: u32,
+    ) -> Result<bool, sys::Errno> {
+        let Some(path) = record_path(socket) else {
+            return Ok(false);
+        };
+        let dir = sys::stat(path::parent(&path))?;
+        if !dir.is_dir() || dir.uid != uid {
+            return Ok(false);
+        }
+        let file = File::open_append(&path)?;
+        let meta = file.meta()?;
+        if !meta.is_file() || meta.uid != uid || meta.size > MAX_RECORD_BYTES {
+            return Ok(false);
+        }
+        file.write_all(encode_line(unix_secs, reason).as_bytes())?;
+        Ok(true)
     }
 
-    #[test]
-    fn stops_at_the_size_cap() {
-        let dir = tempfile::tempdir().unwrap();
-        let socket = socket_in(&dir);
-        let path = record_path(&socket).unwrap();
-        fs::write(&path, vec![b'x'; MAX_RECORD_BYTES as usize + 1]).unwrap();
-        assert!(!append(&socket, Reason::Timeout, 1, current_uid()));
-        assert_eq!(fs::metadata(&path).unwrap().len(), MAX_RECORD_BYTES + 1);
-    }
+    #[cfg(test)]
+    mod tests {
+        use std::fs;
+        use std::os::unix::fs::PermissionsExt;
 
-    #[test]
-    fn never_follows_a_symlink() {
-        let dir = tempfile::tempdir().unwrap();
-        let socket = socket_in(&dir);
-        let target = dir.path().join("target");
-        fs::write(&target, b"").unwrap();
-        std::os::unix::fs::symlink(&target, record_path(&socket).unwrap()).unwrap();
-        assert!(!append(&socket, Reason::Timeout, 1, current_uid()));
-        assert_eq!(fs::read(&target).unwrap(), b"");
+        use alloc::borrow::ToOwned;
+
+        use super::*;
+        use crate::sys::current_uid;
+
+        /// A socket path in a fresh private directory.
+        fn socket_in(dir: &tempfile::TempDir) -> String {
+            dir.path().join("gateway.sock").to_str().unwrap().to_owned()
+        }
+
+        #[test]
+        fn record_path_appends_the_suffix() {
+            assert_eq!(
+                record_path("/run/user/1/hookgate/gateway.sock").as_deref(),
+                Some("/run/user/1/hookgate/gateway.sock.fallbacks")
+            );
+            assert_eq!(record_path("/"), None);
+        }
+
+        #[test]
+        fn appends_lines_private_to_the_user() {
+            let dir = tempfile::tempdir().unwrap();
+            let socket = socket_in(&dir);
+            assert!(append_at(
+                &socket,
+                Reason::Timeout,
+                1700000000,
+                current_uid()
+            ));
+            assert!(append_at(
+                &socket,
+                Reason::Unreachable,
+                1700000001,
+                current_uid()
+            ));
+            let path = record_path(&socket).unwrap();
+            let text = fs::read_to_string(&path).unwrap();
+            assert_eq!(text, "1700000000 timeout\n1700000001 unreachable\n");
+            let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o600);
+        }
+
+        #[test]
+        fn skips_missing_or_foreign_directories() {
+            let dir = tempfile::tempdir().unwrap();
+            let missing = dir.path().join("absent").join("gateway.sock");
+            assert!(!append_at(
+                missing.to_str().unwrap(),
+                Reason::Timeout,
+                1,
+                current_uid()
+            ));
+
+            let socket = socket_in(&dir);
+            let other_uid = current_uid().wrapping_add(1);
+            assert!(!append_at(&socket, Reason::Timeout, 1, other_uid));
+            assert!(!fs::exists(record_path(&socket).unwrap()).unwrap());
+        }
+
+        #[test]
+        fn stops_at_the_size_cap() {
+            let dir = tempfile::tempdir().unwrap();
+            let socket = socket_in(&dir);
+            let path = record_path(&socket).unwrap();
+            fs::write(&path, vec![b'x'; MAX_RECORD_BYTES as usize + 1]).unwrap();
+            assert!(!append_at(&socket, Reason::Timeout, 1, current_uid()));
+            assert_eq!(fs::metadata(&path).unwrap().len(), MAX_RECORD_BYTES + 1);
+        }
+
+        #[test]
+        fn never_follows_a_symlink() {
+            let dir = tempfile::tempdir().unwrap();
+            let socket = socket_in(&dir);
+            let target = dir.path().join("target");
+            fs::write(&target, b"").unwrap();
+            std::os::unix::fs::symlink(&target, record_path(&socket).unwrap()).unwrap();
+            assert!(!append_at(&socket, Reason::Timeout, 1, current_uid()));
+            assert_eq!(fs::read(&target).unwrap(), b"");
+        }
     }
 }

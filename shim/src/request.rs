@@ -2,8 +2,8 @@
 //! and the agent-related part of its environment (bounded, never the rest:
 //! a user's environment holds secrets the gateway has no business seeing).
 //!
-//! stdin is read on the one thread, waiting with `poll` so an agent that
-//! never closes it cannot keep the hook past its deadline.
+//! stdin is read under the total deadline (how is `sys`'s business), so an
+//! agent that never closes it cannot keep the hook past its deadline.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -11,7 +11,7 @@ use core::time::Duration;
 
 use hookgate_wire::MAX_STDIN;
 
-use crate::sys::{self, Errno, Interest};
+use crate::sys::{self, IoError};
 
 /// Name prefixes of the variables the agents set for hooks
 /// (`CLAUDE_PROJECT_DIR`, `CURSOR_VERSION`, `CLINE_HOOKS_DIR`,
@@ -111,32 +111,10 @@ pub(crate) fn read_bounded<E>(
     }
 }
 
-/// Why stdin could not be read whole.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum StdinError {
-    /// Still open at the deadline.
-    Timeout,
-    Failed(Errno),
-}
-
 /// Reads the process's stdin, bounded by `MAX_STDIN` and by `deadline`
 /// (on the `sys::now` clock).
-pub(crate) fn read_stdin_until(deadline: Duration) -> Result<Stdin, StdinError> {
-    read_bounded(
-        |buf| loop {
-            if !sys::wait(sys::STDIN, Interest::Read, Some(deadline)).map_err(StdinError::Failed)? {
-                return Err(StdinError::Timeout);
-            }
-            match sys::read(sys::STDIN, buf) {
-                Ok(n) => return Ok(n),
-                // A closed stdin reads as empty, as with std.
-                Err(err) if err.0 == libc::EBADF => return Ok(0),
-                Err(err) if err.interrupted() || err.would_block() => {}
-                Err(err) => return Err(StdinError::Failed(err)),
-            }
-        },
-        MAX_STDIN,
-    )
+pub(crate) fn read_stdin_until(deadline: Duration) -> Result<Stdin, IoError> {
+    sys::read_stdin(MAX_STDIN, deadline)
 }
 
 /// The working directory as UTF-8, or empty when it is unknown or not

@@ -9,8 +9,8 @@
 //!    for the detected dialect and event: the agent's neutral reply
 //!    (fail-open, the default) or its blocking one (`HOOKGATE_FAIL=closed`
 //!    or `--fail-closed`; the flag wins). The shim adds nothing of its own to
-//!    that reply (a diagnostic only with `HOOKGATE_DEBUG=1`) and appends
-//!    the reason to the fallback record (see `record`).
+//!    that reply (a diagnostic only with `HOOKGATE_DEBUG=1`) and, on Unix,
+//!    appends the reason to the fallback record (see `record`).
 
 use alloc::format;
 use alloc::string::String;
@@ -24,8 +24,8 @@ use crate::cli::{self, Command, USAGE};
 use crate::config::Config;
 use crate::output;
 use crate::record::{self, Reason};
-use crate::request::{self, Stdin, StdinError};
-use crate::sys;
+use crate::request::{self, Stdin};
+use crate::sys::{self, IoError};
 
 /// Runs one hook call with the process's arguments (after the program
 /// name) and environment; returns the exit code.
@@ -33,7 +33,7 @@ pub(crate) fn run(argv: Vec<Vec<u8>>, environ: Vec<(Vec<u8>, Vec<u8>)>) -> u8 {
     let start = sys::now();
     let (invocation, usage_error) = match cli::parse(&argv) {
         Command::Help => {
-            output::emit(HELP.as_bytes(), b"");
+            output::emit(help().as_bytes(), b"");
             return 0;
         }
         Command::Version => {
@@ -71,11 +71,11 @@ pub(crate) fn run(argv: Vec<Vec<u8>>, environ: Vec<(Vec<u8>, Vec<u8>)>) -> u8 {
     };
 
     let stdin = match request::read_stdin_until(deadline) {
-        Err(StdinError::Timeout) => {
+        Err(IoError::Timeout) => {
             return fallback.answer(b"", Reason::Timeout, "stdin still open at the deadline");
         }
         Ok(stdin) => stdin,
-        Err(StdinError::Failed(err)) => {
+        Err(err) => {
             // Forwarded empty: the gateway answers an unparsable payload
             // harmlessly and counts it.
             fallback.debug(&format!("reading stdin failed: {err}"));
@@ -99,12 +99,7 @@ pub(crate) fn run(argv: Vec<Vec<u8>>, environ: Vec<(Vec<u8>, Vec<u8>)>) -> u8 {
         env,
         stdin,
     };
-    match call::call(
-        &config.socket,
-        &request.encode(),
-        deadline,
-        sys::current_uid(),
-    ) {
+    match call::call(&config.socket, request.encode(), deadline) {
         Ok(reply) => {
             output::emit(&reply.stdout, &reply.stderr);
             output::exit_code(reply.exit_code)
@@ -142,12 +137,7 @@ impl Fallback<'_> {
             record::message(reason),
         );
         output::emit(&reply.stdout, &reply.stderr);
-        let recorded = record::append(
-            &self.config.socket,
-            reason,
-            sys::unix_secs(),
-            sys::current_uid(),
-        );
+        let recorded = record::append(&self.config.socket, reason);
         self.debug(&format!(
             "answered on its own ({reason}, {:?}, dialect {:?}): {detail}; recorded: {recorded}",
             self.mode,
@@ -163,7 +153,10 @@ impl Fallback<'_> {
     }
 }
 
-const HELP: &str = "\
+/// `--help`'s text (the default socket differs per platform).
+fn help() -> String {
+    format!(
+        "\
 gateway-shim: the hook command agents run; forwards each hook call to the hookgate gateway.
 
 usage: gateway-shim [claude-code|cursor|cline|gemini-cli|codex] [--fail-closed|--fail-open]
@@ -173,11 +166,14 @@ If the gateway cannot answer, it fails open (the agent's neutral reply) unless
 fail-closed is asked for (then it blocks what the event lets a hook block).
 
 environment:
-  HOOKGATE_SOCKET      gateway socket (default $XDG_RUNTIME_DIR/hookgate/gateway.sock)
+  HOOKGATE_SOCKET      gateway socket (default {})
   HOOKGATE_TIMEOUT_MS  total deadline in milliseconds (default 5000)
   HOOKGATE_FAIL        open (default) or closed; --fail-closed/--fail-open win
   HOOKGATE_DEBUG       1: one diagnostic line on stderr per fallback
-";
+",
+        sys::SOCKET_DEFAULT
+    )
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,13 +1,19 @@
 //! The client side of the admin API: what `gateway status` runs.
+//!
+//! gRPC over the transport's own [`connect`](crate::transport::connect) (a
+//! Unix socket, or on Windows a named pipe whose server must run as this
+//! user), so one code path serves both platforms.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use hookgate_proto::v1;
 use hookgate_proto::v1::gateway_client::GatewayClient;
+use hyper_util::rt::TokioIo;
 use tonic::transport::Endpoint;
 
 use super::admin_path;
+use crate::transport;
 
 /// Why no status could be had.
 #[derive(Debug, thiserror::Error)]
@@ -33,14 +39,20 @@ pub async fn fetch(socket: &Path, timeout: Duration) -> Result<serde_json::Value
         path: path.clone(),
         reason,
     };
-    if !path.exists() {
-        return Err(not_running("no such socket".into()));
-    }
-    let endpoint = Endpoint::from_shared(format!("unix://{}", path.display()))
-        .map_err(|err| not_running(err.to_string()))?
+    // The URI only fills in HTTP/2's `:authority`: the connector below
+    // decides where the connection goes.
+    let endpoint = Endpoint::from_static("http://localhost")
         .connect_timeout(timeout)
         .timeout(timeout);
-    let channel = match tokio::time::timeout(timeout, endpoint.connect()).await {
+    let connector = tower::service_fn({
+        let path = path.clone();
+        move |_| {
+            let path = path.clone();
+            async move { transport::connect(&path).await.map(TokioIo::new) }
+        }
+    });
+    let connect = endpoint.connect_with_connector(connector);
+    let channel = match tokio::time::timeout(timeout, connect).await {
         Ok(Ok(channel)) => channel,
         Ok(Err(err)) => {
             let reason = std::error::Error::source(&err)

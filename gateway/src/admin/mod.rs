@@ -1,19 +1,19 @@
 //! The admin API: `hookgate.v1.Gateway/Status`, `grpc.health.v1` and gRPC
-//! server reflection, on a sibling Unix socket so `gateway status` and
+//! server reflection, on a sibling socket so `gateway status` and
 //! `grpcurl -unix` can ask a running gateway how it is doing.
 //!
 //! Why a second socket rather than protocol detection on the hook socket:
 //! the hook path stays one tiny frame format with nothing to sniff, and an
 //! admin client can never take a hook connection slot. The admin socket is
-//! the hook socket's path with `.admin` appended (`gateway.sock.admin`),
-//! bound like the hook socket (same private directory, 0600, stale file
-//! replaced, a live one refused) and every peer's uid is checked on accept.
+//! the hook socket's path with `.admin` appended (`gateway.sock.admin`; on
+//! Windows the sibling pipe `\\.\pipe\...\gateway.admin`), bound by the
+//! same [`crate::transport`] with the same guarantees (private to
+//! this user, a live one refused) and the same peer check on accept.
 
 pub mod client;
 pub mod status;
 pub mod table;
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,10 +21,9 @@ use std::time::Duration;
 use futures_util::Stream;
 use hookgate_proto::v1;
 use hookgate_proto::v1::gateway_server::{Gateway, GatewayServer};
-use tokio::net::UnixStream;
 use tokio_util::sync::CancellationToken;
 
-use crate::socket::Listener;
+use crate::transport::{self, AcceptError, Connection, Listener, Refused};
 use status::StatusSource;
 
 /// Suffix that turns the hook socket's path into the admin socket's.
@@ -32,9 +31,7 @@ pub const ADMIN_SUFFIX: &str = ".admin";
 
 /// `<socket>.admin`.
 pub fn admin_path(socket: &Path) -> PathBuf {
-    let mut name: OsString = socket.as_os_str().to_owned();
-    name.push(ADMIN_SUFFIX);
-    PathBuf::from(name)
+    transport::sibling(socket, ADMIN_SUFFIX)
 }
 
 /// The `hookgate.v1.Gateway` service.
@@ -61,12 +58,11 @@ impl Gateway for Service {
     }
 }
 
-/// Serves the admin API on `listener` until `shutdown`; only peers running
-/// as `uid` are served.
+/// Serves the admin API on `listener` until `shutdown`; only peers of our
+/// own user are served (the listener checks them).
 pub async fn serve(
     listener: Listener,
     source: Arc<StatusSource>,
-    uid: u32,
     shutdown: CancellationToken,
 ) -> anyhow::Result<()> {
     let (reporter, health) = tonic_health::server::health_reporter();
@@ -79,33 +75,36 @@ pub async fn serve(
         .add_service(health)
         .add_service(reflection)
         .add_service(GatewayServer::new(Service(source)))
-        .serve_with_incoming_shutdown(incoming(listener, uid), shutdown.cancelled_owned())
+        .serve_with_incoming_shutdown(incoming(listener), shutdown.cancelled_owned())
         .await?;
     Ok(())
 }
 
 /// Accepted connections of our own user; others are closed and logged.
-fn incoming(listener: Listener, uid: u32) -> impl Stream<Item = std::io::Result<UnixStream>> {
+fn incoming(listener: Listener) -> impl Stream<Item = std::io::Result<Connection>> {
     futures_util::stream::unfold(listener, move |listener| async move {
         loop {
             match listener.accept().await {
-                Ok(stream) => match stream.peer_cred() {
-                    Ok(cred) if cred.uid() == uid => return Some((Ok(stream), listener)),
-                    Ok(cred) => {
-                        tracing::warn!(
-                            peer_uid = cred.uid(),
-                            "admin socket: refused a connection from another user"
-                        );
-                    }
-                    Err(err) => {
-                        tracing::warn!(error = %err, "admin socket: refused a connection without peer credentials");
-                    }
-                },
-                Err(err) => {
+                Ok(stream) => return Some((Ok(stream), listener)),
+                Err(AcceptError::Refused(Refused::ForeignPeer(peer))) => {
+                    tracing::warn!(%peer, "admin socket: refused a connection from another user");
+                }
+                Err(AcceptError::Refused(Refused::NoPeerIdentity(err))) => {
+                    tracing::warn!(error = %err, "admin socket: refused a connection without peer credentials");
+                }
+                Err(AcceptError::Io(err)) => {
                     tracing::warn!(error = %err, "admin socket: accept failed");
                     tokio::time::sleep(Duration::from_millis(20)).await;
                 }
             }
         }
     })
+}
+
+/// tonic serves any stream that says where it came from; the admin service
+/// needs nothing of it (the peer was checked on accept).
+impl tonic::transport::server::Connected for Connection {
+    type ConnectInfo = ();
+
+    fn connect_info(&self) -> Self::ConnectInfo {}
 }

@@ -4,7 +4,8 @@
 //! Writing happens off the hook path: the pipeline `try_send`s a record into
 //! a bounded queue (a full queue is a counted drop, never a wait) and one
 //! worker task serializes, masks and appends. The file is created 0600 in a
-//! 0700 directory: it holds prompts and commands.
+//! 0700 directory (on Unix; see `open` for Windows): it holds prompts and
+//! commands.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -139,18 +140,22 @@ async fn writer(path: PathBuf, mut rx: mpsc::Receiver<AuditRecord>, stats: Arc<S
     }
 }
 
+/// Opens the log for appending: 0600 in a 0700 directory on Unix. Windows
+/// has no modes: the file inherits its directory's ACL (the default state
+/// directory is inside the user's profile, private to the user).
 async fn open(path: &Path) -> std::io::Result<tokio::fs::File> {
     if let Some(dir) = path.parent() {
         let mut builder = tokio::fs::DirBuilder::new();
-        builder.recursive(true).mode(0o700);
+        builder.recursive(true);
+        #[cfg(unix)]
+        builder.mode(0o700);
         builder.create(dir).await?;
     }
-    tokio::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .mode(0o600)
-        .open(path)
-        .await
+    let mut options = tokio::fs::OpenOptions::new();
+    options.create(true).append(true);
+    #[cfg(unix)]
+    options.mode(0o600);
+    options.open(path).await
 }
 
 /// A stable name for each dialect in the log.
@@ -259,7 +264,6 @@ mod tests {
 
     #[tokio::test]
     async fn writer_appends_lines_to_a_private_file() {
-        use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("state").join("audit.jsonl");
         let tracker = TaskTracker::new();
@@ -278,15 +282,19 @@ mod tests {
             .collect();
         assert_eq!(lines.len(), 2);
         assert_eq!(lines[1]["payload"], "not json");
-        assert_eq!(
-            std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
-            0o600
-        );
-        let dir_mode = std::fs::metadata(path.parent().unwrap())
-            .unwrap()
-            .permissions()
-            .mode();
-        assert_eq!(dir_mode & 0o777, 0o700);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(
+                std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+                0o600
+            );
+            let dir_mode = std::fs::metadata(path.parent().unwrap())
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(dir_mode & 0o777, 0o700);
+        }
         assert_eq!(stats.ok.load(Ordering::Relaxed), 2);
     }
 

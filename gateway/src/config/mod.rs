@@ -1,7 +1,8 @@
 //! The gateway's configuration: where it comes from, what it means.
 //!
 //! One TOML file: `--config PATH`, else `$XDG_CONFIG_HOME/hookgate/gateway.toml`
-//! (or `~/.config/hookgate/gateway.toml`), else the embedded
+//! (or `~/.config/hookgate/gateway.toml`; on Windows `%APPDATA%` stands in
+//! for `$XDG_CONFIG_HOME`, see [`Env::from_process`]), else the embedded
 //! `config/default.toml`. Parsing happens in two steps: serde into span-carrying
 //! raw types (`raw`), then `validate` into the typed [`Config`] below. Every
 //! rejection names the file, line, column and key.
@@ -194,16 +195,21 @@ pub struct Env {
 }
 
 impl Env {
+    /// The process's environment. Windows sets none of these variables but
+    /// has a per-user place for each, private to the user: the profile
+    /// (`%USERPROFILE%`), roaming settings (`%APPDATA%`) and local state
+    /// (`%LOCALAPPDATA%`), used when the variable is unset.
     pub fn from_process() -> Env {
         let var = |name: &str| {
             std::env::var_os(name)
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from)
         };
+        let windows = |name: &str| if cfg!(windows) { var(name) } else { None };
         Env {
-            home: var("HOME"),
-            xdg_config_home: var("XDG_CONFIG_HOME"),
-            xdg_state_home: var("XDG_STATE_HOME"),
+            home: var("HOME").or_else(|| windows("USERPROFILE")),
+            xdg_config_home: var("XDG_CONFIG_HOME").or_else(|| windows("APPDATA")),
+            xdg_state_home: var("XDG_STATE_HOME").or_else(|| windows("LOCALAPPDATA")),
         }
     }
 

@@ -3,14 +3,13 @@
 
 use std::collections::HashSet;
 use std::ops::Range;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use toml::Spanned;
 
 use super::error::{ConfigError, Locator};
 use super::raw::{RawBuiltin, RawConfig, RawMode, RawOnError, RawServer, RawSubscriber};
-use super::values::{audit_path, check_endpoint, guard_rule};
+use super::values::{Platform, audit_path, check_endpoint, check_socket, guard_rule};
 use super::{Config, Env, Mode, OnError, ServerConfig, SubscriberConfig, SubscriberKind};
 use crate::builtin::guard::Guard;
 use crate::subscribers::filter::Filter;
@@ -81,13 +80,7 @@ fn server(at: &Locator<'_>, raw: RawServer) -> Result<ServerConfig, ConfigError>
     let default = ServerConfig::default();
     let socket = match raw.socket {
         None => None,
-        Some(s) => {
-            let path = PathBuf::from(s.get_ref());
-            if !path.is_absolute() {
-                return Err(at.error(s.span(), "server.socket", "must be an absolute path"));
-            }
-            Some(path)
-        }
+        Some(s) => Some(check_socket(at, &s, "server.socket", Platform::CURRENT)?),
     };
     let max_connections = match &raw.max_connections {
         None => default.max_connections,
@@ -222,7 +215,7 @@ fn subscriber(
                 Some(t) => in_range(at, t, &key("timeout_ms"), 1, MAX_TIMEOUT_MS)?,
             };
             SubscriberKind::Remote {
-                endpoint: check_endpoint(at, &endpoint, &key("endpoint"))?,
+                endpoint: check_endpoint(at, &endpoint, &key("endpoint"), Platform::CURRENT)?,
                 mode: match raw.mode.map(Spanned::into_inner) {
                     None | Some(RawMode::Decide) => Mode::Decide,
                     Some(RawMode::Observe) => Mode::Observe,

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 
 use toml::Spanned;
 
+use hookgate_wire::socket::PIPE_PREFIX;
+
 use super::Env;
 use super::error::{ConfigError, Locator};
 use super::raw::RawRule;
@@ -16,10 +18,56 @@ use crate::builtin::guard::{Rule, Target};
 const MAX_REGEX_LEN: usize = 4096;
 const REGEX_SIZE_LIMIT: usize = 1 << 20;
 
+/// What the platform the gateway runs on can use: Unix sockets (for
+/// `unix://` endpoints, and as its own socket) or, on Windows, named pipes.
+/// A parameter rather than a `cfg` so both sides are tested everywhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Platform {
+    Unix,
+    Windows,
+}
+
+impl Platform {
+    pub(super) const CURRENT: Platform = if cfg!(windows) {
+        Platform::Windows
+    } else {
+        Platform::Unix
+    };
+}
+
+/// `server.socket`: an absolute path on Unix, a pipe name on Windows.
+pub(super) fn check_socket(
+    at: &Locator<'_>,
+    socket: &Spanned<String>,
+    key: &str,
+    platform: Platform,
+) -> Result<PathBuf, ConfigError> {
+    let value = socket.get_ref();
+    match platform {
+        Platform::Unix if !value.starts_with('/') => {
+            Err(at.error(socket.span(), key, "must be an absolute path"))
+        }
+        Platform::Windows
+            if !(value.len() > PIPE_PREFIX.len()
+                && value
+                    .get(..PIPE_PREFIX.len())
+                    .is_some_and(|p| p.eq_ignore_ascii_case(PIPE_PREFIX))) =>
+        {
+            Err(at.error(
+                socket.span(),
+                key,
+                format!("on Windows the socket is a named pipe: `{PIPE_PREFIX}NAME`"),
+            ))
+        }
+        _ => Ok(PathBuf::from(value)),
+    }
+}
+
 pub(super) fn check_endpoint(
     at: &Locator<'_>,
     endpoint: &Spanned<String>,
     key: &str,
+    platform: Platform,
 ) -> Result<String, ConfigError> {
     let value = endpoint.get_ref();
     let bad = |why: &str| {
@@ -30,6 +78,11 @@ pub(super) fn check_endpoint(
         )
     };
     if let Some(path) = value.strip_prefix("unix://") {
+        if platform == Platform::Windows {
+            return Err(bad(
+                "`unix://` endpoints are Unix-only; on Windows use `http://host:port`",
+            ));
+        }
         if !path.starts_with('/') || path.len() < 2 {
             return Err(bad("a unix endpoint is `unix:///absolute/path`"));
         }

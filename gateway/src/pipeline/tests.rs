@@ -22,7 +22,9 @@ use super::Pipeline;
 use crate::config::{Config, Env};
 use crate::metrics::{Metrics, Snapshot};
 use crate::subscribers::Registry;
-use crate::testing::{Behaviour, claude_payload, fake_subscriber, fake_unix_subscriber, request};
+#[cfg(unix)]
+use crate::testing::fake_unix_subscriber;
+use crate::testing::{Behaviour, claude_payload, fake_subscriber, request};
 
 struct Harness {
     pipeline: Pipeline,
@@ -115,6 +117,7 @@ async fn a_remote_deny_reaches_the_agent_in_its_format() {
     assert_eq!((stats.calls, stats.ok, stats.errors), (1, 1, 0));
 }
 
+#[cfg(unix)]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unix_socket_endpoints_work() {
     let dir = tempfile::tempdir().unwrap();

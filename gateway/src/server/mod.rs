@@ -1,5 +1,6 @@
-//! The accept loop and one connection's life: peer check, a slot, one
-//! request read under a deadline, one reply.
+//! The accept loop and one connection's life: peer check (the
+//! transport's, counted here), a slot, one request read under a deadline,
+//! one reply.
 //!
 //! Bounded everywhere: at most `max_connections` connections are served at
 //! once; a new one waits up to `queue_wait` for a slot *in the accept loop*
@@ -13,7 +14,6 @@ use std::time::Duration;
 
 use hookgate_wire::{FrameKind, HEADER_LEN, Header, MAX_REQUEST_BODY, Request, WireError};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::UnixStream;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -21,7 +21,7 @@ use tokio_util::task::TaskTracker;
 use crate::config::ServerConfig;
 use crate::metrics::{Metrics, Refusal};
 use crate::pipeline::Pipeline;
-use crate::socket::Listener;
+use crate::transport::{AcceptError, Connection, Listener, Refused};
 
 /// What the accept loop needs.
 #[derive(Debug)]
@@ -29,8 +29,6 @@ pub struct Server {
     pub pipeline: Arc<Pipeline>,
     pub metrics: Arc<Metrics>,
     pub config: ServerConfig,
-    /// Only peers running as this uid are served.
-    pub uid: u32,
 }
 
 impl Server {
@@ -50,16 +48,17 @@ impl Server {
             };
             let stream = match accepted {
                 Ok(stream) => stream,
-                Err(err) => {
+                Err(AcceptError::Io(err)) => {
                     // Typically EMFILE: back off instead of spinning.
                     tracing::warn!(error = %err, "accept failed");
                     tokio::time::sleep(Duration::from_millis(20)).await;
                     continue;
                 }
+                Err(AcceptError::Refused(refused)) => {
+                    self.count_refused(&refused);
+                    continue;
+                }
             };
-            if !self.peer_allowed(&stream) {
-                continue;
-            }
             let permit = match Arc::clone(&slots).try_acquire_owned() {
                 Ok(permit) => permit,
                 Err(_) => {
@@ -91,19 +90,17 @@ impl Server {
         }
     }
 
-    /// SO_PEERCRED: only our own user may talk to us.
-    fn peer_allowed(&self, stream: &UnixStream) -> bool {
-        match stream.peer_cred() {
-            Ok(cred) if cred.uid() == self.uid => true,
-            Ok(cred) => {
+    /// Only our own user may talk to us: the transport checked the peer
+    /// (uid on Unix, user SID on Windows); a refusal is counted here.
+    fn count_refused(&self, refused: &Refused) {
+        match refused {
+            Refused::ForeignPeer(peer) => {
                 self.metrics.refused(Refusal::ForeignUid);
-                tracing::warn!(peer_uid = cred.uid(), peer_pid = ?cred.pid(), "refused a connection from another user");
-                false
+                tracing::warn!(%peer, "refused a connection from another user");
             }
-            Err(err) => {
+            Refused::NoPeerIdentity(err) => {
                 self.metrics.refused(Refusal::NoPeerCred);
                 tracing::warn!(error = %err, "refused a connection: peer credentials unavailable");
-                false
             }
         }
     }
@@ -121,7 +118,7 @@ enum ReadError {
     Wire(#[from] WireError),
 }
 
-async fn read_request(stream: &mut UnixStream) -> Result<Request, ReadError> {
+async fn read_request(stream: &mut Connection) -> Result<Request, ReadError> {
     let mut header = [0u8; HEADER_LEN];
     let mut filled = 0;
     while filled < HEADER_LEN {
@@ -138,7 +135,7 @@ async fn read_request(stream: &mut UnixStream) -> Result<Request, ReadError> {
 }
 
 async fn connection(
-    mut stream: UnixStream,
+    mut stream: Connection,
     _permit: OwnedSemaphorePermit,
     pipeline: Arc<Pipeline>,
     metrics: Arc<Metrics>,

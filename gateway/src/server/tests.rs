@@ -1,19 +1,19 @@
-//! The server in-process on a real Unix socket: a request and its reply,
-//! bad frames, a full gateway, read deadlines, and shutdown.
+//! The server in-process on the real transport (a Unix socket, a named pipe
+//! on Windows): a request and its reply, bad frames, a full gateway, read
+//! deadlines, and shutdown.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use hookgate_wire::{HEADER_LEN, Header, MAX_REPLY_BODY, Reply};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::UnixStream;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::{Config, Env};
 use crate::metrics::{Metrics, Refusal};
-use crate::socket::Listener;
 use crate::testing::{claude_payload, request};
+use crate::transport::{ClientStream, Listener, connect};
 
 struct Running {
     _dir: tempfile::TempDir,
@@ -25,16 +25,14 @@ struct Running {
 
 async fn start(server_toml: &str) -> Running {
     let dir = crate::testing::private_tempdir();
-    let path = dir.path().join("gateway.sock");
+    let path = crate::testing::socket_path(&dir, "gateway.sock");
     let config = Config::parse(
         "test.toml",
         &format!("[server]\n{server_toml}\n"),
         &Env::default(),
     )
     .unwrap();
-    let listener = Listener::bind(&path, hookgate_wire::socket::current_uid())
-        .await
-        .unwrap();
+    let listener = Listener::bind(&path).await.unwrap();
     let metrics = Arc::new(Metrics::default());
     let shutdown = CancellationToken::new();
     let task = tokio::spawn(crate::serve(
@@ -55,7 +53,7 @@ async fn start(server_toml: &str) -> Running {
 
 /// Everything the gateway sends before closing. A reset (the gateway
 /// closed with our bytes unread) counts as a close.
-async fn read_all(stream: &mut UnixStream) -> Vec<u8> {
+async fn read_all(stream: &mut ClientStream) -> Vec<u8> {
     let mut out = Vec::new();
     match stream.read_to_end(&mut out).await {
         Ok(_) => out,
@@ -72,7 +70,7 @@ fn decode_reply(bytes: &[u8]) -> Reply {
 }
 
 async fn ask(path: &Path, frame: &[u8]) -> Vec<u8> {
-    let mut stream = UnixStream::connect(path).await.unwrap();
+    let mut stream = connect(path).await.unwrap();
     // The gateway may close before reading everything; that is its answer.
     let _ = stream.write_all(frame).await;
     read_all(&mut stream).await
@@ -89,7 +87,10 @@ async fn answers_a_request_then_shuts_down_and_removes_the_socket() {
 
     gw.shutdown.cancel();
     gw.task.await.unwrap().unwrap();
+    #[cfg(unix)]
     assert!(!gw.path.exists(), "socket removed on shutdown");
+    let err = connect(&gw.path).await.unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::NotFound, "nothing listens");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -103,7 +104,7 @@ async fn bad_frames_are_closed_unanswered_and_counted() {
     assert!(ask(&gw.path, &huge[..HEADER_LEN]).await.is_empty());
 
     // A connection that says nothing at all is not an error.
-    drop(UnixStream::connect(&gw.path).await.unwrap());
+    drop(connect(&gw.path).await.unwrap());
 
     // The gateway still serves afterwards.
     let ok = ask(&gw.path, &request("claude-code", b"{}".to_vec()).encode()).await;
@@ -117,10 +118,10 @@ async fn bad_frames_are_closed_unanswered_and_counted() {
 async fn a_full_gateway_closes_new_connections_unanswered() {
     let gw = start("max_connections = 1\nqueue_wait_ms = 50\nread_timeout_ms = 30000").await;
     // Holds the only slot: connected, request not sent yet.
-    let mut first = UnixStream::connect(&gw.path).await.unwrap();
+    let mut first = connect(&gw.path).await.unwrap();
     first.write_all(b"HK").await.unwrap();
 
-    let mut second = UnixStream::connect(&gw.path).await.unwrap();
+    let mut second = connect(&gw.path).await.unwrap();
     assert!(read_all(&mut second).await.is_empty());
     assert_eq!(gw.metrics.snapshot().refusals(Refusal::Busy), 1);
 
@@ -133,7 +134,7 @@ async fn a_full_gateway_closes_new_connections_unanswered() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_sender_hits_the_read_deadline() {
     let gw = start("read_timeout_ms = 100").await;
-    let mut stream = UnixStream::connect(&gw.path).await.unwrap();
+    let mut stream = connect(&gw.path).await.unwrap();
     stream.write_all(b"HKG").await.unwrap();
     assert!(read_all(&mut stream).await.is_empty());
     assert_eq!(gw.metrics.snapshot().refusals(Refusal::ReadTimeout), 1);

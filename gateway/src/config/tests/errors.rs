@@ -222,6 +222,41 @@ fn errors_name_file_line_and_key() {
     }
 }
 
+/// The rules of the other platform too: a Windows gateway's socket is a
+/// pipe name and it cannot reach `unix://` endpoints; a Unix one takes an
+/// absolute path.
+#[test]
+fn sockets_and_endpoints_follow_the_platform() {
+    use crate::config::error::Locator;
+    use crate::config::values::{Platform, check_endpoint, check_socket};
+
+    let text = "[server]\nsocket = \"x\"\n";
+    let at = Locator {
+        file: "gw.toml",
+        text,
+    };
+    let value = |v: &str| toml::Spanned::new(18..21, v.to_owned());
+    let socket = |v: &str, platform| check_socket(&at, &value(v), "server.socket", platform);
+    let endpoint = |v: &str, platform| check_endpoint(&at, &value(v), "e", platform);
+
+    assert!(socket("/run/gw.sock", Platform::Unix).is_ok());
+    assert!(socket(r"\\.\pipe\hookgate-ada\gateway", Platform::Unix).is_err());
+    assert!(socket(r"\\.\PIPE\gw", Platform::Windows).is_ok());
+    for bad in ["/run/gw.sock", r"C:\gw.sock", r"\\.\pipe\", "gw"] {
+        let err = socket(bad, Platform::Windows).unwrap_err();
+        assert_eq!((err.line, err.key.as_deref()), (2, Some("server.socket")));
+        assert!(err.message.contains(r"\\.\pipe\NAME"), "{bad}: {err}");
+    }
+
+    assert!(endpoint("unix:///run/s.sock", Platform::Unix).is_ok());
+    let err = endpoint("unix:///run/s.sock", Platform::Windows).unwrap_err();
+    assert!(err.message.contains("Unix-only"), "{err}");
+    assert_eq!((err.line, err.key.as_deref()), (2, Some("e")));
+    for platform in [Platform::Unix, Platform::Windows] {
+        assert!(endpoint("http://127.0.0.1:1", platform).is_ok());
+    }
+}
+
 #[test]
 fn load_reads_the_file_or_reports_it() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,4 +1,5 @@
-//! Reading, writing and waiting on file descriptors.
+//! Reading, writing and waiting on file descriptors, and the process's
+//! standard streams.
 //!
 //! One thread does everything, so no call may block past a deadline: a
 //! caller first waits for readiness with `poll(2)` (bounded by the deadline,
@@ -11,14 +12,46 @@ use core::time::Duration;
 use libc::c_int;
 
 use super::{Errno, now};
+use crate::request::{Stdin, read_bounded};
+use crate::sys::IoError;
 
-pub(crate) const STDIN: c_int = libc::STDIN_FILENO;
-pub(crate) const STDOUT: c_int = libc::STDOUT_FILENO;
-pub(crate) const STDERR: c_int = libc::STDERR_FILENO;
+const STDIN: c_int = libc::STDIN_FILENO;
+const STDOUT: c_int = libc::STDOUT_FILENO;
+const STDERR: c_int = libc::STDERR_FILENO;
+
+/// Reads the process's stdin to its end, keeping at most `max` bytes (see
+/// `read_bounded`), each wait bounded by `deadline` (on the [`now`] clock).
+pub(crate) fn read_stdin(max: usize, deadline: Duration) -> Result<Stdin, IoError> {
+    read_bounded(
+        |buf| loop {
+            if !wait(STDIN, Interest::Read, Some(deadline)).map_err(IoError::Os)? {
+                return Err(IoError::Timeout);
+            }
+            match read(STDIN, buf) {
+                Ok(n) => return Ok(n),
+                // A closed stdin reads as empty, as with std.
+                Err(err) if err.0 == libc::EBADF => return Ok(0),
+                Err(err) if err.interrupted() || err.would_block() => {}
+                Err(err) => return Err(IoError::Os(err)),
+            }
+        },
+        max,
+    )
+}
+
+/// Writes all of `bytes` to stdout.
+pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), Errno> {
+    write_all(STDOUT, bytes)
+}
+
+/// Writes all of `bytes` to stderr.
+pub(crate) fn write_stderr(bytes: &[u8]) -> Result<(), Errno> {
+    write_all(STDERR, bytes)
+}
 
 /// What to wait for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Interest {
+pub(super) enum Interest {
     Read,
     Write,
 }
@@ -26,7 +59,7 @@ pub(crate) enum Interest {
 /// Waits until `fd` is ready for `interest` (or has an error or hang-up
 /// for the next call to report), or until `deadline` on the [`now`] clock
 /// (`None`: no deadline). `Ok(false)` means the deadline came first.
-pub(crate) fn wait(
+pub(super) fn wait(
     fd: c_int,
     interest: Interest,
     deadline: Option<Duration>,
@@ -74,7 +107,7 @@ fn poll_millis(left: Duration) -> c_int {
 }
 
 /// One `read(2)` into `buf`.
-pub(crate) fn read(fd: c_int, buf: &mut [u8]) -> Result<usize, Errno> {
+fn read(fd: c_int, buf: &mut [u8]) -> Result<usize, Errno> {
     // SAFETY: `buf` is valid and writable for `buf.len()` bytes.
     let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
     usize::try_from(n).map_err(|_| Errno::last())
@@ -90,7 +123,7 @@ fn write(fd: c_int, buf: &[u8]) -> Result<usize, Errno> {
 /// Writes all of `bytes`: partial writes continue, `EINTR` retries, and
 /// `EAGAIN` (an agent that gave us a nonblocking pipe) waits for room.
 /// SIGPIPE is ignored (see `rt`), so a closed pipe is an `EPIPE` error.
-pub(crate) fn write_all(fd: c_int, mut bytes: &[u8]) -> Result<(), Errno> {
+pub(super) fn write_all(fd: c_int, mut bytes: &[u8]) -> Result<(), Errno> {
     while !bytes.is_empty() {
         match write(fd, bytes) {
             Ok(0) => return Err(Errno(libc::EPIPE)),

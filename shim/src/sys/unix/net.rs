@@ -7,18 +7,81 @@
 //! exactly that wait; afterwards the socket is nonblocking and every send
 //! and receive goes through `poll` with the caller's deadline.
 
+use alloc::vec;
+use alloc::vec::Vec;
 use core::mem;
 use core::time::Duration;
 
 use libc::c_int;
 
-use super::{Errno, c_path};
+use super::io::{Interest, wait};
+use super::{Errno, c_path, current_uid, now, trust};
+use crate::sys::{ConnectError, IoError};
 
 /// A connected, nonblocking stream socket, closed on drop.
 #[derive(Debug)]
 pub(crate) struct Stream(c_int);
 
 impl Stream {
+    /// Connects to the gateway's socket at `path` before `deadline` (on the
+    /// [`now`] clock), if only this user can have put it there (see
+    /// `trust`).
+    pub(crate) fn open(path: &str, deadline: Duration) -> Result<Stream, ConnectError> {
+        trust::check_socket(path, current_uid()).map_err(ConnectError::Untrusted)?;
+        let limit = deadline.saturating_sub(now());
+        if limit.is_zero() {
+            return Err(ConnectError::Timeout);
+        }
+        Stream::connect(path, limit).map_err(|err| {
+            if err.would_block() {
+                ConnectError::Timeout
+            } else {
+                ConnectError::Os(err)
+            }
+        })
+    }
+
+    /// Sends all of `bytes` before `deadline`. (It takes the bytes by value
+    /// for the Windows backend, which hands them to a worker thread.)
+    pub(crate) fn send_all(&self, bytes: Vec<u8>, deadline: Duration) -> Result<(), IoError> {
+        let mut bytes = bytes.as_slice();
+        while !bytes.is_empty() {
+            match self.send(bytes) {
+                Ok(n) => bytes = bytes.get(n..).unwrap_or_default(),
+                Err(err) if err.interrupted() => {}
+                Err(err) if err.would_block() => self.wait(Interest::Write, deadline)?,
+                Err(err) => return Err(IoError::Os(err)),
+            }
+        }
+        Ok(())
+    }
+
+    /// Receives exactly `len` bytes before `deadline`.
+    pub(crate) fn recv_exact(&self, len: usize, deadline: Duration) -> Result<Vec<u8>, IoError> {
+        let mut buf = vec![0u8; len];
+        let mut filled = 0;
+        while let Some(rest) = buf.get_mut(filled..).filter(|rest| !rest.is_empty()) {
+            match self.recv(rest) {
+                Ok(0) => return Err(IoError::Closed),
+                Ok(n) => filled += n,
+                Err(err) if err.interrupted() => {}
+                Err(err) if err.would_block() => self.wait(Interest::Read, deadline)?,
+                Err(err) => return Err(IoError::Os(err)),
+            }
+        }
+        Ok(buf)
+    }
+
+    /// Waits until the socket is ready for `interest`, or fails at the
+    /// deadline.
+    fn wait(&self, interest: Interest, deadline: Duration) -> Result<(), IoError> {
+        match wait(self.0, interest, Some(deadline)) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(IoError::Timeout),
+            Err(err) => Err(IoError::Os(err)),
+        }
+    }
+
     /// Connects to the socket at `path`, waiting at most `limit` (which
     /// must not be zero) for room in a full backlog: then `EAGAIN`.
     pub(crate) fn connect(path: &str, limit: Duration) -> Result<Stream, Errno> {
@@ -54,21 +117,16 @@ impl Stream {
         Ok(stream)
     }
 
-    /// The fd, to `wait` on.
-    pub(crate) fn fd(&self) -> c_int {
-        self.0
-    }
-
     /// One nonblocking `send`; `MSG_NOSIGNAL`: a closed peer is `EPIPE`,
     /// not a signal.
-    pub(crate) fn send(&self, buf: &[u8]) -> Result<usize, Errno> {
+    fn send(&self, buf: &[u8]) -> Result<usize, Errno> {
         // SAFETY: `buf` is valid and readable for `buf.len()` bytes.
         let n = unsafe { libc::send(self.0, buf.as_ptr().cast(), buf.len(), libc::MSG_NOSIGNAL) };
         usize::try_from(n).map_err(|_| Errno::last())
     }
 
     /// One nonblocking `recv`; 0 is end of stream.
-    pub(crate) fn recv(&self, buf: &mut [u8]) -> Result<usize, Errno> {
+    fn recv(&self, buf: &mut [u8]) -> Result<usize, Errno> {
         // SAFETY: `buf` is valid and writable for `buf.len()` bytes.
         let n = unsafe { libc::recv(self.0, buf.as_mut_ptr().cast(), buf.len(), 0) };
         usize::try_from(n).map_err(|_| Errno::last())
@@ -166,7 +224,7 @@ mod tests {
         );
         peer.write_all(b"pong").unwrap();
         drop(peer);
-        super::super::wait(stream.fd(), super::super::Interest::Read, None).unwrap();
+        wait(stream.0, Interest::Read, None).unwrap();
         assert_eq!(stream.recv(&mut buf), Ok(4));
         assert_eq!(stream.recv(&mut buf), Ok(0), "end of stream");
 
@@ -175,5 +233,36 @@ mod tests {
             Stream::connect(path, Duration::from_secs(5)).err(),
             Some(Errno(libc::ECONNREFUSED))
         );
+    }
+
+    #[test]
+    fn exact_transfers_end_at_the_deadline_or_the_end() {
+        use std::io::{Read, Write};
+        use std::os::fd::IntoRawFd;
+        let (ours, mut peer) = std::os::unix::net::UnixStream::pair().unwrap();
+        ours.set_nonblocking(true).unwrap();
+        let stream = Stream(ours.into_raw_fd());
+        let later = now() + Duration::from_secs(5);
+
+        stream.send_all(b"ping".to_vec(), later).unwrap();
+        let mut buf = [0u8; 4];
+        peer.read_exact(&mut buf).unwrap();
+        assert_eq!(&buf, b"ping");
+
+        let deadline = now() + Duration::from_millis(20);
+        assert!(matches!(
+            stream.recv_exact(4, deadline),
+            Err(IoError::Timeout)
+        ));
+        assert!(now() >= deadline);
+
+        peer.write_all(b"pong").unwrap();
+        drop(peer);
+        assert_eq!(stream.recv_exact(4, later).unwrap(), b"pong");
+        assert!(matches!(stream.recv_exact(1, later), Err(IoError::Closed)));
+        assert!(matches!(
+            stream.send_all(b"x".to_vec(), later),
+            Err(IoError::Os(_))
+        ));
     }
 }

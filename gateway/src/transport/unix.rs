@@ -1,24 +1,34 @@
-//! The gateway's Unix socket: private to its user, one live gateway per
-//! path, removed on the way out.
+//! The Unix backend: a Unix socket private to its user, one live gateway
+//! per path, removed on the way out.
 //!
 //! The directory is 0700 (created so when missing; refused when another
 //! user owns it or when group or others have any permission on it), the
-//! socket 0600, and every peer's uid is checked on accept (see `server`). A socket file left by a dead gateway is removed;
-//! one answered by a live gateway makes this one refuse to start.
+//! socket 0600, and every peer's uid is checked on accept. A socket file
+//! left by a dead gateway is removed; one answered by a live gateway makes
+//! this one refuse to start.
 
+use std::fmt;
 use std::io;
 use std::os::unix::fs::{DirBuilderExt, FileTypeExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use hookgate_wire::socket::current_uid;
 use tokio::net::{UnixListener, UnixStream};
+
+use super::{AcceptError, Connection, Refused};
+
+/// An accepted connection.
+pub(super) type Stream = UnixStream;
+/// The client side of a connection, from [`connect`].
+pub type ClientStream = UnixStream;
 
 /// How long the liveness probe of an existing socket may take.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(1);
 
 /// Why the socket could not be set up. Each says what to do about it.
 #[derive(Debug, thiserror::Error)]
-pub enum SocketError {
+pub enum BindError {
     #[error("socket path {0} has no parent directory")]
     NoParent(PathBuf),
     #[error("cannot create socket directory {path}: {source}")]
@@ -55,19 +65,44 @@ pub struct Listener {
     path: PathBuf,
     /// (device, inode) of the socket file we created.
     identity: (u64, u64),
+    /// The user the directory belongs to and peers must run as.
+    uid: u32,
+}
+
+/// A peer turned away: who it runs as.
+#[derive(Debug)]
+pub struct Peer {
+    pub uid: u32,
+    pub pid: Option<i32>,
+}
+
+impl fmt::Display for Peer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "uid {}", self.uid)?;
+        match self.pid {
+            Some(pid) => write!(f, ", pid {pid}"),
+            None => Ok(()),
+        }
+    }
 }
 
 impl Listener {
     /// Prepares the directory, clears a stale socket and listens on `path`
-    /// with mode 0600. `uid` is the user the directory must belong to.
-    pub async fn bind(path: &Path, uid: u32) -> Result<Listener, SocketError> {
+    /// with mode 0600, for this process's user.
+    pub async fn bind(path: &Path) -> Result<Listener, BindError> {
+        Listener::bind_as(path, current_uid()).await
+    }
+
+    /// [`Listener::bind`] for user `uid`: the directory must belong to it
+    /// and only its peers are served.
+    async fn bind_as(path: &Path, uid: u32) -> Result<Listener, BindError> {
         let dir = path
             .parent()
             .filter(|d| !d.as_os_str().is_empty())
-            .ok_or_else(|| SocketError::NoParent(path.to_path_buf()))?;
+            .ok_or_else(|| BindError::NoParent(path.to_path_buf()))?;
         prepare_dir(dir, uid)?;
         clear_stale(path).await?;
-        let inner = UnixListener::bind(path).map_err(|source| SocketError::Bind {
+        let inner = UnixListener::bind(path).map_err(|source| BindError::Bind {
             path: path.to_path_buf(),
             source,
         })?;
@@ -75,7 +110,7 @@ impl Listener {
         // anyone who could still traverse it.
         let meta = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
             .and_then(|()| std::fs::symlink_metadata(path))
-            .map_err(|source| SocketError::Bind {
+            .map_err(|source| BindError::Bind {
                 path: path.to_path_buf(),
                 source,
             })?;
@@ -83,6 +118,7 @@ impl Listener {
             inner,
             path: path.to_path_buf(),
             identity: (meta.dev(), meta.ino()),
+            uid,
         })
     }
 
@@ -90,8 +126,18 @@ impl Listener {
         &self.path
     }
 
-    pub async fn accept(&self) -> io::Result<UnixStream> {
-        self.inner.accept().await.map(|(stream, _)| stream)
+    /// The next connection of a peer running as our user (`SO_PEERCRED`);
+    /// others are closed and reported.
+    pub async fn accept(&self) -> Result<Connection, AcceptError> {
+        let (stream, _) = self.inner.accept().await.map_err(AcceptError::Io)?;
+        match stream.peer_cred() {
+            Ok(cred) if cred.uid() == self.uid => Ok(Connection::new(stream)),
+            Ok(cred) => Err(AcceptError::Refused(Refused::ForeignPeer(Peer {
+                uid: cred.uid(),
+                pid: cred.pid(),
+            }))),
+            Err(err) => Err(AcceptError::Refused(Refused::NoPeerIdentity(err))),
+        }
     }
 }
 
@@ -108,39 +154,51 @@ impl Drop for Listener {
     }
 }
 
+/// Connects to the socket at `path`. A missing socket is `NotFound`
+/// ("no such socket").
+pub async fn connect(path: &Path) -> io::Result<ClientStream> {
+    UnixStream::connect(path).await.map_err(|err| {
+        if err.kind() == io::ErrorKind::NotFound {
+            io::Error::new(io::ErrorKind::NotFound, "no such socket")
+        } else {
+            err
+        }
+    })
+}
+
 /// Creates `dir` 0700 when missing; refuses one another user owns or one
 /// group or others have any permission on: the socket must be private, not
 /// merely 0600 (a writable directory lets others replace it). Checked at
 /// startup only.
-fn prepare_dir(dir: &Path, uid: u32) -> Result<(), SocketError> {
+fn prepare_dir(dir: &Path, uid: u32) -> Result<(), BindError> {
     if !dir.exists() {
         std::fs::DirBuilder::new()
             .recursive(true)
             .mode(0o700)
             .create(dir)
-            .map_err(|source| SocketError::CreateDir {
+            .map_err(|source| BindError::CreateDir {
                 path: dir.to_path_buf(),
                 source,
             })?;
     }
-    let meta = std::fs::metadata(dir).map_err(|source| SocketError::Inspect {
+    let meta = std::fs::metadata(dir).map_err(|source| BindError::Inspect {
         path: dir.to_path_buf(),
         source,
     })?;
     if !meta.is_dir() {
-        return Err(SocketError::NotADir {
+        return Err(BindError::NotADir {
             path: dir.to_path_buf(),
         });
     }
     if meta.uid() != uid {
-        return Err(SocketError::ForeignDir {
+        return Err(BindError::ForeignDir {
             path: dir.to_path_buf(),
             owner: meta.uid(),
             uid,
         });
     }
     if meta.mode() & 0o077 != 0 {
-        return Err(SocketError::OpenDir {
+        return Err(BindError::OpenDir {
             path: dir.to_path_buf(),
             mode: meta.mode() & 0o777,
         });
@@ -150,42 +208,41 @@ fn prepare_dir(dir: &Path, uid: u32) -> Result<(), SocketError> {
 
 /// Removes a socket file nobody answers on; refuses a live one or a file
 /// that is not a socket.
-async fn clear_stale(path: &Path) -> Result<(), SocketError> {
+async fn clear_stale(path: &Path) -> Result<(), BindError> {
     let meta = match std::fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(()),
         Err(source) => {
-            return Err(SocketError::Inspect {
+            return Err(BindError::Inspect {
                 path: path.to_path_buf(),
                 source,
             });
         }
     };
     if !meta.file_type().is_socket() {
-        return Err(SocketError::NotASocket(path.to_path_buf()));
+        return Err(BindError::NotASocket(path.to_path_buf()));
     }
     match tokio::time::timeout(PROBE_TIMEOUT, UnixStream::connect(path)).await {
-        Ok(Ok(_live)) => Err(SocketError::AlreadyRunning(path.to_path_buf())),
+        Ok(Ok(_live)) => Err(BindError::AlreadyRunning(path.to_path_buf())),
         Ok(Err(err)) if err.kind() == io::ErrorKind::ConnectionRefused => {
             tracing::info!(path = %path.display(), "removing stale socket");
-            std::fs::remove_file(path).map_err(|source| SocketError::RemoveStale {
+            std::fs::remove_file(path).map_err(|source| BindError::RemoveStale {
                 path: path.to_path_buf(),
                 source,
             })
         }
-        Ok(Err(source)) => Err(SocketError::Probe {
+        Ok(Err(source)) => Err(BindError::Probe {
             path: path.to_path_buf(),
             source,
         }),
         // Something holds the socket but does not accept: not ours to take.
-        Err(_elapsed) => Err(SocketError::AlreadyRunning(path.to_path_buf())),
+        Err(_elapsed) => Err(BindError::AlreadyRunning(path.to_path_buf())),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hookgate_wire::socket::current_uid;
 
     fn mode(path: &Path) -> u32 {
         std::fs::metadata(path).unwrap().permissions().mode() & 0o777
@@ -195,7 +252,7 @@ mod tests {
     async fn creates_a_private_dir_and_socket_and_removes_it() {
         let tmp = crate::testing::private_tempdir();
         let path = tmp.path().join("run").join("hookgate").join("gateway.sock");
-        let listener = Listener::bind(&path, current_uid()).await.unwrap();
+        let listener = Listener::bind(&path).await.unwrap();
         assert_eq!(mode(path.parent().unwrap()), 0o700);
         assert_eq!(mode(&path), 0o600);
         assert!(
@@ -212,16 +269,16 @@ mod tests {
     async fn refuses_a_live_gateway_and_replaces_a_stale_socket() {
         let tmp = crate::testing::private_tempdir();
         let path = tmp.path().join("gateway.sock");
-        let first = Listener::bind(&path, current_uid()).await.unwrap();
-        let err = Listener::bind(&path, current_uid()).await.unwrap_err();
-        assert!(matches!(err, SocketError::AlreadyRunning(_)), "{err}");
+        let first = Listener::bind(&path).await.unwrap();
+        let err = Listener::bind(&path).await.unwrap_err();
+        assert!(matches!(err, BindError::AlreadyRunning(_)), "{err}");
 
         // A stale socket: bound, then its listener gone without cleanup.
         drop(first);
         let stale_path = tmp.path().join("stale.sock");
         drop(std::os::unix::net::UnixListener::bind(&stale_path).unwrap());
         assert!(stale_path.exists());
-        let listener = Listener::bind(&stale_path, current_uid()).await.unwrap();
+        let listener = Listener::bind(&stale_path).await.unwrap();
         assert_eq!(listener.path(), stale_path);
     }
 
@@ -230,12 +287,12 @@ mod tests {
         let tmp = crate::testing::private_tempdir();
         let path = tmp.path().join("gateway.sock");
         let other_uid = current_uid().wrapping_add(1);
-        let err = Listener::bind(&path, other_uid).await.unwrap_err();
-        assert!(matches!(err, SocketError::ForeignDir { .. }), "{err}");
+        let err = Listener::bind_as(&path, other_uid).await.unwrap_err();
+        assert!(matches!(err, BindError::ForeignDir { .. }), "{err}");
 
         std::fs::write(&path, b"not a socket").unwrap();
-        let err = Listener::bind(&path, current_uid()).await.unwrap_err();
-        assert!(matches!(err, SocketError::NotASocket(_)), "{err}");
+        let err = Listener::bind(&path).await.unwrap_err();
+        assert!(matches!(err, BindError::NotASocket(_)), "{err}");
         assert!(path.exists(), "a regular file is never removed");
     }
 
@@ -246,23 +303,33 @@ mod tests {
         std::fs::create_dir(&dir).unwrap();
         for open in [0o750, 0o705, 0o755, 0o777] {
             std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(open)).unwrap();
-            let err = Listener::bind(&dir.join("gateway.sock"), current_uid())
-                .await
-                .unwrap_err();
-            assert!(matches!(err, SocketError::OpenDir { .. }), "{err}");
+            let err = Listener::bind(&dir.join("gateway.sock")).await.unwrap_err();
+            assert!(matches!(err, BindError::OpenDir { .. }), "{err}");
             assert!(err.to_string().contains("chmod 700"), "{err}");
         }
         std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
-        Listener::bind(&dir.join("gateway.sock"), current_uid())
-            .await
-            .unwrap();
+        Listener::bind(&dir.join("gateway.sock")).await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn serves_our_own_user_and_names_a_missing_socket() {
+        let tmp = crate::testing::private_tempdir();
+        let path = tmp.path().join("gateway.sock");
+        let listener = Listener::bind(&path).await.unwrap();
+        let (client, accepted) = tokio::join!(connect(&path), listener.accept());
+        client.unwrap();
+        accepted.unwrap();
+
+        let err = connect(&tmp.path().join("absent.sock")).await.unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::NotFound);
+        assert_eq!(err.to_string(), "no such socket");
     }
 
     #[tokio::test]
     async fn drop_leaves_a_replaced_socket_alone() {
         let tmp = crate::testing::private_tempdir();
         let path = tmp.path().join("gateway.sock");
-        let listener = Listener::bind(&path, current_uid()).await.unwrap();
+        let listener = Listener::bind(&path).await.unwrap();
         std::fs::remove_file(&path).unwrap();
         let _other = std::os::unix::net::UnixListener::bind(&path).unwrap();
         drop(listener);

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The Windows half of CI: lint and build gateway-shim and the gateway for
+# x86_64-pc-windows-gnu (cargo.sh says how, on a Linux machine), then run
+# both under Wine against the Linux build (wine-smoke.sh).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+echo "==> windows: clippy (all targets, warnings are errors)"
+WITH_CLIPPY=1 bash .ci/windows/cargo.sh clippy --locked \
+    -p gateway-shim -p hookgate-gateway -p hookgate-wire -p hookgate-adapters \
+    --all-targets -- -D warnings
+
+echo "==> windows: release build of gateway-shim.exe and gateway.exe"
+bash .ci/windows/cargo.sh build --locked --release -p gateway-shim -p hookgate-gateway --bin gateway-shim --bin gateway
+
+echo "==> windows: gateway-shim.exe and gateway.exe under Wine"
+bash .ci/windows/wine-smoke.sh

@@ -1,0 +1,73 @@
+//! The named pipe backend on a real pipe (Windows, or Wine).
+
+use std::io;
+use std::path::Path;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use super::*;
+use crate::testing::{private_tempdir, socket_path};
+
+#[test]
+fn pipe_names() {
+    for name in [r"\\.\pipe\hookgate-ada\gateway", r"\\.\PIPE\x"] {
+        assert!(is_pipe_name(Path::new(name)), "{name}");
+    }
+    for name in [
+        r"\\.\pipe\",
+        r"C:\run\gateway.sock",
+        "/tmp/gateway.sock",
+        "gw",
+    ] {
+        assert!(!is_pipe_name(Path::new(name)), "{name}");
+    }
+}
+
+#[test]
+fn our_user_is_a_sid() {
+    let us = UserSid::current().unwrap();
+    assert_eq!(UserSid::of_process(std::process::id()).unwrap(), us);
+    assert!(us.to_string().starts_with("S-1-"), "{us}");
+    OwnerOnly::new(&us).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serves_our_own_user_one_instance_after_another() {
+    let dir = private_tempdir();
+    let path = socket_path(&dir, "gateway");
+    let listener = Listener::bind(&path).await.unwrap();
+    // More clients than one instance: the next one is always listening.
+    for round in 0..3u8 {
+        let (client, accepted) = tokio::join!(connect(&path), listener.accept());
+        let (mut client, mut served) = (client.unwrap(), accepted.unwrap());
+        client.write_all(&[round; 3]).await.unwrap();
+        let mut request = [0u8; 3];
+        served.read_exact(&mut request).await.unwrap();
+        assert_eq!(request, [round; 3]);
+        // A reply written and dropped at once still reaches the client.
+        served.write_all(b"reply").await.unwrap();
+        served.shutdown().await.unwrap();
+        drop(served);
+        let mut reply = Vec::new();
+        client.read_to_end(&mut reply).await.unwrap();
+        assert_eq!(reply, b"reply");
+    }
+    let err = connect(&socket_path(&dir, "absent")).await.unwrap_err();
+    assert_eq!(err.kind(), io::ErrorKind::NotFound);
+    assert_eq!(err.to_string(), "no such pipe");
+}
+
+#[tokio::test]
+async fn refuses_a_live_gateway_and_names_that_are_not_pipes() {
+    let dir = private_tempdir();
+    let path = socket_path(&dir, "gateway");
+    let first = Listener::bind(&path).await.unwrap();
+    let err = Listener::bind(&path).await.unwrap_err();
+    assert!(matches!(err, BindError::AlreadyRunning(_)), "{err}");
+    drop(first);
+    Listener::bind(&path).await.unwrap();
+
+    let file = dir.path().join("gateway.sock");
+    let err = Listener::bind(&file).await.unwrap_err();
+    assert!(matches!(err, BindError::NotAPipe(_)), "{err}");
+}
