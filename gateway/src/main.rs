@@ -73,7 +73,16 @@ fn serve(args: ServeArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(config, args)) {
+    // On a worker, not in `block_on`'s future: that future runs on the main
+    // thread, which is no runtime worker, so the accept loop there cost
+    // every event a hand-off (I/O driver wakes the main thread, which
+    // accepts and wakes a worker for the connection).
+    let served = runtime.block_on(async {
+        tokio::spawn(run(config, args))
+            .await
+            .unwrap_or_else(|err| Err(anyhow::anyhow!("the gateway task failed: {err}")))
+    });
+    match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("gateway: error: {err:#}");
