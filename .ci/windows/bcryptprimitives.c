@@ -5,8 +5,9 @@
  * program starts under that Wine. This implements ProcessPrng with
  * RtlGenRandom (advapi32's SystemFunction036), which Wine has.
  *
- * Built by .ci/windows/wine-smoke.sh with MinGW-w64 and copied next to the
- * .exe files under test only. Never shipped: real Windows has the DLL.
+ * Built by .ci/windows/wine-env.sh (for wine-smoke.sh and
+ * wine-unit-tests.sh) with MinGW-w64 and copied next to the .exe files
+ * under test only. Never shipped: real Windows has the DLL.
  */
 #include <windows.h>
 #include <ntsecapi.h>

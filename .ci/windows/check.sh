@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Windows half of CI: lint and build gateway-shim and the gateway for
-# x86_64-pc-windows-gnu (cargo.sh says how, on a Linux machine), then run
-# both under Wine against the Linux build (wine-smoke.sh).
+# x86_64-pc-windows-gnu (cargo.sh says how, on a Linux machine), run their
+# unit tests under Wine (wine-unit-tests.sh), then run both binaries under
+# Wine against the Linux build (wine-smoke.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -9,6 +10,9 @@ echo "==> windows: clippy (all targets, warnings are errors)"
 WITH_CLIPPY=1 bash .ci/windows/cargo.sh clippy --locked \
     -p gateway-shim -p hookgate-gateway -p hookgate-wire -p hookgate-adapters \
     --all-targets -- -D warnings
+
+echo "==> windows: unit tests of gateway-shim, the gateway, wire and adapters under Wine"
+bash .ci/windows/wine-unit-tests.sh
 
 echo "==> windows: release build of gateway-shim.exe and gateway.exe"
 bash .ci/windows/cargo.sh build --locked --release -p gateway-shim -p hookgate-gateway --bin gateway-shim --bin gateway

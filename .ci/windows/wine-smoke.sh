@@ -17,15 +17,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
 
-fail() { echo "wine-smoke: FAIL: $*" >&2; exit 1; }
+. .ci/windows/wine-env.sh
 
-if ! command -v wine >/dev/null; then
-    echo "installing wine64 (Debian) for the Windows smoke test" >&2
-    apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wine64 >&2
-fi
-wine=/usr/lib/wine/wine64
-[ -x "$wine" ] || wine=$(command -v wine)
+fail() { echo "wine-smoke: FAIL: $*" >&2; exit 1; }
 
 win_bin="${WINDOWS_TARGET_DIR:-$root/target/windows}/x86_64-pc-windows-gnu/release"
 [ -f "$win_bin/gateway.exe" ] || fail "no $win_bin/gateway.exe: run .ci/windows/cargo.sh build --release first"
@@ -38,20 +32,15 @@ work=$(mktemp -d)
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    WINEPREFIX="$work/prefix" wineserver -k 2>/dev/null || true
+    wine_teardown
     rm -rf "$work"
 }
 trap cleanup EXIT
 
+wine_setup "$work/wine"
 # The programs under test, with the test-only ProcessPrng stub Wine 8 lacks.
 mkdir -p "$work/bin"
-cp "$win_bin/gateway.exe" "$win_bin/gateway-shim.exe" "$work/bin/"
-x86_64-w64-mingw32-gcc -shared -O2 -o "$work/bin/bcryptprimitives.dll" \
-    .ci/windows/bcryptprimitives.c -ladvapi32
-
-export WINEPREFIX="$work/prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
-echo "wine-smoke: creating a Wine prefix" >&2
-"$wine" wineboot -i >/dev/null 2>&1 || true
+cp "$win_bin/gateway.exe" "$win_bin/gateway-shim.exe" "$wine_stub_dll" "$work/bin/"
 
 pipe='\\.\pipe\hookgate-smoke-'$$'\gateway'
 sock="$work/linux/gateway.sock"

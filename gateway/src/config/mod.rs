@@ -15,6 +15,7 @@ mod values;
 #[cfg(test)]
 mod tests;
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -200,11 +201,13 @@ impl Env {
     /// (`%USERPROFILE%`), roaming settings (`%APPDATA%`) and local state
     /// (`%LOCALAPPDATA%`), used when the variable is unset.
     pub fn from_process() -> Env {
-        let var = |name: &str| {
-            std::env::var_os(name)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        };
+        Env::from_vars(|name| std::env::var_os(name))
+    }
+
+    /// [`Env::from_process`] over any variable lookup, so tests can state
+    /// each platform's fallbacks without mutating the process environment.
+    fn from_vars(lookup: impl Fn(&str) -> Option<OsString>) -> Env {
+        let var = |name: &str| lookup(name).filter(|v| !v.is_empty()).map(PathBuf::from);
         let windows = |name: &str| if cfg!(windows) { var(name) } else { None };
         Env {
             home: var("HOME").or_else(|| windows("USERPROFILE")),

@@ -348,9 +348,11 @@ async fn unparseable_payloads_get_the_neutral_reply_and_are_counted() {
 async fn the_embedded_default_guards_and_audits() {
     let dir = tempfile::tempdir().unwrap();
     let audit = dir.path().join("audit.jsonl");
+    // A TOML string of the path: Windows' backslashes need quoting.
+    let path = toml::Value::String(audit.to_str().unwrap().to_owned());
     let toml = crate::config::DEFAULT_TOML.replace(
         "# path = \"~/.local/state/hookgate/audit.jsonl\"",
-        &format!("path = \"{}\"", audit.display()),
+        &format!("path = {path}"),
     );
     let h = Harness::new(&toml);
     let out = h.bash("rm -rf ~").await;

@@ -83,7 +83,7 @@ fn errors_name_file_line_and_key() {
             "[[subscriber]]\nname = \"p\"\nendpoint = \"unix://run/x.sock\"\n",
             3,
             Some("subscriber[0].endpoint"),
-            "absolute",
+            per_os("absolute", "Unix-only"),
         ),
         (
             "duplicate name",
@@ -195,7 +195,7 @@ fn errors_name_file_line_and_key() {
             "[server]\nsocket = \"gw.sock\"\n",
             2,
             Some("server.socket"),
-            "absolute",
+            per_os("absolute", r"\\.\pipe\NAME"),
         ),
         (
             "bad name",
@@ -205,6 +205,59 @@ fn errors_name_file_line_and_key() {
             "characters",
         ),
     ];
+    check(cases);
+}
+
+/// What only the other platform can use is an error naming file, line and
+/// key: on Windows a `unix://` endpoint, a socket path or an audit path
+/// without a drive; on Unix a pipe name or a drive path. (What each accepts:
+/// `semantics::a_full_remote_subscriber` and `tilde_audit_paths_expand_to_home`.)
+#[test]
+fn platform_values_name_file_line_and_key() {
+    let windows: &[Case] = &[
+        (
+            "unix endpoint",
+            "[[subscriber]]\nname = \"p\"\nendpoint = \"unix:///run/x.sock\"\n",
+            3,
+            Some("subscriber[0].endpoint"),
+            "`unix://` endpoints are Unix-only",
+        ),
+        (
+            "socket path",
+            "[server]\nsocket = \"/run/gw.sock\"\n",
+            2,
+            Some("server.socket"),
+            r"a named pipe: `\\.\pipe\NAME`",
+        ),
+        (
+            "audit path without a drive",
+            "[[subscriber]]\nname = \"a\"\nbuiltin = \"audit\"\npath = \"/var/log/a.jsonl\"\n",
+            4,
+            Some("subscriber[0].path"),
+            "absolute",
+        ),
+    ];
+    let unix: &[Case] = &[
+        (
+            "pipe name",
+            "[server]\nsocket = '\\\\.\\pipe\\gw'\n",
+            2,
+            Some("server.socket"),
+            "absolute",
+        ),
+        (
+            "drive path",
+            "[[subscriber]]\nname = \"a\"\nbuiltin = \"audit\"\npath = 'C:\\logs\\a.jsonl'\n",
+            4,
+            Some("subscriber[0].path"),
+            "absolute",
+        ),
+    ];
+    check(per_os(unix, windows));
+}
+
+/// Each case is rejected with its file, line, key and message fragment.
+fn check(cases: &[Case]) {
     for (what, text, line, key, fragment) in cases {
         let err = match parse(text) {
             Ok(_) => panic!("{what}: accepted"),

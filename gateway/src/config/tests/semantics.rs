@@ -1,5 +1,6 @@
 //! What valid config files mean: the embedded default, a full remote
-//! subscriber, path expansion and the deadline check against the shim.
+//! subscriber, path expansion, where the environment puts files on each
+//! platform, and the deadline check against the shim.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -27,18 +28,26 @@ fn embedded_default_is_valid_and_runs_guard_and_audit() {
         SubscriberKind::Audit { path, .. } => Some(path.clone()),
         _ => None,
     });
-    assert_eq!(
-        audit,
-        Some(PathBuf::from("/home/dev/.local/state/hookgate/audit.jsonl"))
+    let expected = per_os(
+        "/home/dev/.local/state/hookgate/audit.jsonl",
+        r"C:\Users\dev\AppData\Local\hookgate\audit.jsonl",
     );
+    assert_eq!(audit, Some(PathBuf::from(expected)));
 }
 
+/// The same file on both platforms but for what only one can use: the
+/// socket (a path, or a pipe name) and the observer's endpoint (`unix://`
+/// is Unix-only, see `errors::platform_values_name_file_line_and_key`).
 #[test]
 fn a_full_remote_subscriber() {
-    let config = parse(
+    let (socket, logger) = per_os(
+        ("/run/user/1/hg.sock", "unix:///run/user/1/logger.sock"),
+        (r"\\.\pipe\hookgate-dev\gateway", "http://localhost:50052"),
+    );
+    let config = parse(&format!(
         r#"
 [server]
-socket = "/run/user/1/hg.sock"
+socket = '{socket}'
 max_connections = 8
 
 [[subscriber]]
@@ -54,16 +63,13 @@ tools = ["shell", "mcp__*"]
 
 [[subscriber]]
 name = "logger"
-endpoint = "unix:///run/user/1/logger.sock"
+endpoint = "{logger}"
 mode = "observe"
 queue_size = 16
 "#,
-    )
+    ))
     .unwrap();
-    assert_eq!(
-        config.server.socket,
-        Some(PathBuf::from("/run/user/1/hg.sock"))
-    );
+    assert_eq!(config.server.socket, Some(PathBuf::from(socket)));
     assert_eq!(config.server.max_connections, 8);
     let policy = &config.subscribers[0];
     assert_eq!(policy.priority, -3);
@@ -84,12 +90,13 @@ queue_size = 16
     }
     match &config.subscribers[1].kind {
         SubscriberKind::Remote {
+            endpoint,
             mode,
             timeout,
             on_error,
             queue_size,
-            ..
         } => {
+            assert_eq!(endpoint, logger);
             assert_eq!(*mode, Mode::Observe);
             assert_eq!(*timeout, Duration::from_millis(200), "default timeout");
             assert_eq!(*on_error, OnError::Allow, "default on_error");
@@ -105,11 +112,40 @@ fn tilde_audit_paths_expand_to_home() {
         parse("[[subscriber]]\nname = \"a\"\nbuiltin = \"audit\"\npath = \"~/logs/a.jsonl\"\n")
             .unwrap();
     match &config.subscribers[0].kind {
-        SubscriberKind::Audit { path, .. } => {
-            assert_eq!(path, &PathBuf::from("/home/dev/logs/a.jsonl"))
-        }
+        SubscriberKind::Audit { path, .. } => assert_eq!(
+            path,
+            &PathBuf::from(per_os(
+                "/home/dev/logs/a.jsonl",
+                r"C:\Users\dev\logs\a.jsonl"
+            ))
+        ),
         other => panic!("{other:?}"),
     }
+}
+
+/// Set variables win everywhere (an empty one counts as unset); Windows
+/// fills the rest from the user's folders, which Unix ignores.
+#[test]
+fn env_falls_back_to_the_windows_folders_on_windows_only() {
+    let env = env_of(&WINDOWS_FOLDERS);
+    let folder = |v: &str| per_os(None, Some(PathBuf::from(v)));
+    assert_eq!(env.home, folder(r"C:\Users\dev"));
+    assert_eq!(env.xdg_config_home, folder(r"C:\Users\dev\AppData\Roaming"));
+    assert_eq!(env.xdg_state_home, folder(r"C:\Users\dev\AppData\Local"));
+    assert_eq!(
+        env.user_config_path(),
+        folder(r"C:\Users\dev\AppData\Roaming\hookgate\gateway.toml")
+    );
+
+    let set = [
+        ("HOME", "/h"),
+        ("XDG_CONFIG_HOME", "/cfg"),
+        ("XDG_STATE_HOME", ""),
+    ];
+    let env = env_of(&[&set[..], &WINDOWS_FOLDERS[..]].concat());
+    assert_eq!(env.home, Some(PathBuf::from("/h")));
+    assert_eq!(env.xdg_config_home, Some(PathBuf::from("/cfg")));
+    assert_eq!(env.xdg_state_home, folder(r"C:\Users\dev\AppData\Local"));
 }
 
 #[test]
