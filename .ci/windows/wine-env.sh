@@ -38,7 +38,8 @@ wine_setup() {
     # exits when a program ends can race the next program's start ("wine
     # client error ... Connection reset by peer"). wine_teardown stops it.
     mkdir -p "$wine_prefix"
-    "$wine_server" -p
+    # No stdio: a daemon holding CI's stdout open would keep CI waiting.
+    "$wine_server" -p </dev/null >/dev/null 2>&1
     echo "creating a Wine prefix in $WINEPREFIX" >&2
     "$wine" wineboot -i >/dev/null 2>&1 || true
 }

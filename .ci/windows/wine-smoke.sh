@@ -111,10 +111,10 @@ same no-gateway-closed HOOKGATE_FAIL=closed
     grep -q deny "$work/no-gateway-closed.linux.stdout" || fail "fail-closed must block"
 
 # 2. Both gateways up.
-"$lin_bin/gateway" serve --config "$work/linux.toml" --socket "$sock" 2>"$work/linux-gateway.log" &
+"$lin_bin/gateway" serve --config "$work/linux.toml" --socket "$sock" >/dev/null 2>"$work/linux-gateway.log" &
 pids+=($!)
 "$wine" "$work/bin/gateway.exe" serve --config "$work/windows.toml" --socket "$pipe" \
-    2>"$work/windows-gateway.log" &
+    >/dev/null 2>"$work/windows-gateway.log" &
 pids+=($!)
 for _ in $(seq 1 150); do
     if "$wine" "$work/bin/gateway.exe" status --socket "$pipe" >/dev/null 2>&1 &&
