@@ -134,7 +134,10 @@ pub async fn serve(
     let connections = TaskTracker::new();
     server.accept_loop(&listener, &shutdown, &connections).await;
 
-    // Stop accepting: new shims now fail fast and apply their fail mode.
+    // Stop accepting: new shims now fail and apply their fail mode. On Unix
+    // at once (the socket file is gone); on Windows in-flight connections
+    // keep the pipe name alive, so a new shim sees it busy and gives up
+    // within its connect limit (1 s), still inside its total deadline.
     drop(listener);
     let deadline = Instant::now() + config.server.shutdown_grace;
     connections.close();

@@ -54,6 +54,7 @@ pub type ClientStream = NamedPipeClient;
 const ERROR_FILE_NOT_FOUND: i32 = 2;
 const ERROR_ACCESS_DENIED: i32 = 5;
 const ERROR_PIPE_BUSY: i32 = 231;
+const ERROR_NO_DATA: i32 = 232;
 
 /// Why the pipe could not be set up. Each says what to do about it.
 #[derive(Debug, thiserror::Error)]
@@ -145,13 +146,28 @@ impl Listener {
     pub async fn accept(&self) -> Result<Connection, AcceptError> {
         let connected = {
             let mut listening = self.listening.lock().await;
-            if let Err(err) = listening.connect().await {
-                // An instance whose connect failed may fail every later
-                // one: listen on a fresh instance instead.
-                if let Ok(fresh) = self.security.create_pipe(&self.path, false) {
-                    *listening = fresh;
+            loop {
+                match listening.connect().await {
+                    Ok(()) => break,
+                    // A client connected and left before this instance was
+                    // waited on (say a shim that gave up while the accept
+                    // loop waited for a slot): no accept failure, only a
+                    // dead instance. Listen on a fresh one.
+                    Err(err) if err.raw_os_error() == Some(ERROR_NO_DATA) => {
+                        *listening = self
+                            .security
+                            .create_pipe(&self.path, false)
+                            .map_err(AcceptError::Io)?;
+                    }
+                    Err(err) => {
+                        // An instance whose connect failed may fail every
+                        // later one: listen on a fresh instance instead.
+                        if let Ok(fresh) = self.security.create_pipe(&self.path, false) {
+                            *listening = fresh;
+                        }
+                        return Err(AcceptError::Io(err));
+                    }
                 }
-                return Err(AcceptError::Io(err));
             }
             // The next instance listens before this one is handed off. If
             // it cannot be created, the connected one stays in place and

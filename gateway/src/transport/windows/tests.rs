@@ -71,3 +71,33 @@ async fn refuses_a_live_gateway_and_names_that_are_not_pipes() {
     let err = Listener::bind(&file).await.unwrap_err();
     assert!(matches!(err, BindError::NotAPipe(_)), "{err}");
 }
+
+/// A client that connects and leaves before `accept` gets to its instance
+/// (a shim that gave up while the accept loop waited for a slot) is no
+/// accept failure, and the next client is served. (Windows reports that
+/// instance as `ERROR_NO_DATA`; Wine hands it out as a connection that
+/// reads nothing, as a Unix socket would.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_gone_before_accept_is_no_accept_failure() {
+    let dir = private_tempdir();
+    let path = socket_path(&dir, "gateway");
+    let listener = Listener::bind(&path).await.unwrap();
+    drop(connect(&path).await.unwrap());
+    let next = tokio::spawn({
+        let path = path.clone();
+        async move {
+            let mut client = connect(&path).await.unwrap();
+            client.write_all(b"next").await.unwrap();
+            client
+        }
+    });
+    let mut request = [0u8; 4];
+    for _ in 0..2 {
+        let mut served = listener.accept().await.unwrap();
+        if served.read_exact(&mut request).await.is_ok() {
+            break;
+        }
+    }
+    assert_eq!(&request, b"next");
+    drop(next.await.unwrap());
+}
