@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use toml::Spanned;
 
-use hookgate_wire::socket::PIPE_PREFIX;
+use hookgate_wire::socket::{PIPE_PREFIX, is_pipe_name};
 
 use super::Env;
 use super::error::{ConfigError, Locator};
@@ -47,18 +47,11 @@ pub(super) fn check_socket(
         Platform::Unix if !value.starts_with('/') => {
             Err(at.error(socket.span(), key, "must be an absolute path"))
         }
-        Platform::Windows
-            if !(value.len() > PIPE_PREFIX.len()
-                && value
-                    .get(..PIPE_PREFIX.len())
-                    .is_some_and(|p| p.eq_ignore_ascii_case(PIPE_PREFIX))) =>
-        {
-            Err(at.error(
-                socket.span(),
-                key,
-                format!("on Windows the socket is a named pipe: `{PIPE_PREFIX}NAME`"),
-            ))
-        }
+        Platform::Windows if !is_pipe_name(value) => Err(at.error(
+            socket.span(),
+            key,
+            format!("on Windows the socket is a named pipe: `{PIPE_PREFIX}NAME`"),
+        )),
         _ => Ok(PathBuf::from(value)),
     }
 }

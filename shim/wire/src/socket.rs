@@ -52,6 +52,15 @@ fn join(dir: &str, name: &str) -> String {
 /// Prefix of every local named pipe's name on Windows.
 pub const PIPE_PREFIX: &str = r"\\.\pipe\";
 
+/// Whether `name` is a local named pipe's name: `\\.\pipe\` (any case)
+/// followed by at least one character.
+pub fn is_pipe_name(name: &str) -> bool {
+    name.len() > PIPE_PREFIX.len()
+        && name
+            .get(..PIPE_PREFIX.len())
+            .is_some_and(|prefix| prefix.eq_ignore_ascii_case(PIPE_PREFIX))
+}
+
 /// The named pipe for the current Windows user, given a way to read
 /// environment variables: `$HOOKGATE_SOCKET`, else
 /// `\\.\pipe\hookgate-<USERNAME>\gateway`. A backslash in the user name
@@ -161,6 +170,20 @@ mod tests {
         ];
         for (env, expected) in cases {
             assert_eq!(resolve_pipe(env_of(env)), *expected, "{env:?}");
+        }
+    }
+
+    #[test]
+    fn pipe_names() {
+        for (name, is_pipe) in [
+            (r"\\.\pipe\x", true),
+            (r"\\.\PIPE\hookgate-ada\gateway", true),
+            (r"\\.\pipe\", false),
+            (r"\\?\pipe\x", false),
+            ("/tmp/gateway.sock", false),
+            ("", false),
+        ] {
+            assert_eq!(is_pipe_name(name), is_pipe, "{name}");
         }
     }
 

@@ -198,13 +198,8 @@ impl Listener {
 
 /// Whether `path` names a local pipe (`\\.\pipe\NAME`, any case).
 fn is_pipe_name(path: &Path) -> bool {
-    let Some(name) = path.to_str() else {
-        return false;
-    };
-    name.len() > PIPE_PREFIX.len()
-        && name
-            .get(..PIPE_PREFIX.len())
-            .is_some_and(|prefix| prefix.eq_ignore_ascii_case(PIPE_PREFIX))
+    path.to_str()
+        .is_some_and(hookgate_wire::socket::is_pipe_name)
 }
 
 /// Who holds the pipe name `path`, if anyone: a gateway of our user (it
