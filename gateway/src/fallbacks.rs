@@ -2,8 +2,9 @@
 //! shims answered without the gateway (e.g. failed open while it was down).
 //!
 //! The shim appends one line `<unix_secs> <reason>\n` per fallback to
-//! `<socket path>.fallbacks` (the format is [`hookgate_wire::fallback`];
-//! the shim's `record` module writes it) and never rotates it. The gateway
+//! `<socket path>.fallbacks` (path and format are [`hookgate_wire::fallback`];
+//! the shim's `record` module writes it) and never rotates it. A Windows
+//! named pipe has no record, so there is nothing to collect. The gateway
 //! collects it at startup and before every report:
 //!
 //! 1. rename it to `<socket path>.fallbacks.collecting` (atomic: new shims
@@ -20,7 +21,7 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use hookgate_wire::fallback::{self, RECORD_SUFFIX};
+use hookgate_wire::fallback;
 
 use crate::metrics::Metrics;
 
@@ -29,11 +30,14 @@ const COLLECTING_SUFFIX: &str = ".collecting";
 /// Never read more than this (the shim stops appending at 1 MiB).
 const MAX_READ: u64 = 2 * 1024 * 1024;
 
-/// `<socket>.fallbacks`.
-pub fn record_path(socket: &Path) -> PathBuf {
-    let mut name = socket.as_os_str().to_owned();
-    name.push(RECORD_SUFFIX);
-    PathBuf::from(name)
+/// `<socket>.fallbacks`, as the shim names it (`fallback::record_path`);
+/// `None` for a named pipe, and for a path that is not UTF-8 (the shim,
+/// which reads its socket path as a string, never writes one there).
+pub fn record_path(socket: &Path) -> Option<PathBuf> {
+    socket
+        .to_str()
+        .and_then(fallback::record_path)
+        .map(PathBuf::from)
 }
 
 /// Collects the record next to `socket` into `metrics`; returns how many
@@ -50,7 +54,9 @@ pub fn collect(socket: &Path, metrics: &Metrics) -> u64 {
 }
 
 fn try_collect(socket: &Path, metrics: &Metrics) -> io::Result<u64> {
-    let record = record_path(socket);
+    let Some(record) = record_path(socket) else {
+        return Ok(0);
+    };
     let mut collecting = record.as_os_str().to_owned();
     collecting.push(COLLECTING_SUFFIX);
     let collecting = PathBuf::from(collecting);
@@ -105,8 +111,12 @@ mod tests {
     fn counts_by_reason_and_removes_the_record() {
         let dir = tempfile::tempdir().unwrap();
         let socket = dir.path().join("gateway.sock");
-        let record = record_path(&socket);
+        let record = record_path(&socket).unwrap();
         assert_eq!(record, dir.path().join("gateway.sock.fallbacks"));
+        assert_eq!(
+            record_path(Path::new(r"\\.\pipe\hookgate-ada\gateway")),
+            None
+        );
         std::fs::write(
             &record,
             "1700000000 unreachable\n1700000001 timeout\n1700000002 unreachable\n\

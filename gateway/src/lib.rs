@@ -9,7 +9,8 @@
 //! reply, while observe subscribers and the audit log get the event through
 //! bounded queues. [`config`] says who subscribes to what; [`metrics`]
 //! counts everything that can go wrong, [`fallbacks`] adds what the shims
-//! recorded while the gateway was unreachable (on Unix), and [`admin`]
+//! recorded while the gateway was unreachable (a Windows pipe has no
+//! record), and [`admin`]
 //! (gRPC on a sibling socket, `gateway status`) and [`prometheus`] report
 //! it.
 //!
@@ -20,10 +21,6 @@ pub mod admin;
 pub mod builtin;
 pub mod config;
 pub mod convert;
-// Unix only: the shim writes its record beside the socket file; beside a
-// Windows pipe name there is no file to write (see
-// `admin::status::StatusSource::collect_fallbacks`).
-#[cfg(unix)]
 pub mod fallbacks;
 pub mod ids;
 pub mod metrics;

@@ -40,8 +40,6 @@ mod call;
 mod cli;
 mod config;
 mod output;
-#[cfg(unix)]
-mod path;
 mod record;
 mod request;
 mod run;

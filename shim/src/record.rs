@@ -8,8 +8,9 @@
 //! # The fallback record
 //!
 //! Path and line format are the contract with the gateway and live in
-//! [`hookgate_wire::fallback`]: `<socket path>.fallbacks`, one line
-//! `<unix_secs> <reason>\n` per fallback.
+//! [`hookgate_wire::fallback`]: `<socket path>.fallbacks`
+//! (`fallback::record_path`), one line `<unix_secs> <reason>\n` per
+//! fallback.
 //!
 //! Safety and bounds: the line is written only if the socket's directory
 //! exists and is owned by the current user; the file is opened
@@ -23,10 +24,10 @@
 //! # Not on Windows
 //!
 //! There the gateway listens on a named pipe, and a pipe name plus a suffix
-//! is another pipe name, not a file: there is no private directory next to
-//! the "socket" to keep the record in. So the Windows shim writes none (and
-//! the Windows gateway reads none); its fallbacks show only in the agent's
-//! replies and, with `HOOKGATE_DEBUG=1`, on stderr.
+//! is another pipe name, not a file (`fallback::record_path` says `None`).
+//! So the Windows shim writes none (and the Windows gateway finds none);
+//! its fallbacks show only in the agent's replies and, with
+//! `HOOKGATE_DEBUG=1`, on stderr.
 
 pub(crate) use hookgate_wire::fallback::Reason;
 
@@ -63,12 +64,10 @@ pub(crate) fn message(reason: Reason) -> &'static str {
 /// The record file next to the socket (Unix only).
 #[cfg(unix)]
 mod file {
-    use alloc::string::String;
-
-    use hookgate_wire::fallback::{RECORD_SUFFIX, encode_line};
+    use hookgate_wire::fallback::{encode_line, record_path};
+    use hookgate_wire::path;
 
     use super::Reason;
-    use crate::path;
     use crate::sys::{self, File};
 
     /// The shim stops appending once the record is this large, so a gateway
@@ -80,11 +79,6 @@ mod file {
     /// `HOOKGATE_DEBUG`).
     pub(crate) fn append(socket: &str, reason: Reason) -> bool {
         append_at(socket, reason, sys::unix_secs(), sys::current_uid())
-    }
-
-    /// Where the record for `socket` lives.
-    pub(crate) fn record_path(socket: &str) -> Option<String> {
-        path::with_name_suffix(socket, RECORD_SUFFIX)
     }
 
     /// [`append`] for the user `uid` at `unix_secs`.
@@ -120,6 +114,7 @@ mod file {
         use std::os::unix::fs::PermissionsExt;
 
         use alloc::borrow::ToOwned;
+        use alloc::string::String;
 
         use super::*;
         use crate::sys::current_uid;
@@ -127,15 +122,6 @@ mod file {
         /// A socket path in a fresh private directory.
         fn socket_in(dir: &tempfile::TempDir) -> String {
             dir.path().join("gateway.sock").to_str().unwrap().to_owned()
-        }
-
-        #[test]
-        fn record_path_appends_the_suffix() {
-            assert_eq!(
-                record_path("/run/user/1/hookgate/gateway.sock").as_deref(),
-                Some("/run/user/1/hookgate/gateway.sock.fallbacks")
-            );
-            assert_eq!(record_path("/"), None);
         }
 
         #[test]

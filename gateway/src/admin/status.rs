@@ -12,7 +12,6 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-#[cfg(unix)]
 use crate::fallbacks;
 use crate::metrics::{Metrics, Snapshot};
 
@@ -67,7 +66,6 @@ impl StatusSource {
 
     /// Adds the shims' fallback record to the metrics. File I/O, so it
     /// runs on the blocking pool, off the runtime's workers.
-    #[cfg(unix)]
     pub async fn collect_fallbacks(&self) {
         let (socket, metrics) = (self.socket.clone(), Arc::clone(&self.metrics));
         let collected =
@@ -76,13 +74,6 @@ impl StatusSource {
             tracing::warn!(error = %err, "collecting the shims' fallback record failed");
         }
     }
-
-    /// Nothing to collect on Windows: the record lives beside the socket
-    /// (`<socket>.fallbacks`), and beside a pipe that names another pipe,
-    /// not a file, so the shim keeps no record there and the fallback
-    /// counters stay zero.
-    #[cfg(windows)]
-    pub async fn collect_fallbacks(&self) {}
 
     /// The metrics, after collecting the shims' fallback record.
     pub async fn snapshot(&self) -> Snapshot {

@@ -4,7 +4,9 @@
 //! one list of reasons and one line format.
 //!
 //! Path: the socket path with [`RECORD_SUFFIX`] appended to its file name,
-//! e.g. `$XDG_RUNTIME_DIR/hookgate/gateway.sock.fallbacks`.
+//! e.g. `$XDG_RUNTIME_DIR/hookgate/gateway.sock.fallbacks` ([`record_path`]).
+//! A Windows named pipe has no record: a pipe name plus a suffix names
+//! another pipe, not a file, so neither side looks for one there.
 //!
 //! Format: one line per fallback, `<unix_secs> <reason>\n` (see
 //! [`encode_line`]), where `reason` is one of [`Reason::ALL`]. Readers
@@ -18,6 +20,15 @@ use core::str::FromStr;
 
 /// Suffix added to the socket's file name to name the record.
 pub const RECORD_SUFFIX: &str = ".fallbacks";
+
+/// Where the record of the gateway at `socket` lives, or `None` when there
+/// is none: `socket` is a named pipe, or has no file name (`/`, `..`).
+pub fn record_path(socket: &str) -> Option<String> {
+    if crate::socket::is_pipe_name(socket) {
+        return None;
+    }
+    crate::path::with_name_suffix(socket, RECORD_SUFFIX)
+}
 
 /// Why the shim answered on its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -121,6 +132,16 @@ pub fn parse_line(line: &str) -> Option<Entry<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn record_path_appends_the_suffix() {
+        assert_eq!(
+            record_path("/run/user/1/hookgate/gateway.sock").as_deref(),
+            Some("/run/user/1/hookgate/gateway.sock.fallbacks")
+        );
+        assert_eq!(record_path("/"), None);
+        assert_eq!(record_path(r"\\.\pipe\hookgate-ada\gateway"), None);
+    }
 
     #[test]
     fn every_reason_round_trips_through_a_line() {

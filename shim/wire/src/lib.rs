@@ -20,8 +20,9 @@
 //!
 //! Modules: `frame` holds the frame types and their layout, `codec` the
 //! field encoding they share, `error` what a bad frame is; [`socket`] says
-//! where the socket lives and [`fallback`] how the shim records answering
-//! without the gateway.
+//! where the socket lives, [`path`] does path arithmetic on strings for the
+//! `no_std` shim, and [`fallback`] how the shim records answering without
+//! the gateway.
 
 #![cfg_attr(not(any(feature = "std", test)), no_std)]
 
@@ -31,6 +32,7 @@ mod codec;
 mod error;
 pub mod fallback;
 mod frame;
+pub mod path;
 pub mod socket;
 #[cfg(test)]
 mod tests;

@@ -9,7 +9,7 @@ use alloc::format;
 use alloc::string::String;
 
 use super::stat;
-use crate::path;
+use hookgate_wire::path;
 
 /// Refuses a socket another user could have put there. The socket must be
 /// owned by `uid`, and its directory must be owned by `uid` or root and not

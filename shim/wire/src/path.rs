@@ -1,13 +1,14 @@
-//! The two facts the shim needs about the socket path, computed on the
-//! string as `std::path::Path` would (the shim is `no_std`): the directory
-//! that holds it (whose ownership decides whether the socket can be
-//! trusted) and the fallback record's path next to it.
+//! Path arithmetic on strings, as `std::path::Path` would do it, for the
+//! `no_std` shim: the directory that holds the socket (whose ownership
+//! decides whether the socket can be trusted) and a file name with a
+//! suffix (the fallback record next to the socket, see
+//! [`fallback::record_path`](crate::fallback::record_path)).
 
 use alloc::string::String;
 
 /// The directory of `path`, like `Path::parent` but `.` when the path has
 /// no directory part (`Path::parent` gives "" or `None` there).
-pub(crate) fn parent(path: &str) -> &str {
+pub fn parent(path: &str) -> &str {
     let trimmed = normalize_end(path);
     let Some(name_at) = trimmed.rfind('/') else {
         return ".";
@@ -22,7 +23,7 @@ pub(crate) fn parent(path: &str) -> &str {
 
 /// `path` with `suffix` appended to its file name, or `None` when it has
 /// no file name (`/`, `..`), like `Path::file_name` + `with_file_name`.
-pub(crate) fn with_name_suffix(path: &str, suffix: &str) -> Option<String> {
+pub fn with_name_suffix(path: &str, suffix: &str) -> Option<String> {
     let trimmed = normalize_end(path);
     let name = trimmed.rsplit('/').next().unwrap_or(trimmed);
     if name.is_empty() || name == "." || name == ".." {
