@@ -109,9 +109,11 @@ mod tests {
             Ok(())
         });
         assert!(matches!(slow, Err(IoError::Timeout)));
+        // No upper bound on the wall clock (it would flake on a busy
+        // machine): had `within` waited for the worker, `slow` would be
+        // `Ok` after 30 s.
         let late = now();
         assert!(late >= deadline, "{late:?} < {deadline:?}");
-        assert!(late < deadline + Duration::from_secs(5), "{late:?}");
     }
 
     #[test]

@@ -213,8 +213,10 @@ mod tests {
         let deadline = now() + Duration::from_millis(200);
         let second = Stream::open(&name, deadline);
         assert!(matches!(second, Err(ConnectError::Timeout)), "{second:?}");
+        // No upper bound on the wall clock (it would flake on a busy
+        // machine): a wait that ignored the deadline would never end (the
+        // one instance is never freed), which the test runner's limit shows.
         let late = now();
         assert!(late >= deadline, "{late:?} < {deadline:?}");
-        assert!(late < deadline + Duration::from_secs(5), "{late:?}");
     }
 }
