@@ -2,11 +2,11 @@
 //! (remote and built-in guard) awaited in parallel, observe subscribers and
 //! the audit log fed through bounded queues.
 
-pub mod codec;
 pub mod filter;
 pub mod health;
 pub mod observe;
 pub mod remote;
+pub mod unary;
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;

@@ -1,5 +1,6 @@
-//! A gRPC subscriber: a long-lived tonic channel, a deadline per call and
-//! the subscriber's failure policy.
+//! A gRPC subscriber: its connection for events (`unary`), a tonic channel
+//! for health checks, a deadline per call and the subscriber's failure
+//! policy.
 //!
 //! The deadline is both sent (as the gRPC `grpc-timeout`, so a well-behaved
 //! subscriber gives up too) and enforced here with `tokio::time::timeout`,
@@ -13,20 +14,16 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use hookgate_proto::v1;
+use prost::Message as _;
 use prost::bytes::Bytes;
-use tonic::GrpcMethod;
-use tonic::client::Grpc;
-use tonic::codegen::http::uri::PathAndQuery;
 use tonic::transport::{Channel, Endpoint};
 
 use crate::config::OnError;
 use crate::convert::BadDecision;
 use crate::metrics::{ErrorKind, SubscriberStats};
-use crate::subscribers::codec::PreEncoded;
+use crate::subscribers::unary::{BadEndpoint, CallError, UnaryClient};
 
 /// The one method the gateway calls (what the generated client calls).
-const SERVICE: &str = "hookgate.v1.Subscriber";
-const METHOD: &str = "OnEvent";
 const PATH: &str = "/hookgate.v1.Subscriber/OnEvent";
 
 /// Why a call gave no usable answer.
@@ -34,10 +31,19 @@ const PATH: &str = "/hookgate.v1.Subscriber/OnEvent";
 pub enum Failure {
     #[error("no answer within its deadline of {0:?}")]
     Timeout(Duration),
-    #[error("gRPC error {code:?}: {message}", code = .0.code(), message = .0.message())]
-    Status(tonic::Status),
+    #[error(transparent)]
+    Call(CallError),
     #[error("unusable reply: {0}")]
     BadReply(BadDecision),
+}
+
+/// A subscriber's endpoint that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum RemoteError {
+    #[error(transparent)]
+    Endpoint(#[from] BadEndpoint),
+    #[error("health check channel: {0}")]
+    Health(#[from] tonic::transport::Error),
 }
 
 /// The largest message the gateway sends or accepts. A hook payload may be
@@ -46,13 +52,14 @@ pub enum Failure {
 /// this much too (tonic's default is 4 MiB; see the README).
 pub const MAX_MESSAGE_SIZE: usize = 32 * 1024 * 1024;
 
-/// One configured gRPC subscriber. Cloning shares the channel.
+/// One configured gRPC subscriber. Cloning shares the connections.
 #[derive(Debug, Clone)]
 pub struct Remote {
     name: Arc<str>,
-    /// The generated `SubscriberClient`'s call, with a codec that sends
-    /// the event's shared, already encoded bytes.
-    client: Grpc<Channel>,
+    /// Events go here: `OnEvent` with the event's shared encoded bytes.
+    client: UnaryClient,
+    /// Health checks go here, on a connection of their own (a probe never
+    /// queues behind events).
     channel: Channel,
     timeout: Duration,
     on_error: OnError,
@@ -60,7 +67,7 @@ pub struct Remote {
 }
 
 impl Remote {
-    /// Prepares a lazily connected channel (the subscriber need not be up
+    /// Prepares lazily opened connections (the subscriber need not be up
     /// yet; a down subscriber is a per-call failure). Must be called inside
     /// a tokio runtime.
     pub fn new(
@@ -69,16 +76,14 @@ impl Remote {
         timeout: Duration,
         on_error: OnError,
         stats: Arc<SubscriberStats>,
-    ) -> Result<Remote, tonic::transport::Error> {
+    ) -> Result<Remote, RemoteError> {
         let channel = Endpoint::from_shared(endpoint.to_owned())?
             .connect_timeout(timeout)
             .tcp_nodelay(true)
             .connect_lazy();
         Ok(Remote {
             name: name.into(),
-            client: Grpc::new(channel.clone())
-                .max_encoding_message_size(MAX_MESSAGE_SIZE)
-                .max_decoding_message_size(MAX_MESSAGE_SIZE),
+            client: UnaryClient::new(endpoint, timeout, MAX_MESSAGE_SIZE)?,
             channel,
             timeout,
             on_error,
@@ -111,14 +116,17 @@ impl Remote {
     /// `event` is an encoded `v1::HookEvent` (`ProtoEvent::encoded`).
     pub async fn call(&self, event: Bytes) -> Result<v1::Decision, Failure> {
         let started = std::time::Instant::now();
-        let mut request = tonic::Request::new(event);
-        request.set_timeout(self.timeout);
-        let client = self.client.clone();
-        let result = match tokio::time::timeout(self.timeout, on_event(client, request)).await {
+        let call = self.client.call(PATH, event, self.timeout);
+        let result = match tokio::time::timeout(self.timeout, call).await {
             Err(_elapsed) => Err(Failure::Timeout(self.timeout)),
-            Ok(Err(status)) if is_deadline(&status) => Err(Failure::Timeout(self.timeout)),
-            Ok(Err(status)) => Err(Failure::Status(status)),
-            Ok(Ok(response)) => Ok(response.into_inner()),
+            Ok(Err(CallError::Status {
+                code: tonic::Code::DeadlineExceeded,
+                ..
+            })) => Err(Failure::Timeout(self.timeout)),
+            Ok(Err(err)) => Err(Failure::Call(err)),
+            Ok(Ok(message)) => v1::Decision::decode(message).map_err(|err| {
+                Failure::Call(CallError::Protocol(format!("undecodable Decision: {err}")))
+            }),
         };
         self.stats.call_took(started.elapsed());
         match &result {
@@ -127,51 +135,22 @@ impl Remote {
                 self.stats.timeouts.fetch_add(1, Ordering::Relaxed);
                 self.stats.call_outcome(false);
             }
-            Err(Failure::Status(status)) if is_connect(status) => {
+            Err(Failure::Call(CallError::Connect(_) | CallError::Transport(_))) => {
                 self.stats.error(ErrorKind::Connect);
                 self.stats.call_outcome(false);
             }
-            Err(_) => {
-                // It answered: it is up, if unhelpful.
+            // It answered: it is up, if unhelpful.
+            Err(Failure::Call(CallError::Status { .. })) => {
                 self.stats.error(ErrorKind::Status);
                 self.stats.call_outcome(true);
             }
+            Err(Failure::Call(CallError::Protocol(_))) => {
+                self.stats.error(ErrorKind::BadReply);
+                self.stats.call_outcome(true);
+            }
+            // Counted by the caller, which is who finds a reply unusable.
+            Err(Failure::BadReply(_)) => {}
         }
         result
-    }
-}
-
-/// `Subscriber.OnEvent`, as the generated client makes it (same readiness
-/// error, path and method extension), sending pre-encoded bytes.
-async fn on_event(
-    mut client: Grpc<Channel>,
-    mut request: tonic::Request<Bytes>,
-) -> Result<tonic::Response<v1::Decision>, tonic::Status> {
-    client
-        .ready()
-        .await
-        .map_err(|e| tonic::Status::unknown(format!("Service was not ready: {e}")))?;
-    request
-        .extensions_mut()
-        .insert(GrpcMethod::new(SERVICE, METHOD));
-    let path = PathAndQuery::from_static(PATH);
-    client.unary(request, path, PreEncoded).await
-}
-
-/// Did the call fail before reaching the subscriber? tonic reports a
-/// failed connection as `UNAVAILABLE` carrying the transport error as its
-/// source; an `UNAVAILABLE` the subscriber sends itself has no source.
-fn is_connect(status: &tonic::Status) -> bool {
-    status.code() == tonic::Code::Unavailable && std::error::Error::source(status).is_some()
-}
-
-/// Did the call end on its deadline? The server says `DEADLINE_EXCEEDED`;
-/// tonic's own client-side enforcement of `grpc-timeout` says `CANCELLED`
-/// with the message of [`tonic::TimeoutExpired`].
-fn is_deadline(status: &tonic::Status) -> bool {
-    match status.code() {
-        tonic::Code::DeadlineExceeded => true,
-        tonic::Code::Cancelled => status.message() == tonic::TimeoutExpired(()).to_string(),
-        _ => false,
     }
 }

@@ -58,6 +58,31 @@ pub(crate) async fn call(socket: &Path, frame: &[u8]) -> anyhow::Result<Reply> {
     Ok(reply)
 }
 
+/// [`call`] with blocking I/O on the calling thread, as the shim does: the
+/// thread that waits is the one the reply wakes, with no runtime between.
+/// For the fan-out section, whose one-at-a-time calls spend most of their
+/// time waiting.
+pub(crate) fn call_blocking(socket: &Path, frame: &[u8]) -> anyhow::Result<Reply> {
+    use std::io::{Read as _, Write as _};
+    let mut stream =
+        std::os::unix::net::UnixStream::connect(socket).context("connecting to the gateway")?;
+    stream.set_read_timeout(Some(CALL_DEADLINE))?;
+    stream.set_write_timeout(Some(CALL_DEADLINE))?;
+    stream.write_all(frame).context("sending")?;
+    let mut header = [0u8; HEADER_LEN];
+    stream
+        .read_exact(&mut header)
+        .context("reading the reply header")?;
+    let header = Header::decode(&header, MAX_REPLY_BODY)?.expect(FrameKind::Reply)?;
+    let mut body = vec![0u8; header.body_len];
+    stream
+        .read_exact(&mut body)
+        .context("reading the reply body")?;
+    let reply = Reply::decode(&body)?;
+    check(&reply)?;
+    Ok(reply)
+}
+
 /// The reply every bench call expects: allow (exit 0, no deny).
 pub(crate) fn check(reply: &Reply) -> anyhow::Result<()> {
     let stdout = String::from_utf8_lossy(&reply.stdout);

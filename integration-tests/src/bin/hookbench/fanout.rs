@@ -6,13 +6,17 @@
 //! event at a time, by an in-process client) so noise hits every width
 //! alike. A direct gRPC call to one delayed subscriber, interleaved too,
 //! shows what L costs without any gateway.
+//!
+//! The client blocks on its socket like the shim, and the direct call runs
+//! on a current-thread runtime on the same thread; each subscriber has a
+//! thread of its own (`subscriber`). So the only thread hand-offs measured
+//! are the gateway's and the ones a reply between processes needs.
 
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use hookgate_proto::v1::HookEvent;
 use hookgate_proto::v1::subscriber_client::SubscriberClient;
-use tokio::runtime::Runtime;
 use tonic::transport::Endpoint;
 
 use crate::artifacts::Artifacts;
@@ -47,15 +51,12 @@ impl Fanout {
     }
 }
 
-pub(crate) fn run(
-    runtime: &Runtime,
-    artifacts: &Artifacts,
-    sizes: &Sizes,
-    payload: &[u8],
-) -> anyhow::Result<Fanout> {
+pub(crate) fn run(artifacts: &Artifacts, sizes: &Sizes, payload: &[u8]) -> anyhow::Result<Fanout> {
     let delay = sizes.fanout_delay;
     let max = WIDTHS.iter().copied().max().unwrap_or(1);
-    let subscribers = runtime.block_on(BenchSubscriber::start_many(max, delay))?;
+    let subscribers = (0..max)
+        .map(|_| BenchSubscriber::start_delayed(delay))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let deciders: Vec<Decider> = subscribers
         .iter()
         .map(|s| Decider {
@@ -69,40 +70,45 @@ pub(crate) fn run(
         .collect::<anyhow::Result<Vec<_>>>()?;
     let frame = client::request_frame(payload);
 
-    runtime.block_on(async {
+    // The direct call's client: its channel's tasks run while it waits.
+    let direct_runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the direct client's runtime")?;
+    let mut direct = direct_runtime.block_on(async {
         let endpoint = subscribers[0].endpoint().to_owned();
         let channel = Endpoint::from_shared(endpoint)?
             .tcp_nodelay(true)
             .connect()
             .await
             .context("connecting to a subscriber directly")?;
-        let mut direct = SubscriberClient::new(channel);
-        // Slot 0 is the direct call; slot i + 1 is WIDTHS[i].
-        let slots = WIDTHS.len() + 1;
-        let mut samples = vec![Vec::new(); slots];
-        let rounds = sizes.fanout_warmup + sizes.fanout_runs;
-        for round in 0..rounds {
-            for i in 0..slots {
-                let slot = (round + i) % slots;
-                let start = Instant::now();
-                if slot == 0 {
-                    direct
-                        .on_event(HookEvent {
-                            id: format!("direct-{round}"),
-                            ..HookEvent::default()
-                        })
-                        .await
-                        .context("direct subscriber call")?;
-                } else {
-                    client::call(gateways[slot - 1].socket(), &frame)
-                        .await
-                        .with_context(|| format!("fan-out width {}", WIDTHS[slot - 1]))?;
-                }
-                if round >= sizes.fanout_warmup {
-                    samples[slot].push(start.elapsed());
-                }
+        anyhow::Ok(SubscriberClient::new(channel))
+    })?;
+    // Slot 0 is the direct call; slot i + 1 is WIDTHS[i].
+    let slots = WIDTHS.len() + 1;
+    let mut samples = vec![Vec::new(); slots];
+    let rounds = sizes.fanout_warmup + sizes.fanout_runs;
+    for round in 0..rounds {
+        for i in 0..slots {
+            let slot = (round + i) % slots;
+            let start = Instant::now();
+            if slot == 0 {
+                direct_runtime
+                    .block_on(direct.on_event(HookEvent {
+                        id: format!("direct-{round}"),
+                        ..HookEvent::default()
+                    }))
+                    .context("direct subscriber call")?;
+            } else {
+                client::call_blocking(gateways[slot - 1].socket(), &frame)
+                    .with_context(|| format!("fan-out width {}", WIDTHS[slot - 1]))?;
+            }
+            if round >= sizes.fanout_warmup {
+                samples[slot].push(start.elapsed());
             }
         }
+    }
+    {
         let direct = Summary::of(&samples[0]).context("no direct samples")?;
         let widths = WIDTHS
             .iter()
@@ -128,5 +134,5 @@ pub(crate) fn run(
             widths,
             per_subscriber_us: slope(&points) * 1e6,
         })
-    })
+    }
 }

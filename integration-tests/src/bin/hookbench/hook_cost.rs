@@ -84,7 +84,7 @@ pub(crate) fn run(
     payload: &[u8],
 ) -> anyhow::Result<HookCost> {
     let stub = runtime.block_on(HttpStub::start())?;
-    let subscriber = runtime.block_on(BenchSubscriber::start(Duration::ZERO))?;
+    let subscriber = runtime.block_on(BenchSubscriber::start())?;
     let bare = Gateway::start(&artifacts.gateway, &config_toml(&[]))?;
     let idle_memory = bare.memory()?;
     let with_sub = Gateway::start(

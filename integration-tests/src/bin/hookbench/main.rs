@@ -114,7 +114,7 @@ fn run(options: &Options) -> anyhow::Result<PathBuf> {
         .then(|| adapters_cost::run(&payload, sizes.adapters_batches, sizes.adapters_per_batch))
         .transpose()?;
     let fanout = section(Section::Fanout)
-        .then(|| fanout::run(&runtime, &artifacts, sizes, &payload))
+        .then(|| fanout::run(&artifacts, sizes, &payload))
         .transpose()?;
     let throughput = section(Section::Throughput)
         .then(|| throughput::run(&runtime, &artifacts, sizes, &payload))

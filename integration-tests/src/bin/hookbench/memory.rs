@@ -52,7 +52,7 @@ pub(crate) fn run(
     sizes: &Sizes,
     payload: &[u8],
 ) -> anyhow::Result<MemoryRun> {
-    let subscriber = runtime.block_on(BenchSubscriber::start(Duration::ZERO))?;
+    let subscriber = runtime.block_on(BenchSubscriber::start())?;
     let mut gateway = Gateway::start(
         &artifacts.gateway,
         &config_toml(&[Decider {

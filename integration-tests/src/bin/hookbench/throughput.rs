@@ -82,7 +82,7 @@ pub(crate) fn run(
     payload: &[u8],
 ) -> anyhow::Result<Throughput> {
     let max = CONFIGS.iter().map(|c| c.0).max().unwrap_or(0);
-    let tcp = runtime.block_on(BenchSubscriber::start_many(max, Duration::ZERO))?;
+    let tcp = runtime.block_on(BenchSubscriber::start_many(max))?;
     let unix = runtime.block_on(BenchSubscriber::start_unix())?;
     let decider = |s: &BenchSubscriber| Decider {
         endpoint: s.endpoint().to_owned(),

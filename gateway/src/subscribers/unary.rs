@@ -1,0 +1,415 @@
+//! gRPC unary calls over one long-lived HTTP/2 connection per subscriber,
+//! written on the `h2` crate.
+//!
+//! Why not tonic's `Channel`: hyper's HTTP/2 client under it sends a unary
+//! request as three writes, so three TCP segments and often three wake-ups
+//! of the subscriber:
+//! 1. HEADERS;
+//! 2. the message, once h2 grants the stream send capacity, which it does
+//!    only after the connection task has opened the stream;
+//! 3. an empty DATA frame with END_STREAM, because tonic's request body
+//!    reports its end only after it has yielded the message.
+//!
+//! Each request also crossed two task hand-offs (tower's buffer worker and
+//! hyper's dispatch task). Here the caller queues HEADERS and the message
+//! with END_STREAM before the connection task runs, so a request leaves in
+//! one write (docs/benchmark-findings.md has the measurements).
+//!
+//! What it implements of gRPC is what a unary call needs: the request
+//! headers (`content-type`, `te`, `grpc-timeout`), the 5-byte message
+//! framing without compression, the status from the trailers or a
+//! trailers-only reply, and HTTP errors mapped to codes as the gRPC spec's
+//! HTTP-to-gRPC status mapping says. Replies are bounded by `max_message`.
+
+use std::io::Cursor;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use h2::client::SendRequest;
+use http::{HeaderMap, HeaderValue, Method, Request, StatusCode};
+use prost::bytes::{Buf as _, Bytes, BytesMut};
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::Mutex;
+use tonic::Code;
+
+/// A gRPC message's prefix: a compressed flag and the big-endian length.
+const PREFIX: usize = 5;
+
+/// HTTP/2 flow-control windows the gateway grants subscribers (hyper's
+/// defaults): a reply up to these sizes needs no WINDOW_UPDATE round trip.
+const STREAM_WINDOW: u32 = 2 * 1024 * 1024;
+const CONNECTION_WINDOW: u32 = 5 * 1024 * 1024;
+/// The largest header block a subscriber may send (status and message
+/// included).
+const MAX_HEADER_LIST: u32 = 64 * 1024;
+
+/// A request body: the prefix, then the event's shared encoded bytes (no
+/// copy per subscriber).
+type Body = prost::bytes::buf::Chain<Cursor<[u8; PREFIX]>, Bytes>;
+
+/// Why a call gave no reply message.
+#[derive(Debug, thiserror::Error)]
+pub enum CallError {
+    #[error("cannot connect: {0}")]
+    Connect(String),
+    #[error("connection failed: {0}")]
+    Transport(#[source] h2::Error),
+    #[error("gRPC status {code:?}: {message}")]
+    Status { code: Code, message: String },
+    #[error("not a usable gRPC reply: {0}")]
+    Protocol(String),
+}
+
+/// A malformed endpoint (the config check should have caught it).
+#[derive(Debug, thiserror::Error)]
+#[error("bad endpoint `{endpoint}`: {why}")]
+pub struct BadEndpoint {
+    endpoint: String,
+    why: &'static str,
+}
+
+/// Where a subscriber listens.
+#[derive(Debug, Clone)]
+enum Target {
+    /// `host:port`, resolved at each connect.
+    Tcp(String),
+    #[cfg(unix)]
+    Unix(std::path::PathBuf),
+}
+
+/// One subscriber's connection: opened on first use, reopened on the next
+/// call after it is lost. Cloning shares it.
+#[derive(Debug, Clone)]
+pub struct UnaryClient {
+    shared: Arc<Shared>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    target: Target,
+    /// `:scheme` and `:authority` of every request.
+    origin: String,
+    connect_timeout: Duration,
+    max_message: usize,
+    /// Held while connecting, so concurrent callers share one connect.
+    live: Mutex<Option<Live>>,
+}
+
+#[derive(Debug, Clone)]
+struct Live {
+    send: SendRequest<Body>,
+    /// Set by the connection's task when it ends.
+    closed: Arc<AtomicBool>,
+}
+
+impl UnaryClient {
+    /// `endpoint` is `http://host[:port]` or `unix:///path` (Unix only).
+    /// Nothing is connected yet: a subscriber that is down is a per-call
+    /// failure, not a start-up one.
+    pub fn new(
+        endpoint: &str,
+        connect_timeout: Duration,
+        max_message: usize,
+    ) -> Result<UnaryClient, BadEndpoint> {
+        let bad = |why| BadEndpoint {
+            endpoint: endpoint.to_owned(),
+            why,
+        };
+        let (target, origin) = if let Some(path) = endpoint.strip_prefix("unix://") {
+            #[cfg(unix)]
+            {
+                (Target::Unix(path.into()), "http://localhost".to_owned())
+            }
+            #[cfg(not(unix))]
+            {
+                let _ = path;
+                return Err(bad("unix:// endpoints are Unix-only"));
+            }
+        } else {
+            let uri: http::Uri = endpoint.parse().map_err(|_| bad("not a URI"))?;
+            if uri.scheme_str() != Some("http") {
+                return Err(bad("expected http:// or unix://"));
+            }
+            let authority = uri.authority().ok_or_else(|| bad("no host"))?;
+            let host_port = match authority.port_u16() {
+                Some(_) => authority.as_str().to_owned(),
+                None => format!("{}:80", authority.as_str()),
+            };
+            (Target::Tcp(host_port), format!("http://{authority}"))
+        };
+        Ok(UnaryClient {
+            shared: Arc::new(Shared {
+                target,
+                origin,
+                connect_timeout,
+                max_message,
+                live: Mutex::new(None),
+            }),
+        })
+    }
+
+    /// Calls `path` (`/package.Service/Method`) with `message` (an encoded
+    /// protobuf message) and returns the reply's encoded message. `timeout`
+    /// is sent as `grpc-timeout`; the caller enforces it.
+    pub async fn call(
+        &self,
+        path: &str,
+        message: Bytes,
+        timeout: Duration,
+    ) -> Result<Bytes, CallError> {
+        let len = u32::try_from(message.len())
+            .ok()
+            .filter(|&len| len as usize <= self.shared.max_message)
+            .ok_or_else(|| {
+                CallError::Protocol(format!(
+                    "request of {} bytes is over the limit",
+                    message.len()
+                ))
+            })?;
+        let mut prefix = [0u8; PREFIX];
+        prefix[1..].copy_from_slice(&len.to_be_bytes());
+        let request = Request::builder()
+            .method(Method::POST)
+            .uri(format!("{}{path}", self.shared.origin))
+            .header(http::header::CONTENT_TYPE, "application/grpc")
+            .header(http::header::TE, "trailers")
+            .header("grpc-timeout", grpc_timeout(timeout))
+            .header(http::header::USER_AGENT, USER_AGENT)
+            .body(())
+            .map_err(|err| CallError::Protocol(format!("cannot build the request: {err}")))?;
+
+        let mut send = self.ready().await?;
+        let (response, mut stream) = send
+            .send_request(request, false)
+            .map_err(CallError::Transport)?;
+        // Queued with the HEADERS before the connection task writes: one
+        // write for the whole request.
+        stream
+            .send_data(Cursor::new(prefix).chain(message), true)
+            .map_err(CallError::Transport)?;
+        let response = response.await.map_err(CallError::Transport)?;
+        self.read_reply(response).await
+    }
+
+    /// Whether no connection is open (none yet, or the last one ended).
+    #[cfg(test)]
+    async fn connection_closed(&self) -> bool {
+        let live = self.shared.live.lock().await;
+        live.as_ref()
+            .is_none_or(|live| live.closed.load(Ordering::Acquire))
+    }
+
+    /// A sender whose connection is open: the live one, or a new one if
+    /// there is none or it was lost (no request was sent on it).
+    async fn ready(&self) -> Result<SendRequest<Body>, CallError> {
+        let mut live = self.shared.live.lock().await;
+        if let Some(current) = live.as_ref().filter(|l| !l.closed.load(Ordering::Acquire)) {
+            let send = current.send.clone();
+            drop(live);
+            match send.ready().await {
+                Ok(send) => return Ok(send),
+                Err(err) => {
+                    tracing::debug!(error = %err, "subscriber connection lost; reconnecting");
+                    live = self.shared.live.lock().await;
+                }
+            }
+        }
+        let fresh = tokio::time::timeout(self.shared.connect_timeout, self.connect())
+            .await
+            .map_err(|_| {
+                CallError::Connect(format!(
+                    "no connection within {:?}",
+                    self.shared.connect_timeout
+                ))
+            })??;
+        *live = Some(fresh.clone());
+        drop(live);
+        fresh.send.ready().await.map_err(CallError::Transport)
+    }
+
+    async fn connect(&self) -> Result<Live, CallError> {
+        let connect_err = |err: std::io::Error| CallError::Connect(err.to_string());
+        match &self.shared.target {
+            Target::Tcp(host_port) => {
+                let tcp = tokio::net::TcpStream::connect(host_port.as_str())
+                    .await
+                    .map_err(connect_err)?;
+                tcp.set_nodelay(true).map_err(connect_err)?;
+                handshake(tcp).await
+            }
+            #[cfg(unix)]
+            Target::Unix(path) => {
+                let unix = tokio::net::UnixStream::connect(path)
+                    .await
+                    .map_err(connect_err)?;
+                handshake(unix).await
+            }
+        }
+    }
+
+    /// The reply's one message, or the status it carries.
+    async fn read_reply(
+        &self,
+        response: http::Response<h2::RecvStream>,
+    ) -> Result<Bytes, CallError> {
+        let (head, mut body) = response.into_parts();
+        if head.status != StatusCode::OK {
+            return Err(CallError::Status {
+                code: code_of_http(head.status),
+                message: format!("HTTP status {}", head.status),
+            });
+        }
+        // A trailers-only reply: the status is in the headers.
+        match status_of(&head.headers)? {
+            None => {}
+            Some(Status { code: Code::Ok, .. }) => {
+                return Err(CallError::Protocol(
+                    "status OK without a message".to_owned(),
+                ));
+            }
+            Some(Status { code, message }) => return Err(CallError::Status { code, message }),
+        }
+        let limit = PREFIX + self.shared.max_message;
+        let mut buf = BytesMut::new();
+        while let Some(chunk) = body.data().await {
+            let chunk = chunk.map_err(CallError::Transport)?;
+            // Err: the stream is already closed; nothing to give back.
+            let _ = body.flow_control().release_capacity(chunk.len());
+            if buf.len() + chunk.len() > limit {
+                return Err(CallError::Protocol(format!(
+                    "reply over the limit of {} bytes",
+                    self.shared.max_message
+                )));
+            }
+            buf.extend_from_slice(&chunk);
+        }
+        let trailers = body.trailers().await.map_err(CallError::Transport)?;
+        match trailers.as_ref().map(status_of).transpose()?.flatten() {
+            Some(Status { code: Code::Ok, .. }) => unframe(buf.freeze()),
+            Some(Status { code, message }) => Err(CallError::Status { code, message }),
+            None => Err(CallError::Protocol("no grpc-status".to_owned())),
+        }
+    }
+}
+
+/// `user-agent` of every call.
+const USER_AGENT: &str = concat!("hookgate/", env!("CARGO_PKG_VERSION"));
+
+async fn handshake<T>(io: T) -> Result<Live, CallError>
+where
+    T: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let (send, connection) = h2::client::Builder::new()
+        .initial_window_size(STREAM_WINDOW)
+        .initial_connection_window_size(CONNECTION_WINDOW)
+        .max_header_list_size(MAX_HEADER_LIST)
+        .enable_push(false)
+        .handshake::<_, Body>(io)
+        .await
+        .map_err(|err| CallError::Connect(format!("HTTP/2 handshake: {err}")))?;
+    let closed = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&closed);
+    // Ends when the subscriber closes the connection, on an error, or once
+    // every `SendRequest` is dropped (the subscriber is gone from the
+    // config or the gateway stops).
+    tokio::spawn(async move {
+        if let Err(err) = connection.await {
+            tracing::debug!(error = %err, "subscriber connection ended");
+        }
+        flag.store(true, Ordering::Release);
+    });
+    Ok(Live { send, closed })
+}
+
+/// A parsed `grpc-status` and `grpc-message`.
+#[derive(Debug)]
+struct Status {
+    code: Code,
+    message: String,
+}
+
+fn status_of(headers: &HeaderMap) -> Result<Option<Status>, CallError> {
+    let Some(code) = headers.get("grpc-status") else {
+        return Ok(None);
+    };
+    let code = code
+        .to_str()
+        .ok()
+        .and_then(|c| c.parse::<i32>().ok())
+        .map(Code::from_i32)
+        .ok_or_else(|| CallError::Protocol(format!("bad grpc-status {code:?}")))?;
+    let message = headers
+        .get("grpc-message")
+        .map(|m| percent_decode(m.as_bytes()))
+        .unwrap_or_default();
+    Ok(Some(Status { code, message }))
+}
+
+/// The message of a reply body: exactly one uncompressed gRPC message.
+fn unframe(mut body: Bytes) -> Result<Bytes, CallError> {
+    if body.len() < PREFIX {
+        return Err(CallError::Protocol(format!(
+            "{} bytes, not a gRPC message",
+            body.len()
+        )));
+    }
+    let compressed = body.get_u8();
+    let len = body.get_u32() as usize;
+    if compressed != 0 {
+        return Err(CallError::Protocol(
+            "compressed message (none was offered)".to_owned(),
+        ));
+    }
+    if len != body.len() {
+        return Err(CallError::Protocol(format!(
+            "message of {len} bytes announced, {} sent",
+            body.len()
+        )));
+    }
+    Ok(body)
+}
+
+/// `grpc-timeout`: at most 8 digits and a unit; milliseconds, rounded up.
+fn grpc_timeout(timeout: Duration) -> HeaderValue {
+    let millis = timeout.as_nanos().div_ceil(1_000_000).clamp(1, 99_999_999);
+    HeaderValue::try_from(format!("{millis}m"))
+        .unwrap_or_else(|_| HeaderValue::from_static("99999999m"))
+}
+
+/// The gRPC code of a non-200 HTTP reply (gRPC's "HTTP to gRPC status
+/// code mapping").
+fn code_of_http(status: StatusCode) -> Code {
+    match status.as_u16() {
+        400 => Code::Internal,
+        401 => Code::Unauthenticated,
+        403 => Code::PermissionDenied,
+        404 => Code::Unimplemented,
+        429 | 502 | 503 | 504 => Code::Unavailable,
+        _ => Code::Unknown,
+    }
+}
+
+/// `grpc-message` is percent-encoded UTF-8; anything undecodable is kept
+/// as is (lossily).
+fn percent_decode(raw: &[u8]) -> String {
+    let hex = |b: Option<&u8>| b.and_then(|&b| (b as char).to_digit(16));
+    let mut out = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while let Some(&b) = raw.get(i) {
+        match (b, hex(raw.get(i + 1)), hex(raw.get(i + 2))) {
+            (b'%', Some(hi), Some(lo)) => {
+                out.push((hi * 16 + lo) as u8);
+                i += 3;
+            }
+            _ => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests;
