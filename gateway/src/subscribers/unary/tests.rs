@@ -6,6 +6,7 @@ use prost::Message as _;
 use prost::bytes::Bytes;
 use tonic::Code;
 
+use super::grpc::{code_of_http, grpc_timeout, percent_decode};
 use super::*;
 use crate::testing::{fake_subscriber, fake_unix_subscriber};
 
