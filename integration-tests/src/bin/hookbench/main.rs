@@ -84,7 +84,26 @@ fn main() -> ExitCode {
     }
 }
 
+/// `--refresh-findings`: the report's measured part stays as it is.
+fn refresh_findings(options: &Options) -> anyhow::Result<PathBuf> {
+    let root = artifacts::workspace_root();
+    let path = options
+        .out
+        .clone()
+        .unwrap_or_else(|| root.join("BENCHMARKS.md"));
+    let report =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let findings = std::fs::read_to_string(root.join(FINDINGS))
+        .with_context(|| format!("reading {FINDINGS}"))?;
+    std::fs::write(&path, report::with_findings(&report, &findings))
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(path)
+}
+
 fn run(options: &Options) -> anyhow::Result<PathBuf> {
+    if options.refresh_findings {
+        return refresh_findings(options);
+    }
     let started = Instant::now();
     let machine = Machine::probe();
     let root = artifacts::workspace_root();

@@ -10,12 +10,17 @@ use anyhow::{Context as _, bail};
 
 pub(crate) const USAGE: &str = "\
 usage: hookbench [--quick] [--no-build] [--only SECTIONS] [--out PATH]
+       hookbench --refresh-findings [--out PATH]
 
   --quick          small counts: checks the suite, numbers are not for publishing
   --no-build       use the already built release gateway and static gateway-shim
   --only SECTIONS  comma-separated subset of: hook,fanout,throughput,memory
   --out PATH       where to write the report (default: BENCHMARKS.md at the
-                   workspace root; with --quick: target/hookbench/BENCHMARKS.quick.md)";
+                   workspace root; with --quick: target/hookbench/BENCHMARKS.quick.md)
+  --refresh-findings
+                   measure nothing: replace the Findings section of the report
+                   with docs/benchmark-findings.md (after editing the analysis
+                   of the run the report holds)";
 
 /// The benchmark sections, in report order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,7 +85,7 @@ impl Sizes {
             adapters_per_batch: 2000,
             fanout_delay: Duration::from_millis(20),
             fanout_warmup: 10,
-            fanout_runs: 150,
+            fanout_runs: 400,
             throughput_clients: 64,
             throughput_slice: Duration::from_secs(1),
             throughput_slices: 5,
@@ -112,6 +117,8 @@ impl Sizes {
 pub(crate) struct Options {
     pub(crate) quick: bool,
     pub(crate) build: bool,
+    /// Only rewrite the report's findings section.
+    pub(crate) refresh_findings: bool,
     pub(crate) sections: Vec<Section>,
     pub(crate) out: Option<PathBuf>,
     pub(crate) sizes: Sizes,
@@ -124,6 +131,7 @@ impl Options {
     pub(crate) fn parse(args: &[String]) -> anyhow::Result<Option<Options>> {
         let mut quick = false;
         let mut build = true;
+        let mut refresh_findings = false;
         let mut sections = Section::ALL.to_vec();
         let mut out = None;
         let mut iter = args.iter();
@@ -131,6 +139,7 @@ impl Options {
             match arg.as_str() {
                 "--quick" => quick = true,
                 "--no-build" => build = false,
+                "--refresh-findings" => refresh_findings = true,
                 "--only" => {
                     let list = iter.next().context("--only needs a value")?;
                     sections = list
@@ -155,6 +164,7 @@ impl Options {
         Ok(Some(Options {
             quick,
             build,
+            refresh_findings,
             sections,
             out,
             sizes: if quick { Sizes::quick() } else { Sizes::full() },

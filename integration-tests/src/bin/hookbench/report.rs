@@ -75,9 +75,31 @@ pub(crate) fn render(results: &Results, findings: Option<&str>) -> String {
     memory_section(&mut out, results);
 
     if let Some(findings) = findings {
-        out.push_str(findings.trim_end());
+        push_findings(&mut out, findings);
+    }
+    out
+}
+
+/// Where the hand-written findings start in a report.
+const FINDINGS_HEADING: &str = "\n## Findings\n";
+
+fn push_findings(out: &mut String, findings: &str) {
+    out.push_str(findings.trim_end());
+    out.push('\n');
+}
+
+/// `report` with its findings section (if any) replaced by `findings`:
+/// the measured part is kept byte for byte.
+pub(crate) fn with_findings(report: &str, findings: &str) -> String {
+    let measured = match report.find(FINDINGS_HEADING) {
+        Some(at) => &report[..=at],
+        None => report,
+    };
+    let mut out = measured.to_owned();
+    if !out.ends_with("\n\n") {
         out.push('\n');
     }
+    push_findings(&mut out, findings);
     out
 }
 
