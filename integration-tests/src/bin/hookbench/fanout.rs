@@ -40,7 +40,14 @@ pub(crate) struct Fanout {
     /// Least-squares slope of the median against the width, in µs per
     /// added subscriber (signed: noise can make it negative).
     pub(crate) per_subscriber_us: f64,
+    /// Medians of each quarter of the rounds, in time order: the direct
+    /// call first, then each width. Shows how far the machine drifted
+    /// during the run.
+    pub(crate) quarters: Vec<[Duration; QUARTERS]>,
 }
+
+/// Into how many consecutive blocks the rounds are split for `quarters`.
+pub(crate) const QUARTERS: usize = 4;
 
 impl Fanout {
     pub(crate) fn median_at(&self, width: usize) -> Option<Duration> {
@@ -109,6 +116,10 @@ pub(crate) fn run(artifacts: &Artifacts, sizes: &Sizes, payload: &[u8]) -> anyho
         }
     }
     {
+        let quarters = samples
+            .iter()
+            .map(|series| quarter_medians(series))
+            .collect::<anyhow::Result<Vec<_>>>()?;
         let direct = Summary::of(&samples[0]).context("no direct samples")?;
         let widths = WIDTHS
             .iter()
@@ -133,6 +144,17 @@ pub(crate) fn run(artifacts: &Artifacts, sizes: &Sizes, payload: &[u8]) -> anyho
             direct,
             widths,
             per_subscriber_us: slope(&points) * 1e6,
+            quarters,
         })
     }
+}
+
+/// The median of each of [`QUARTERS`] consecutive blocks of `series`.
+fn quarter_medians(series: &[Duration]) -> anyhow::Result<[Duration; QUARTERS]> {
+    let block = series.len().div_ceil(QUARTERS).max(1);
+    let mut out = [Duration::ZERO; QUARTERS];
+    for (slot, chunk) in out.iter_mut().zip(series.chunks(block)) {
+        *slot = Summary::of(chunk).context("an empty block")?.median;
+    }
+    Ok(out)
 }

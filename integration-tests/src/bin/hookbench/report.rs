@@ -158,7 +158,7 @@ fn fanout_section(out: &mut String, results: &Results) {
     let _ = writeln!(out, "## 2. Fan-out scaling\n");
     let _ = writeln!(
         out,
-        "Each subscriber answers `allow` after L = {} ms. One gateway per width, all asked round-robin by an in-process client (one event at a time), {} events per width after warm-up. \"Direct\" is one gRPC call from the bench to one such subscriber, no gateway: L plus gRPC and thread wake-up costs.\n",
+        "Each subscriber is a tonic server on a thread of its own (a current-thread runtime, as a subscriber process would have) that answers `allow` after sleeping L = {} ms. One gateway per width, all asked round-robin by an in-process client that blocks on the socket like the shim (one event at a time), {} events per width after warm-up. \"Direct\" is one gRPC call (tonic client) from the bench to one such subscriber, no gateway: L plus gRPC and thread wake-up costs.\n",
         ms(f.delay),
         f.direct.n
     );
@@ -188,6 +188,20 @@ fn fanout_section(out: &mut String, results: &Results) {
         "\nGateway overhead per added subscriber (least-squares slope of the median over widths 1–16): {:.1} µs.\n",
         f.per_subscriber_us
     );
+    let _ = writeln!(
+        out,
+        "Median − L in each quarter of the rounds, in time order (how far the machine drifted during the run):\n\n| Subscribers | Q1 ms | Q2 ms | Q3 ms | Q4 ms |\n|---:|---:|---:|---:|---:|"
+    );
+    let labels =
+        std::iter::once("direct".to_owned()).chain(f.widths.iter().map(|(w, _)| w.to_string()));
+    for (label, quarters) in labels.zip(&f.quarters) {
+        let cells: Vec<String> = quarters
+            .iter()
+            .map(|q| ms(q.saturating_sub(f.delay)))
+            .collect();
+        let _ = writeln!(out, "| {label} | {} |", cells.join(" | "));
+    }
+    out.push('\n');
 }
 
 fn throughput_section(out: &mut String, results: &Results) {
