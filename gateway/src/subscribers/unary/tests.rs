@@ -8,7 +8,7 @@ use tonic::Code;
 
 use super::grpc::{code_of_http, grpc_timeout, percent_decode};
 use super::*;
-use crate::testing::{fake_subscriber, fake_unix_subscriber};
+use crate::testing::fake_subscriber;
 
 const PATH: &str = "/hookgate.v1.Subscriber/OnEvent";
 const TIMEOUT: Duration = Duration::from_secs(10);
@@ -68,7 +68,8 @@ async fn concurrent_calls_share_one_connection() {
 #[tokio::test]
 async fn unix_endpoints_work() {
     let dir = tempfile::tempdir().unwrap();
-    let endpoint = fake_unix_subscriber(echo_id(), &dir.path().join("s.sock")).await;
+    let endpoint =
+        crate::testing::fake_unix_subscriber(echo_id(), &dir.path().join("s.sock")).await;
     assert_eq!(decision(&client(&endpoint), "u").await.unwrap().reason, "u");
 }
 
