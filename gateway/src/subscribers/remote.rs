@@ -119,10 +119,9 @@ impl Remote {
         let call = self.client.call(PATH, event, self.timeout);
         let result = match tokio::time::timeout(self.timeout, call).await {
             Err(_elapsed) => Err(Failure::Timeout(self.timeout)),
-            Ok(Err(CallError::Status {
-                code: tonic::Code::DeadlineExceeded,
-                ..
-            })) => Err(Failure::Timeout(self.timeout)),
+            Ok(Err(CallError::Status { code, message })) if is_deadline(code, &message) => {
+                Err(Failure::Timeout(self.timeout))
+            }
             Ok(Err(err)) => Err(Failure::Call(err)),
             Ok(Ok(message)) => v1::Decision::decode(message).map_err(|err| {
                 Failure::Call(CallError::Protocol(format!("undecodable Decision: {err}")))
@@ -152,5 +151,41 @@ impl Remote {
             Err(Failure::BadReply(_)) => {}
         }
         result
+    }
+}
+
+/// Did the subscriber give up on the deadline the gateway sent? The gRPC
+/// spec says `DEADLINE_EXCEEDED`; tonic servers answer an expired
+/// `grpc-timeout` with `CANCELLED` and the message of
+/// [`tonic::TimeoutExpired`] instead, usually a moment before the gateway's
+/// own timer fires.
+fn is_deadline(code: tonic::Code, message: &str) -> bool {
+    match code {
+        tonic::Code::DeadlineExceeded => true,
+        tonic::Code::Cancelled => message == tonic::TimeoutExpired(()).to_string(),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tonic::Code;
+
+    #[test]
+    fn a_deadline_is_recognised_in_both_spellings() {
+        let expired = tonic::TimeoutExpired(()).to_string();
+        let cases = [
+            (Code::DeadlineExceeded, "anything", true),
+            (Code::Cancelled, expired.as_str(), true),
+            (Code::Cancelled, "the client went away", false),
+            (Code::Unavailable, expired.as_str(), false),
+        ];
+        for (code, message, deadline) in cases {
+            assert_eq!(
+                super::is_deadline(code, message),
+                deadline,
+                "{code:?} {message}"
+            );
+        }
     }
 }
