@@ -201,31 +201,40 @@ impl UnaryClient {
     }
 
     /// A sender whose connection is open: the live one, or a new one if
-    /// there is none or it was lost (no request was sent on it).
+    /// there is none yet or the live one turns out lost (then no request
+    /// was sent on it). One new connection per call at most; callers that
+    /// find the connection lost at the same time share the new one.
     async fn ready(&self) -> Result<SendRequest<Body>, CallError> {
         let mut live = self.shared.live.lock().await;
-        if let Some(current) = live.as_ref().filter(|l| !l.closed.load(Ordering::Acquire)) {
-            let send = current.send.clone();
+        let mut connected = false;
+        loop {
+            let current = match live.as_ref().filter(|l| !l.closed.load(Ordering::Acquire)) {
+                Some(current) => current.clone(),
+                None => {
+                    let fresh = tokio::time::timeout(self.shared.connect_timeout, self.connect())
+                        .await
+                        .map_err(|_| {
+                            CallError::Connect(format!(
+                                "no connection within {:?}",
+                                self.shared.connect_timeout
+                            ))
+                        })??;
+                    connected = true;
+                    *live = Some(fresh.clone());
+                    fresh
+                }
+            };
             drop(live);
-            match send.ready().await {
+            match current.send.ready().await {
                 Ok(send) => return Ok(send),
+                Err(err) if connected => return Err(CallError::Transport(err)),
                 Err(err) => {
                     tracing::debug!(error = %err, "subscriber connection lost; reconnecting");
+                    current.closed.store(true, Ordering::Release);
                     live = self.shared.live.lock().await;
                 }
             }
         }
-        let fresh = tokio::time::timeout(self.shared.connect_timeout, self.connect())
-            .await
-            .map_err(|_| {
-                CallError::Connect(format!(
-                    "no connection within {:?}",
-                    self.shared.connect_timeout
-                ))
-            })??;
-        *live = Some(fresh.clone());
-        drop(live);
-        fresh.send.ready().await.map_err(CallError::Transport)
     }
 
     async fn connect(&self) -> Result<Live, CallError> {
