@@ -34,7 +34,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::Mutex;
 use tonic::Code;
 
-use grpc::{PREFIX, Status, code_of_http, grpc_timeout, status_of, unframe};
+use grpc::{PREFIX, Status, code_of_http, code_of_reset, grpc_timeout, status_of, unframe};
 
 /// HTTP/2 flow-control windows the gateway grants subscribers (hyper's
 /// defaults): a reply up to these sizes needs no WINDOW_UPDATE round trip.
@@ -132,11 +132,14 @@ impl UnaryClient {
                 return Err(bad("expected http:// or unix://"));
             }
             let authority = uri.authority().ok_or_else(|| bad("no host"))?;
-            let host_port = match authority.port_u16() {
-                Some(_) => authority.as_str().to_owned(),
-                None => format!("{}:80", authority.as_str()),
-            };
-            (Target::Tcp(host_port), format!("http://{authority}"))
+            // Host and port only: any `user@` is not part of the address.
+            let host_port = format!(
+                "{}:{}",
+                authority.host(),
+                authority.port_u16().unwrap_or(80)
+            );
+            let origin = format!("http://{host_port}");
+            (Target::Tcp(host_port), origin)
         };
         Ok(UnaryClient {
             shared: Arc::new(Shared {
@@ -180,15 +183,13 @@ impl UnaryClient {
             .map_err(|err| CallError::Protocol(format!("cannot build the request: {err}")))?;
 
         let mut send = self.ready().await?;
-        let (response, mut stream) = send
-            .send_request(request, false)
-            .map_err(CallError::Transport)?;
+        let (response, mut stream) = send.send_request(request, false).map_err(from_h2)?;
         // Queued with the HEADERS before the connection task writes: one
         // write for the whole request.
         stream
             .send_data(Cursor::new(prefix).chain(message), true)
-            .map_err(CallError::Transport)?;
-        let response = response.await.map_err(CallError::Transport)?;
+            .map_err(from_h2)?;
+        let response = response.await.map_err(from_h2)?;
         self.read_reply(response).await
     }
 
@@ -263,14 +264,15 @@ impl UnaryClient {
         response: http::Response<h2::RecvStream>,
     ) -> Result<Bytes, CallError> {
         let (head, mut body) = response.into_parts();
-        if head.status != StatusCode::OK {
-            return Err(CallError::Status {
-                code: code_of_http(head.status),
-                message: format!("HTTP status {}", head.status),
-            });
-        }
-        // A trailers-only reply: the status is in the headers.
+        // A trailers-only reply: the status is in the headers. It wins over
+        // the HTTP status, which is mapped only when there is none.
         match status_of(&head.headers)? {
+            None if head.status != StatusCode::OK => {
+                return Err(CallError::Status {
+                    code: code_of_http(head.status),
+                    message: format!("HTTP status {}", head.status),
+                });
+            }
             None => {}
             Some(Status { code: Code::Ok, .. }) => {
                 return Err(CallError::Protocol(
@@ -282,8 +284,9 @@ impl UnaryClient {
         let limit = PREFIX + self.shared.max_message;
         let mut buf = BytesMut::new();
         while let Some(chunk) = body.data().await {
-            let chunk = chunk.map_err(CallError::Transport)?;
-            // Err: the stream is already closed; nothing to give back.
+            let chunk = chunk.map_err(from_h2)?;
+            // Err only for a capacity never received; h2 gives a closed
+            // stream's capacity back to the connection either way.
             let _ = body.flow_control().release_capacity(chunk.len());
             if buf.len() + chunk.len() > limit {
                 return Err(CallError::Protocol(format!(
@@ -293,12 +296,29 @@ impl UnaryClient {
             }
             buf.extend_from_slice(&chunk);
         }
-        let trailers = body.trailers().await.map_err(CallError::Transport)?;
+        let trailers = body.trailers().await.map_err(from_h2)?;
         match trailers.as_ref().map(status_of).transpose()?.flatten() {
             Some(Status { code: Code::Ok, .. }) => unframe(buf.freeze()),
             Some(Status { code, message }) => Err(CallError::Status { code, message }),
             None => Err(CallError::Protocol("no grpc-status".to_owned())),
         }
+    }
+}
+
+/// A stream the subscriber reset is its answer, mapped to a gRPC code as
+/// tonic maps it; only REFUSED_STREAM (nothing was processed) and
+/// connection-level failures (I/O, GOAWAY) mean it could not be reached.
+fn from_h2(err: h2::Error) -> CallError {
+    match err.reason() {
+        Some(reason)
+            if err.is_reset() && err.is_remote() && reason != h2::Reason::REFUSED_STREAM =>
+        {
+            CallError::Status {
+                code: code_of_reset(reason),
+                message: format!("stream reset by the subscriber ({reason:?})"),
+            }
+        }
+        _ => CallError::Transport(err),
     }
 }
 
@@ -314,6 +334,9 @@ where
         .initial_connection_window_size(CONNECTION_WINDOW)
         .max_header_list_size(MAX_HEADER_LIST)
         .enable_push(false)
+        // Until the subscriber's SETTINGS arrive (hyper's default), so a
+        // burst on a new connection is not refused for going over its limit.
+        .initial_max_send_streams(100)
         .handshake::<_, Body>(io)
         .await
         .map_err(|err| CallError::Connect(format!("HTTP/2 handshake: {err}")))?;

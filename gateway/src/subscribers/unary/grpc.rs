@@ -29,7 +29,14 @@ pub(super) fn status_of(headers: &HeaderMap) -> Result<Option<Status>, CallError
         .ok()
         .and_then(|c| c.parse::<i32>().ok())
         .map(Code::from_i32)
-        .ok_or_else(|| CallError::Protocol(format!("bad grpc-status {code:?}")))?;
+        .ok_or_else(|| {
+            // Bounded: the value ends up in logs and deny reasons.
+            let shown = &code.as_bytes()[..code.len().min(32)];
+            CallError::Protocol(format!(
+                "bad grpc-status {:?}",
+                String::from_utf8_lossy(shown)
+            ))
+        })?;
     let message = headers
         .get("grpc-message")
         .map(|m| percent_decode(m.as_bytes()))
@@ -66,6 +73,24 @@ pub(super) fn grpc_timeout(timeout: Duration) -> HeaderValue {
     let millis = timeout.as_nanos().div_ceil(1_000_000).clamp(1, 99_999_999);
     HeaderValue::try_from(format!("{millis}m"))
         .unwrap_or_else(|_| HeaderValue::from_static("99999999m"))
+}
+
+/// The gRPC code of a stream the subscriber reset (tonic's mapping).
+pub(super) fn code_of_reset(reason: h2::Reason) -> Code {
+    match reason {
+        h2::Reason::NO_ERROR
+        | h2::Reason::PROTOCOL_ERROR
+        | h2::Reason::INTERNAL_ERROR
+        | h2::Reason::FLOW_CONTROL_ERROR
+        | h2::Reason::SETTINGS_TIMEOUT
+        | h2::Reason::COMPRESSION_ERROR
+        | h2::Reason::CONNECT_ERROR => Code::Internal,
+        h2::Reason::REFUSED_STREAM => Code::Unavailable,
+        h2::Reason::CANCEL => Code::Cancelled,
+        h2::Reason::ENHANCE_YOUR_CALM => Code::ResourceExhausted,
+        h2::Reason::INADEQUATE_SECURITY => Code::PermissionDenied,
+        _ => Code::Unknown,
+    }
 }
 
 /// The gRPC code of a non-200 HTTP reply (gRPC's "HTTP to gRPC status

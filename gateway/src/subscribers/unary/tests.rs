@@ -6,7 +6,7 @@ use prost::Message as _;
 use prost::bytes::Bytes;
 use tonic::Code;
 
-use super::grpc::{code_of_http, grpc_timeout, percent_decode};
+use super::grpc::{code_of_http, code_of_reset, grpc_timeout, percent_decode};
 use super::*;
 use crate::testing::fake_subscriber;
 
@@ -211,6 +211,15 @@ async fn replies_are_checked_against_the_grpc_protocol() {
             Err("status Unavailable"),
         ),
         (
+            "HTTP 500 carrying a grpc-status: the grpc-status wins",
+            Reply {
+                status: 500,
+                headers: vec![("grpc-status", "8"), ("grpc-message", "busy")],
+                ..Reply::default()
+            },
+            Err("status ResourceExhausted: busy"),
+        ),
+        (
             "trailers-only error",
             trailers_only(vec![("grpc-status", "5"), ("grpc-message", "not%20here")]),
             Err("status NotFound: not here"),
@@ -358,5 +367,120 @@ fn http_errors_map_to_grpc_codes() {
     ];
     for (status, code) in cases {
         assert_eq!(code_of_http(StatusCode::from_u16(status).unwrap()), code);
+    }
+}
+
+#[tokio::test]
+async fn replies_larger_than_the_flow_control_windows_get_through() {
+    // 3 MiB replies, four times on one connection: more than the stream
+    // (2 MiB) and connection (5 MiB) windows, so capacity must be released.
+    let big = vec![7u8; 3 * 1024 * 1024];
+    let endpoint = raw_server(ok_reply(framed(0, big.len() as u32, &big)), false).await;
+    let client = UnaryClient::new(&endpoint, TIMEOUT, 4 * 1024 * 1024).unwrap();
+    for round in 0..4 {
+        let reply = client.call(PATH, event("x"), TIMEOUT).await;
+        assert_eq!(reply.unwrap().len(), big.len(), "round {round}");
+    }
+}
+
+#[tokio::test]
+async fn a_request_larger_than_the_subscribers_window_gets_through() {
+    let message = b"\x1a\x02ok".to_vec();
+    let endpoint = raw_server(ok_reply(framed(0, 4, &message)), false).await;
+    let client = UnaryClient::new(&endpoint, TIMEOUT, 4 * 1024 * 1024).unwrap();
+    // The bare h2 server's windows are h2's default 64 KiB.
+    let big = Bytes::from(vec![0u8; 1024 * 1024]);
+    let reply = client.call(PATH, big, TIMEOUT).await;
+    assert_eq!(&reply.unwrap()[..], &message[..]);
+}
+
+#[tokio::test]
+async fn calls_dropped_at_their_deadline_leave_the_connection_usable() {
+    let behaviour: crate::testing::Behaviour = std::sync::Arc::new(|event: v1::HookEvent| {
+        Box::pin(async move {
+            if event.id == "hang" {
+                std::future::pending::<()>().await;
+            }
+            Ok(v1::Decision {
+                reason: event.id,
+                ..v1::Decision::default()
+            })
+        })
+    });
+    let client = client(&fake_subscriber(behaviour).await);
+    assert_eq!(decision(&client, "a").await.unwrap().reason, "a");
+    for _ in 0..50 {
+        let call = decision(&client, "hang");
+        assert!(
+            tokio::time::timeout(Duration::from_millis(20), call)
+                .await
+                .is_err()
+        );
+    }
+    assert_eq!(decision(&client, "b").await.unwrap().reason, "b");
+    assert!(!client.connection_closed().await);
+}
+
+/// A bare h2 server that resets every stream with `reason`.
+async fn resetting_server(reason: h2::Reason) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((socket, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let Ok(mut conn) = h2::server::handshake(socket).await else {
+                    return;
+                };
+                while let Some(Ok((_request, mut respond))) = conn.accept().await {
+                    respond.send_reset(reason);
+                }
+            });
+        }
+    });
+    format!("http://{addr}")
+}
+
+#[tokio::test]
+async fn a_stream_reset_is_the_subscribers_answer_unless_it_refused_the_stream() {
+    let cases = [
+        (h2::Reason::CANCEL, Some(Code::Cancelled)),
+        (h2::Reason::INTERNAL_ERROR, Some(Code::Internal)),
+        // Refused: nothing was processed, as if it could not be reached.
+        (h2::Reason::REFUSED_STREAM, None),
+    ];
+    for (reason, code) in cases {
+        let client = client(&resetting_server(reason).await);
+        match (client.call(PATH, event("x"), TIMEOUT).await, code) {
+            (Err(CallError::Status { code: got, .. }), Some(want)) => {
+                assert_eq!(got, want, "{reason:?}");
+            }
+            (Err(CallError::Transport(_)), None) => {}
+            (other, _) => panic!("{reason:?}: {other:?}"),
+        }
+        assert!(!client.connection_closed().await, "{reason:?}");
+    }
+}
+
+#[tokio::test]
+async fn an_endpoint_with_user_info_dials_its_host() {
+    let endpoint = fake_subscriber(echo_id()).await;
+    let with_user = endpoint.replace("http://", "http://user@");
+    assert_eq!(
+        decision(&client(&with_user), "u").await.unwrap().reason,
+        "u"
+    );
+}
+
+#[test]
+fn stream_resets_map_to_grpc_codes_as_tonic_maps_them() {
+    let cases = [
+        (h2::Reason::CANCEL, Code::Cancelled),
+        (h2::Reason::INTERNAL_ERROR, Code::Internal),
+        (h2::Reason::REFUSED_STREAM, Code::Unavailable),
+        (h2::Reason::ENHANCE_YOUR_CALM, Code::ResourceExhausted),
+        (h2::Reason::from(0xff), Code::Unknown),
+    ];
+    for (reason, code) in cases {
+        assert_eq!(code_of_reset(reason), code, "{reason:?}");
     }
 }
