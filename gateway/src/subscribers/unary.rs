@@ -172,25 +172,33 @@ impl UnaryClient {
             })?;
         let mut prefix = [0u8; PREFIX];
         prefix[1..].copy_from_slice(&len.to_be_bytes());
-        let request = Request::builder()
-            .method(Method::POST)
-            .uri(format!("{}{path}", self.shared.origin))
-            .header(http::header::CONTENT_TYPE, "application/grpc")
-            .header(http::header::TE, "trailers")
-            .header("grpc-timeout", grpc_timeout(timeout))
-            .header(http::header::USER_AGENT, USER_AGENT)
-            .body(())
-            .map_err(|err| CallError::Protocol(format!("cannot build the request: {err}")))?;
-
-        let mut send = self.ready().await?;
-        let (response, mut stream) = send.send_request(request, false).map_err(from_h2)?;
-        // Queued with the HEADERS before the connection task writes: one
-        // write for the whole request.
-        stream
-            .send_data(Cursor::new(prefix).chain(message), true)
-            .map_err(from_h2)?;
-        let response = response.await.map_err(from_h2)?;
-        self.read_reply(response).await
+        let build = || {
+            Request::builder()
+                .method(Method::POST)
+                .uri(format!("{}{path}", self.shared.origin))
+                .header(http::header::CONTENT_TYPE, "application/grpc")
+                .header(http::header::TE, "trailers")
+                .header("grpc-timeout", grpc_timeout(timeout))
+                .header(http::header::USER_AGENT, USER_AGENT)
+                .body(())
+                .map_err(|err| CallError::Protocol(format!("cannot build the request: {err}")))
+        };
+        // One retry, and only for a request the subscriber never processed
+        // (a restarting server's GOAWAY or REFUSED_STREAM): it is safe to
+        // send again, and an event should not fail over a reconnect.
+        let mut retried = false;
+        loop {
+            let send = self.ready().await?;
+            let body = Cursor::new(prefix).chain(message.clone());
+            match send_once(send, build()?, body).await {
+                Ok(response) => return self.read_reply(response).await,
+                Err(err) if !retried && unprocessed(&err) => {
+                    tracing::debug!(error = %err, "request not processed by the subscriber; sending it again");
+                    retried = true;
+                }
+                Err(err) => return Err(from_h2(err)),
+            }
+        }
     }
 
     /// Whether no connection is open (none yet, or the last one ended).
@@ -303,6 +311,27 @@ impl UnaryClient {
             None => Err(CallError::Protocol("no grpc-status".to_owned())),
         }
     }
+}
+
+/// Sends one request: HEADERS and the whole message with END_STREAM are
+/// queued before the connection task writes, so they leave in one write.
+async fn send_once(
+    mut send: SendRequest<Body>,
+    request: Request<()>,
+    body: Body,
+) -> Result<http::Response<h2::RecvStream>, h2::Error> {
+    let (response, mut stream) = send.send_request(request, false)?;
+    stream.send_data(body, true)?;
+    response.await
+}
+
+/// Did the subscriber reject the request before processing it? Streams
+/// above a GOAWAY's last stream id, and streams reset with REFUSED_STREAM,
+/// were not processed (RFC 9113, 8.7).
+fn unprocessed(err: &h2::Error) -> bool {
+    err.is_remote()
+        && (err.is_go_away()
+            || (err.is_reset() && err.reason() == Some(h2::Reason::REFUSED_STREAM)))
 }
 
 /// A stream the subscriber reset is its answer, mapped to a gRPC code as

@@ -445,7 +445,8 @@ async fn a_stream_reset_is_the_subscribers_answer_unless_it_refused_the_stream()
     let cases = [
         (h2::Reason::CANCEL, Some(Code::Cancelled)),
         (h2::Reason::INTERNAL_ERROR, Some(Code::Internal)),
-        // Refused: nothing was processed, as if it could not be reached.
+        // Refused (nothing was processed): sent once more, then it is as if
+        // the subscriber could not be reached.
         (h2::Reason::REFUSED_STREAM, None),
     ];
     for (reason, code) in cases {
@@ -483,4 +484,51 @@ fn stream_resets_map_to_grpc_codes_as_tonic_maps_them() {
     for (reason, code) in cases {
         assert_eq!(code_of_reset(reason), code, "{reason:?}");
     }
+}
+
+/// A bare h2 server that refuses the first `refusals` streams it gets
+/// (REFUSED_STREAM: not processed) and answers the rest with `reply`;
+/// counts the streams it saw.
+async fn refusing_server(
+    refusals: usize,
+    reply: Reply,
+) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::atomic::Ordering;
+    let seen = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let counter = std::sync::Arc::clone(&seen);
+    tokio::spawn(async move {
+        while let Ok((socket, _)) = listener.accept().await {
+            let (counter, reply) = (std::sync::Arc::clone(&counter), reply.clone());
+            tokio::spawn(async move {
+                let Ok(mut conn) = h2::server::handshake(socket).await else {
+                    return;
+                };
+                while let Some(Ok((request, mut respond))) = conn.accept().await {
+                    if counter.fetch_add(1, Ordering::SeqCst) < refusals {
+                        respond.send_reset(h2::Reason::REFUSED_STREAM);
+                    } else {
+                        tokio::spawn(answer(request, respond, reply.clone()));
+                    }
+                }
+            });
+        }
+    });
+    (format!("http://{addr}"), seen)
+}
+
+#[tokio::test]
+async fn a_refused_request_is_sent_once_more() {
+    let message = b"\x1a\x02ok".to_vec();
+    let (endpoint, seen) = refusing_server(1, ok_reply(framed(0, 4, &message))).await;
+    let reply = client(&endpoint).call(PATH, event("x"), TIMEOUT).await;
+    assert_eq!(&reply.unwrap()[..], &message[..]);
+    assert_eq!(seen.load(std::sync::atomic::Ordering::SeqCst), 2);
+
+    // Refused twice: one retry only, then the failure is reported.
+    let (endpoint, seen) = refusing_server(2, ok_reply(framed(0, 4, &message))).await;
+    let reply = client(&endpoint).call(PATH, event("x"), TIMEOUT).await;
+    assert!(matches!(reply, Err(CallError::Transport(_))), "{reply:?}");
+    assert_eq!(seen.load(std::sync::atomic::Ordering::SeqCst), 2);
 }
