@@ -126,3 +126,69 @@ pub(super) fn percent_decode(raw: &[u8]) -> String {
     }
     String::from_utf8_lossy(&out).into_owned()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use http::StatusCode;
+    use tonic::Code;
+
+    use super::*;
+
+    #[test]
+    fn grpc_timeout_is_whole_milliseconds_rounded_up() {
+        let cases = [
+            (Duration::from_secs(1), "1000m"),
+            (Duration::from_nanos(1), "1m"),
+            (Duration::from_micros(1500), "2m"),
+            (Duration::from_secs(1_000_000), "99999999m"),
+        ];
+        for (timeout, want) in cases {
+            assert_eq!(grpc_timeout(timeout), want, "{timeout:?}");
+        }
+    }
+
+    #[test]
+    fn grpc_message_is_percent_decoded() {
+        let cases: [(&[u8], &str); 5] = [
+            (b"plain", "plain"),
+            (b"a%20b%25", "a b%"),
+            (b"%C3%BC", "ü"),
+            (b"100%", "100%"),
+            (b"%zz%4", "%zz%4"),
+        ];
+        for (raw, want) in cases {
+            assert_eq!(percent_decode(raw), want);
+        }
+    }
+
+    #[test]
+    fn http_errors_map_to_grpc_codes() {
+        let cases = [
+            (400, Code::Internal),
+            (401, Code::Unauthenticated),
+            (403, Code::PermissionDenied),
+            (404, Code::Unimplemented),
+            (503, Code::Unavailable),
+            (500, Code::Unknown),
+        ];
+        for (status, code) in cases {
+            assert_eq!(code_of_http(StatusCode::from_u16(status).unwrap()), code);
+        }
+    }
+
+    #[test]
+    fn stream_resets_map_to_grpc_codes_as_tonic_maps_them() {
+        let cases = [
+            (h2::Reason::CANCEL, Code::Cancelled),
+            (h2::Reason::INTERNAL_ERROR, Code::Internal),
+            (h2::Reason::REFUSED_STREAM, Code::Unavailable),
+            (h2::Reason::ENHANCE_YOUR_CALM, Code::ResourceExhausted),
+            (h2::Reason::from(0xff), Code::Unknown),
+        ];
+        for (reason, code) in cases {
+            assert_eq!(code_of_reset(reason), code, "{reason:?}");
+        }
+    }
+}

@@ -1,14 +1,15 @@
 use std::time::Duration;
 
 use hookgate_proto::v1;
-use http::{HeaderMap, HeaderValue, StatusCode};
 use prost::Message as _;
 use prost::bytes::Bytes;
 use tonic::Code;
 
-use super::grpc::{code_of_http, code_of_reset, grpc_timeout, percent_decode};
 use super::*;
 use crate::testing::fake_subscriber;
+use servers::{Reply, framed, ok_reply, raw_server, refusing_server, resetting_server};
+
+mod servers;
 
 const PATH: &str = "/hookgate.v1.Subscriber/OnEvent";
 const TIMEOUT: Duration = Duration::from_secs(10);
@@ -99,91 +100,6 @@ async fn nothing_listening_is_a_connect_error() {
         decision(&client, "x").await,
         Err(CallError::Connect(_))
     ));
-}
-
-/// What the raw HTTP/2 server below answers to every request.
-#[derive(Debug, Clone, Default)]
-struct Reply {
-    status: u16,
-    headers: Vec<(&'static str, &'static str)>,
-    body: Option<Vec<u8>>,
-    trailers: Vec<(&'static str, &'static str)>,
-}
-
-fn framed(compressed: u8, announced: u32, message: &[u8]) -> Vec<u8> {
-    let mut out = vec![compressed];
-    out.extend_from_slice(&announced.to_be_bytes());
-    out.extend_from_slice(message);
-    out
-}
-
-fn ok_reply(body: Vec<u8>) -> Reply {
-    Reply {
-        status: 200,
-        body: Some(body),
-        trailers: vec![("grpc-status", "0")],
-        ..Reply::default()
-    }
-}
-
-fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
-    pairs
-        .iter()
-        .map(|(k, v)| {
-            (
-                http::HeaderName::from_static(k),
-                HeaderValue::from_static(v),
-            )
-        })
-        .collect()
-}
-
-/// A bare `h2` server answering `reply`; with `one_per_connection` it
-/// closes each connection after its first request.
-async fn raw_server(reply: Reply, one_per_connection: bool) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        while let Ok((socket, _)) = listener.accept().await {
-            let reply = reply.clone();
-            tokio::spawn(async move {
-                let Ok(mut conn) = h2::server::handshake(socket).await else {
-                    return;
-                };
-                while let Some(Ok((request, respond))) = conn.accept().await {
-                    tokio::spawn(answer(request, respond, reply.clone()));
-                    if one_per_connection {
-                        conn.graceful_shutdown();
-                    }
-                }
-            });
-        }
-    });
-    format!("http://{addr}")
-}
-
-async fn answer(
-    request: http::Request<h2::RecvStream>,
-    mut respond: h2::server::SendResponse<Bytes>,
-    reply: Reply,
-) {
-    let mut body = request.into_body();
-    while let Some(Ok(chunk)) = body.data().await {
-        let _ = body.flow_control().release_capacity(chunk.len());
-    }
-    let mut response = http::Response::new(());
-    *response.status_mut() = StatusCode::from_u16(reply.status).unwrap();
-    *response.headers_mut() = headers(&reply.headers);
-    let ends = reply.body.is_none() && reply.trailers.is_empty();
-    let Ok(mut send) = respond.send_response(response, ends) else {
-        return;
-    };
-    if let Some(data) = reply.body {
-        let _ = send.send_data(Bytes::from(data), reply.trailers.is_empty());
-    }
-    if !reply.trailers.is_empty() {
-        let _ = send.send_trailers(headers(&reply.trailers));
-    }
 }
 
 #[tokio::test]
@@ -328,48 +244,6 @@ fn bad_endpoints_are_refused() {
     assert!(UnaryClient::new("http://localhost", TIMEOUT, 1).is_ok());
 }
 
-#[test]
-fn grpc_timeout_is_whole_milliseconds_rounded_up() {
-    let cases = [
-        (Duration::from_secs(1), "1000m"),
-        (Duration::from_nanos(1), "1m"),
-        (Duration::from_micros(1500), "2m"),
-        (Duration::from_secs(1_000_000), "99999999m"),
-    ];
-    for (timeout, want) in cases {
-        assert_eq!(grpc_timeout(timeout), want, "{timeout:?}");
-    }
-}
-
-#[test]
-fn grpc_message_is_percent_decoded() {
-    let cases: [(&[u8], &str); 5] = [
-        (b"plain", "plain"),
-        (b"a%20b%25", "a b%"),
-        (b"%C3%BC", "ü"),
-        (b"100%", "100%"),
-        (b"%zz%4", "%zz%4"),
-    ];
-    for (raw, want) in cases {
-        assert_eq!(percent_decode(raw), want);
-    }
-}
-
-#[test]
-fn http_errors_map_to_grpc_codes() {
-    let cases = [
-        (400, Code::Internal),
-        (401, Code::Unauthenticated),
-        (403, Code::PermissionDenied),
-        (404, Code::Unimplemented),
-        (503, Code::Unavailable),
-        (500, Code::Unknown),
-    ];
-    for (status, code) in cases {
-        assert_eq!(code_of_http(StatusCode::from_u16(status).unwrap()), code);
-    }
-}
-
 #[tokio::test]
 async fn replies_larger_than_the_flow_control_windows_get_through() {
     // 3 MiB replies, four times on one connection: more than the stream
@@ -421,25 +295,6 @@ async fn calls_dropped_at_their_deadline_leave_the_connection_usable() {
     assert!(!client.connection_closed().await);
 }
 
-/// A bare h2 server that resets every stream with `reason`.
-async fn resetting_server(reason: h2::Reason) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        while let Ok((socket, _)) = listener.accept().await {
-            tokio::spawn(async move {
-                let Ok(mut conn) = h2::server::handshake(socket).await else {
-                    return;
-                };
-                while let Some(Ok((_request, mut respond))) = conn.accept().await {
-                    respond.send_reset(reason);
-                }
-            });
-        }
-    });
-    format!("http://{addr}")
-}
-
 #[tokio::test]
 async fn a_stream_reset_is_the_subscribers_answer_unless_it_refused_the_stream() {
     let cases = [
@@ -470,52 +325,6 @@ async fn an_endpoint_with_user_info_dials_its_host() {
         decision(&client(&with_user), "u").await.unwrap().reason,
         "u"
     );
-}
-
-#[test]
-fn stream_resets_map_to_grpc_codes_as_tonic_maps_them() {
-    let cases = [
-        (h2::Reason::CANCEL, Code::Cancelled),
-        (h2::Reason::INTERNAL_ERROR, Code::Internal),
-        (h2::Reason::REFUSED_STREAM, Code::Unavailable),
-        (h2::Reason::ENHANCE_YOUR_CALM, Code::ResourceExhausted),
-        (h2::Reason::from(0xff), Code::Unknown),
-    ];
-    for (reason, code) in cases {
-        assert_eq!(code_of_reset(reason), code, "{reason:?}");
-    }
-}
-
-/// A bare h2 server that refuses the first `refusals` streams it gets
-/// (REFUSED_STREAM: not processed) and answers the rest with `reply`;
-/// counts the streams it saw.
-async fn refusing_server(
-    refusals: usize,
-    reply: Reply,
-) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
-    use std::sync::atomic::Ordering;
-    let seen = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let counter = std::sync::Arc::clone(&seen);
-    tokio::spawn(async move {
-        while let Ok((socket, _)) = listener.accept().await {
-            let (counter, reply) = (std::sync::Arc::clone(&counter), reply.clone());
-            tokio::spawn(async move {
-                let Ok(mut conn) = h2::server::handshake(socket).await else {
-                    return;
-                };
-                while let Some(Ok((request, mut respond))) = conn.accept().await {
-                    if counter.fetch_add(1, Ordering::SeqCst) < refusals {
-                        respond.send_reset(h2::Reason::REFUSED_STREAM);
-                    } else {
-                        tokio::spawn(answer(request, respond, reply.clone()));
-                    }
-                }
-            });
-        }
-    });
-    (format!("http://{addr}"), seen)
 }
 
 #[tokio::test]
