@@ -83,7 +83,7 @@ impl Remote {
             .connect_lazy();
         Ok(Remote {
             name: name.into(),
-            client: UnaryClient::new(endpoint, timeout, MAX_MESSAGE_SIZE)?,
+            client: UnaryClient::new(endpoint, PATH, timeout, MAX_MESSAGE_SIZE)?,
             channel,
             timeout,
             on_error,
@@ -116,7 +116,7 @@ impl Remote {
     /// `event` is an encoded `v1::HookEvent` (`ProtoEvent::encoded`).
     pub async fn call(&self, event: Bytes) -> Result<v1::Decision, Failure> {
         let started = std::time::Instant::now();
-        let call = self.client.call(PATH, event, self.timeout);
+        let call = self.client.call(event);
         let result = match tokio::time::timeout(self.timeout, call).await {
             Err(_elapsed) => Err(Failure::Timeout(self.timeout)),
             Ok(Err(CallError::Status { code, message })) if is_deadline(code, &message) => {

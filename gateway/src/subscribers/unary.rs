@@ -88,9 +88,9 @@ pub struct UnaryClient {
 #[derive(Debug)]
 struct Shared {
     target: Target,
-    /// `:scheme` and `:authority` of every request.
-    origin: String,
-    connect_timeout: Duration,
+    /// Every request's method, URI and headers, built once: a call only
+    /// clones it.
+    head: http::request::Parts,
     max_message: usize,
     /// Held while connecting, so concurrent callers share one connect.
     live: Mutex<Option<Live>>,
@@ -104,12 +104,15 @@ struct Live {
 }
 
 impl UnaryClient {
-    /// `endpoint` is `http://host[:port]` or `unix:///path` (Unix only).
+    /// A client of the method at `path` (`/package.Service/Method`) of
+    /// the server at `endpoint`, `http://host[:port]` or `unix:///path`
+    /// (Unix only); `timeout` is sent as every call's `grpc-timeout`.
     /// Nothing is connected yet: a subscriber that is down is a per-call
     /// failure, not a start-up one.
     pub fn new(
         endpoint: &str,
-        connect_timeout: Duration,
+        path: &str,
+        timeout: Duration,
         max_message: usize,
     ) -> Result<UnaryClient, BadEndpoint> {
         let bad = |why| BadEndpoint {
@@ -141,26 +144,30 @@ impl UnaryClient {
             let origin = format!("http://{host_port}");
             (Target::Tcp(host_port), origin)
         };
+        let (head, ()) = Request::builder()
+            .method(Method::POST)
+            .uri(format!("{origin}{path}"))
+            .header(http::header::CONTENT_TYPE, "application/grpc")
+            .header(http::header::TE, "trailers")
+            .header("grpc-timeout", grpc_timeout(timeout))
+            .header(http::header::USER_AGENT, USER_AGENT)
+            .body(())
+            .map_err(|_| bad("not a request URI with this method path"))?
+            .into_parts();
         Ok(UnaryClient {
             shared: Arc::new(Shared {
                 target,
-                origin,
-                connect_timeout,
+                head,
                 max_message,
                 live: Mutex::new(None),
             }),
         })
     }
 
-    /// Calls `path` (`/package.Service/Method`) with `message` (an encoded
-    /// protobuf message) and returns the reply's encoded message. `timeout`
-    /// is sent as `grpc-timeout`; the caller enforces it.
-    pub async fn call(
-        &self,
-        path: &str,
-        message: Bytes,
-        timeout: Duration,
-    ) -> Result<Bytes, CallError> {
+    /// Calls the method with `message` (an encoded protobuf message) and
+    /// returns the reply's encoded message. The caller bounds the call
+    /// (connecting included) by the deadline it sent.
+    pub async fn call(&self, message: Bytes) -> Result<Bytes, CallError> {
         let len = u32::try_from(message.len())
             .ok()
             .filter(|&len| len as usize <= self.shared.max_message)
@@ -172,17 +179,6 @@ impl UnaryClient {
             })?;
         let mut prefix = [0u8; PREFIX];
         prefix[1..].copy_from_slice(&len.to_be_bytes());
-        let build = || {
-            Request::builder()
-                .method(Method::POST)
-                .uri(format!("{}{path}", self.shared.origin))
-                .header(http::header::CONTENT_TYPE, "application/grpc")
-                .header(http::header::TE, "trailers")
-                .header("grpc-timeout", grpc_timeout(timeout))
-                .header(http::header::USER_AGENT, USER_AGENT)
-                .body(())
-                .map_err(|err| CallError::Protocol(format!("cannot build the request: {err}")))
-        };
         // One retry, and only for a request the subscriber never processed
         // (a restarting server's GOAWAY or REFUSED_STREAM): it is safe to
         // send again, and an event should not fail over a reconnect.
@@ -190,7 +186,8 @@ impl UnaryClient {
         loop {
             let send = self.ready().await?;
             let body = Cursor::new(prefix).chain(message.clone());
-            match send_once(send, build()?, body).await {
+            let request = Request::from_parts(self.shared.head.clone(), ());
+            match send_once(send, request, body).await {
                 Ok(response) => return self.read_reply(response).await,
                 Err(err) if !retried && unprocessed(&err) => {
                     tracing::debug!(error = %err, "request not processed by the subscriber; sending it again");
@@ -220,14 +217,7 @@ impl UnaryClient {
             let current = match live.as_ref().filter(|l| !l.closed.load(Ordering::Acquire)) {
                 Some(current) => current.clone(),
                 None => {
-                    let fresh = tokio::time::timeout(self.shared.connect_timeout, self.connect())
-                        .await
-                        .map_err(|_| {
-                            CallError::Connect(format!(
-                                "no connection within {:?}",
-                                self.shared.connect_timeout
-                            ))
-                        })??;
+                    let fresh = self.connect().await?;
                     connected = true;
                     *live = Some(fresh.clone());
                     fresh

@@ -115,38 +115,36 @@ pub(crate) fn run(artifacts: &Artifacts, sizes: &Sizes, payload: &[u8]) -> anyho
             }
         }
     }
-    {
-        let quarters = samples
-            .iter()
-            .map(|series| quarter_medians(series))
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        let direct = Summary::of(&samples[0]).context("no direct samples")?;
-        let widths = WIDTHS
-            .iter()
-            .zip(&samples[1..])
-            .map(|(&w, s)| Ok((w, Summary::of(s).context("no samples")?)))
-            .collect::<anyhow::Result<Vec<_>>>()?;
-        let points: Vec<(f64, f64)> = widths
-            .iter()
-            .map(|(w, s)| (*w as f64, s.median.as_secs_f64()))
-            .collect();
-        for (i, subscriber) in subscribers.iter().enumerate() {
-            let users = WIDTHS.iter().filter(|&&w| w > i).count() + usize::from(i == 0);
-            let expected = (rounds * users) as u64;
-            anyhow::ensure!(
-                subscriber.calls() >= expected,
-                "subscriber {i} answered {} of {expected} calls",
-                subscriber.calls()
-            );
-        }
-        anyhow::Ok(Fanout {
-            delay,
-            direct,
-            widths,
-            per_subscriber_us: slope(&points) * 1e6,
-            quarters,
-        })
+    let quarters = samples
+        .iter()
+        .map(|series| quarter_medians(series))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let direct = Summary::of(&samples[0]).context("no direct samples")?;
+    let widths = WIDTHS
+        .iter()
+        .zip(&samples[1..])
+        .map(|(&w, s)| Ok((w, Summary::of(s).context("no samples")?)))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let points: Vec<(f64, f64)> = widths
+        .iter()
+        .map(|(w, s)| (*w as f64, s.median.as_secs_f64()))
+        .collect();
+    for (i, subscriber) in subscribers.iter().enumerate() {
+        let users = WIDTHS.iter().filter(|&&w| w > i).count() + usize::from(i == 0);
+        let expected = (rounds * users) as u64;
+        anyhow::ensure!(
+            subscriber.calls() >= expected,
+            "subscriber {i} answered {} of {expected} calls",
+            subscriber.calls()
+        );
     }
+    Ok(Fanout {
+        delay,
+        direct,
+        widths,
+        per_subscriber_us: slope(&points) * 1e6,
+        quarters,
+    })
 }
 
 /// The median of each of [`QUARTERS`] consecutive blocks of `series`.

@@ -15,7 +15,7 @@ const PATH: &str = "/hookgate.v1.Subscriber/OnEvent";
 const TIMEOUT: Duration = Duration::from_secs(10);
 
 fn client(endpoint: &str) -> UnaryClient {
-    UnaryClient::new(endpoint, TIMEOUT, 1024 * 1024).unwrap()
+    UnaryClient::new(endpoint, PATH, TIMEOUT, 1024 * 1024).unwrap()
 }
 
 fn event(id: &str) -> Bytes {
@@ -42,7 +42,7 @@ fn echo_id() -> crate::testing::Behaviour {
 }
 
 async fn decision(client: &UnaryClient, id: &str) -> Result<v1::Decision, CallError> {
-    let reply = client.call(PATH, event(id), TIMEOUT).await?;
+    let reply = client.call(event(id)).await?;
     Ok(v1::Decision::decode(reply).expect("a Decision"))
 }
 
@@ -192,8 +192,9 @@ async fn replies_are_checked_against_the_grpc_protocol() {
         ),
     ];
     for (name, reply, expected) in cases {
-        let client = UnaryClient::new(&raw_server(reply, false).await, TIMEOUT, 1024).unwrap();
-        let got = client.call(PATH, event("x"), TIMEOUT).await;
+        let client =
+            UnaryClient::new(&raw_server(reply, false).await, PATH, TIMEOUT, 1024).unwrap();
+        let got = client.call(event("x")).await;
         match (expected, got) {
             (Ok(want), Ok(got)) => assert_eq!(&got[..], want, "{name}"),
             (Err("protocol"), Err(CallError::Protocol(_))) => {}
@@ -207,10 +208,10 @@ async fn replies_are_checked_against_the_grpc_protocol() {
 
 #[tokio::test]
 async fn a_request_over_the_limit_is_not_sent() {
-    let client = UnaryClient::new(&fake_subscriber(echo_id()).await, TIMEOUT, 16).unwrap();
+    let client = UnaryClient::new(&fake_subscriber(echo_id()).await, PATH, TIMEOUT, 16).unwrap();
     let big = Bytes::from(vec![0u8; 17]);
     assert!(matches!(
-        client.call(PATH, big, TIMEOUT).await,
+        client.call(big).await,
         Err(CallError::Protocol(_))
     ));
 }
@@ -221,7 +222,7 @@ async fn a_closed_connection_is_reopened_by_the_next_call() {
     let endpoint = raw_server(ok_reply(framed(0, 4, &message)), true).await;
     let client = client(&endpoint);
     for round in 0..3 {
-        let reply = client.call(PATH, event("x"), TIMEOUT).await;
+        let reply = client.call(event("x")).await;
         assert_eq!(&reply.unwrap()[..], &message[..], "round {round}");
         // The server closes after each request; wait until the client has
         // seen it, so the next call must reconnect (not race the close).
@@ -237,11 +238,11 @@ async fn a_closed_connection_is_reopened_by_the_next_call() {
 fn bad_endpoints_are_refused() {
     for endpoint in ["https://x:1", "ftp://x", "http://", "not a uri"] {
         assert!(
-            UnaryClient::new(endpoint, TIMEOUT, 1).is_err(),
+            UnaryClient::new(endpoint, PATH, TIMEOUT, 1).is_err(),
             "{endpoint}"
         );
     }
-    assert!(UnaryClient::new("http://localhost", TIMEOUT, 1).is_ok());
+    assert!(UnaryClient::new("http://localhost", PATH, TIMEOUT, 1).is_ok());
 }
 
 #[tokio::test]
@@ -250,9 +251,9 @@ async fn replies_larger_than_the_flow_control_windows_get_through() {
     // (2 MiB) and connection (5 MiB) windows, so capacity must be released.
     let big = vec![7u8; 3 * 1024 * 1024];
     let endpoint = raw_server(ok_reply(framed(0, big.len() as u32, &big)), false).await;
-    let client = UnaryClient::new(&endpoint, TIMEOUT, 4 * 1024 * 1024).unwrap();
+    let client = UnaryClient::new(&endpoint, PATH, TIMEOUT, 4 * 1024 * 1024).unwrap();
     for round in 0..4 {
-        let reply = client.call(PATH, event("x"), TIMEOUT).await;
+        let reply = client.call(event("x")).await;
         assert_eq!(reply.unwrap().len(), big.len(), "round {round}");
     }
 }
@@ -261,10 +262,10 @@ async fn replies_larger_than_the_flow_control_windows_get_through() {
 async fn a_request_larger_than_the_subscribers_window_gets_through() {
     let message = b"\x1a\x02ok".to_vec();
     let endpoint = raw_server(ok_reply(framed(0, 4, &message)), false).await;
-    let client = UnaryClient::new(&endpoint, TIMEOUT, 4 * 1024 * 1024).unwrap();
+    let client = UnaryClient::new(&endpoint, PATH, TIMEOUT, 4 * 1024 * 1024).unwrap();
     // The bare h2 server's windows are h2's default 64 KiB.
     let big = Bytes::from(vec![0u8; 1024 * 1024]);
-    let reply = client.call(PATH, big, TIMEOUT).await;
+    let reply = client.call(big).await;
     assert_eq!(&reply.unwrap()[..], &message[..]);
 }
 
@@ -306,7 +307,7 @@ async fn a_stream_reset_is_the_subscribers_answer_unless_it_refused_the_stream()
     ];
     for (reason, code) in cases {
         let client = client(&resetting_server(reason).await);
-        match (client.call(PATH, event("x"), TIMEOUT).await, code) {
+        match (client.call(event("x")).await, code) {
             (Err(CallError::Status { code: got, .. }), Some(want)) => {
                 assert_eq!(got, want, "{reason:?}");
             }
@@ -331,13 +332,13 @@ async fn an_endpoint_with_user_info_dials_its_host() {
 async fn a_refused_request_is_sent_once_more() {
     let message = b"\x1a\x02ok".to_vec();
     let (endpoint, seen) = refusing_server(1, ok_reply(framed(0, 4, &message))).await;
-    let reply = client(&endpoint).call(PATH, event("x"), TIMEOUT).await;
+    let reply = client(&endpoint).call(event("x")).await;
     assert_eq!(&reply.unwrap()[..], &message[..]);
     assert_eq!(seen.load(std::sync::atomic::Ordering::SeqCst), 2);
 
     // Refused twice: one retry only, then the failure is reported.
     let (endpoint, seen) = refusing_server(2, ok_reply(framed(0, 4, &message))).await;
-    let reply = client(&endpoint).call(PATH, event("x"), TIMEOUT).await;
+    let reply = client(&endpoint).call(event("x")).await;
     assert!(matches!(reply, Err(CallError::Transport(_))), "{reply:?}");
     assert_eq!(seen.load(std::sync::atomic::Ordering::SeqCst), 2);
 }
