@@ -57,9 +57,7 @@ fn try_collect(socket: &Path, metrics: &Metrics) -> io::Result<u64> {
     let Some(record) = record_path(socket) else {
         return Ok(0);
     };
-    let mut collecting = record.as_os_str().to_owned();
-    collecting.push(COLLECTING_SUFFIX);
-    let collecting = PathBuf::from(collecting);
+    let collecting = crate::transport::sibling(&record, COLLECTING_SUFFIX);
     // A leftover from a collection that died between steps 1 and 3 is
     // counted first, then the current record.
     let mut total = count_and_remove(&collecting, metrics)?;

@@ -125,7 +125,8 @@ pub(crate) fn private_tempdir() -> tempfile::TempDir {
 pub(crate) fn socket_path(dir: &tempfile::TempDir, name: &str) -> std::path::PathBuf {
     if cfg!(windows) {
         let unique = dir.path().file_name().unwrap().to_string_lossy();
-        std::path::PathBuf::from(format!(r"\\.\pipe\hookgate-test{unique}\{name}"))
+        let prefix = hookgate_wire::socket::PIPE_PREFIX;
+        std::path::PathBuf::from(format!(r"{prefix}hookgate-test{unique}\{name}"))
     } else {
         dir.path().join(name)
     }

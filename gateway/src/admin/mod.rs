@@ -23,7 +23,7 @@ use hookgate_proto::v1;
 use hookgate_proto::v1::gateway_server::{Gateway, GatewayServer};
 use tokio_util::sync::CancellationToken;
 
-use crate::transport::{self, AcceptError, Connection, Listener, Refused};
+use crate::transport::{self, AcceptError, Connection, Listener};
 use status::StatusSource;
 
 /// Suffix that turns the hook socket's path into the admin socket's.
@@ -86,11 +86,8 @@ fn incoming(listener: Listener) -> impl Stream<Item = std::io::Result<Connection
         loop {
             match listener.accept().await {
                 Ok(stream) => return Some((Ok(stream), listener)),
-                Err(AcceptError::Refused(Refused::ForeignPeer(peer))) => {
-                    tracing::warn!(%peer, "admin socket: refused a connection from another user");
-                }
-                Err(AcceptError::Refused(Refused::NoPeerIdentity(err))) => {
-                    tracing::warn!(error = %err, "admin socket: refused a connection without peer credentials");
+                Err(AcceptError::Refused(refused)) => {
+                    tracing::warn!(%refused, "admin socket: refused a connection");
                 }
                 Err(AcceptError::Io(err)) => {
                     tracing::warn!(error = %err, "admin socket: accept failed");

@@ -326,6 +326,24 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_peer_of_another_user_is_refused_and_named() {
+        let tmp = crate::testing::private_tempdir();
+        let path = tmp.path().join("gateway.sock");
+        let mut listener = Listener::bind(&path).await.unwrap();
+        // Serve another user: our own connection is then the foreign one.
+        listener.uid = current_uid().wrapping_add(1);
+        let (client, accepted) = tokio::join!(connect(&path), listener.accept());
+        client.unwrap();
+        match accepted {
+            Err(AcceptError::Refused(Refused::ForeignPeer(peer))) => {
+                assert_eq!(peer.uid, current_uid());
+                assert_eq!(peer.pid, Some(std::process::id() as i32));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[tokio::test]
     async fn drop_leaves_a_replaced_socket_alone() {
         let tmp = crate::testing::private_tempdir();
         let path = tmp.path().join("gateway.sock");

@@ -42,6 +42,8 @@ use hookgate_wire::socket::PIPE_PREFIX;
 use tokio::net::windows::named_pipe::{ClientOptions, NamedPipeClient, NamedPipeServer};
 use tokio::sync::Mutex;
 
+use windows_sys::Win32::Foundation;
+
 use super::{AcceptError, Connection, Refused};
 use sys::{OwnerOnly, UserSid};
 
@@ -50,11 +52,12 @@ pub(super) type Stream = NamedPipeServer;
 /// The client side of a connection, from [`connect`].
 pub type ClientStream = NamedPipeClient;
 
-/// Win32 error codes this module tells apart.
-const ERROR_FILE_NOT_FOUND: i32 = 2;
-const ERROR_ACCESS_DENIED: i32 = 5;
-const ERROR_PIPE_BUSY: i32 = 231;
-const ERROR_NO_DATA: i32 = 232;
+/// Win32 error codes this module tells apart, as `io::Error::raw_os_error`
+/// gives them.
+const ERROR_FILE_NOT_FOUND: i32 = Foundation::ERROR_FILE_NOT_FOUND as i32;
+const ERROR_ACCESS_DENIED: i32 = Foundation::ERROR_ACCESS_DENIED as i32;
+const ERROR_PIPE_BUSY: i32 = Foundation::ERROR_PIPE_BUSY as i32;
+const ERROR_NO_DATA: i32 = Foundation::ERROR_NO_DATA as i32;
 
 /// Why the pipe could not be set up. Each says what to do about it.
 #[derive(Debug, thiserror::Error)]

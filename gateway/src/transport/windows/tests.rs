@@ -8,19 +8,12 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use super::*;
 use crate::testing::{private_tempdir, socket_path};
 
+/// The name rules are `hookgate_wire::socket::is_pipe_name`'s (tested
+/// there); this checks only the `Path` wrapper around it.
 #[test]
 fn pipe_names() {
-    for name in [r"\\.\pipe\hookgate-ada\gateway", r"\\.\PIPE\x"] {
-        assert!(is_pipe_name(Path::new(name)), "{name}");
-    }
-    for name in [
-        r"\\.\pipe\",
-        r"C:\run\gateway.sock",
-        "/tmp/gateway.sock",
-        "gw",
-    ] {
-        assert!(!is_pipe_name(Path::new(name)), "{name}");
-    }
+    assert!(is_pipe_name(Path::new(r"\\.\pipe\hookgate-ada\gateway")));
+    assert!(!is_pipe_name(Path::new(r"C:\run\gateway.sock")));
 }
 
 #[test]

@@ -55,7 +55,7 @@ async fn a_tonic_subscriber_answers_each_call() {
 }
 
 #[tokio::test]
-async fn concurrent_calls_share_one_connection() {
+async fn concurrent_calls_each_get_their_own_reply() {
     let client = client(&fake_subscriber(echo_id()).await);
     let ids: Vec<String> = (0..20).map(|i| format!("event-{i}")).collect();
     let calls = ids.iter().map(|id| decision(&client, id));
