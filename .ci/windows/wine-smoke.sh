@@ -127,7 +127,11 @@ done
 [ "${ready:-}" = 1 ] || { cat "$work/windows-gateway.log" >&2; fail "gateway.exe did not come up"; }
 
 payload "npm test" >"$work/in.json"
-same allow
+# Fail-closed, so a call that missed the gateway would block: an allow's
+# reply is otherwise the same as the shim's fail-open answer.
+same allow HOOKGATE_FAIL=closed
+[ "$(cat "$work/allow.linux.rc")" = 0 ] && ! grep -q deny "$work/allow.linux.stdout" ||
+    fail "the allow must reach the gateway and be allowed"
 payload "rm -rf /" >"$work/in.json"
 same deny
 grep -q "recursive delete of /" "$work/deny.linux.stdout" "$work/deny.linux.stderr" ||

@@ -73,14 +73,11 @@ pub(crate) fn write_stderr(bytes: &[u8]) -> io::Result<()> {
     io::stderr().lock().write_all(bytes)
 }
 
-/// The working directory's UTF-8 bytes, or `None` if it cannot be read or
-/// is not valid Unicode.
+/// The working directory's bytes (see `rt::bytes`), or `None` if it
+/// cannot be read; `request::cwd` drops one that is not UTF-8.
 pub(crate) fn cwd() -> Option<Vec<u8>> {
     let dir = std::env::current_dir().ok()?;
-    dir.into_os_string()
-        .into_string()
-        .ok()
-        .map(String::into_bytes)
+    Some(dir.into_os_string().into_encoded_bytes())
 }
 
 #[cfg(test)]

@@ -17,15 +17,12 @@ pub(crate) fn main() -> ExitCode {
     ExitCode::from(crate::run::run(args, environ))
 }
 
-/// The string's UTF-8 bytes; one that is not valid Unicode (an unpaired
-/// surrogate) gives bytes that are not UTF-8 either (its WTF-8 encoding),
-/// so the shim treats it as it treats a non-UTF-8 argument or variable on
-/// Unix.
+/// The string's bytes: its WTF-8 encoding, which is its UTF-8 when it is
+/// valid Unicode. One that is not (an unpaired surrogate) gives bytes that
+/// are not UTF-8 either, so the shim treats it as it treats a non-UTF-8
+/// argument or variable on Unix.
 fn bytes(string: OsString) -> Vec<u8> {
-    string
-        .into_string()
-        .map(String::into_bytes)
-        .unwrap_or_else(OsString::into_encoded_bytes)
+    string.into_encoded_bytes()
 }
 
 /// Windows variable names are case-insensitive (`std::env::var` finds
