@@ -36,6 +36,16 @@ pub enum FailMode {
     Closed,
 }
 
+impl FailMode {
+    /// `open` or `closed`, as `HOOKGATE_FAIL` spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailMode::Open => "open",
+            FailMode::Closed => "closed",
+        }
+    }
+}
+
 impl Agent {
     /// Every agent, in a stable order.
     pub const ALL: [Agent; 5] = [

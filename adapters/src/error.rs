@@ -19,6 +19,8 @@ pub enum ParseErrorKind {
     NotJson { line: usize, column: usize },
     #[error("not a JSON object")]
     NotAnObject,
+    #[error("nested deeper than {} levels", crate::MAX_DEPTH)]
+    TooDeep,
     #[error("missing field `{0}`")]
     MissingField(String),
     #[error("field `{field}` should be {expected}")]

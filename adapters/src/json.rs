@@ -9,20 +9,20 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
+use crate::decode::{self, DecodeError};
 use crate::{Dialect, ParseError, ParseErrorKind, Reply};
 
-/// Parses `payload` as a JSON object.
+/// Parses `payload` as a JSON object, as leniently as `JSON.parse` would
+/// (see `decode`).
 pub(crate) fn object(dialect: Dialect, payload: &[u8]) -> Result<Map<String, Value>, ParseError> {
-    match serde_json::from_slice::<Value>(payload) {
+    match decode::decode(payload) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(_) => Err(ParseError::new(dialect, ParseErrorKind::NotAnObject)),
-        Err(err) => Err(ParseError::new(
+        Err(DecodeError::Syntax { line, column }) => Err(ParseError::new(
             dialect,
-            ParseErrorKind::NotJson {
-                line: err.line(),
-                column: err.column(),
-            },
+            ParseErrorKind::NotJson { line, column },
         )),
+        Err(DecodeError::TooDeep) => Err(ParseError::new(dialect, ParseErrorKind::TooDeep)),
     }
 }
 

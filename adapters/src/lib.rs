@@ -45,6 +45,8 @@ mod cursor;
 #[cfg(feature = "json")]
 mod decision;
 #[cfg(feature = "json")]
+mod decode;
+#[cfg(feature = "json")]
 mod error;
 #[cfg(feature = "json")]
 mod event;
@@ -60,6 +62,7 @@ mod render;
 #[cfg(feature = "json")]
 pub use {
     decision::{Decision, Permission},
+    decode::{MAX_DEPTH, STACK_SIZE},
     error::{ParseError, ParseErrorKind},
     event::{Capabilities, EventKind, HookEvent, StopInfo, Tool, ToolClass},
     merge::{Merged, RankedDecision, merge},

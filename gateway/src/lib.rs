@@ -30,6 +30,7 @@ pub mod server;
 pub mod shutdown;
 pub mod subscribers;
 pub mod transport;
+pub mod warnings;
 
 #[cfg(test)]
 mod testing;
@@ -116,7 +117,11 @@ pub async fn serve(
 
     registry.check_health(&background, &stop_background);
     let server = Server {
-        pipeline: Arc::new(Pipeline::new(registry, Arc::clone(&metrics))),
+        pipeline: Arc::new(Pipeline::new(
+            registry,
+            Arc::clone(&metrics),
+            config.server.on_unparsed,
+        )),
         metrics,
         config: config.server.clone(),
     };

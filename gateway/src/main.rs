@@ -63,8 +63,12 @@ fn serve(args: ServeArgs) -> ExitCode {
             return ExitCode::from(EXIT_CONFIG);
         }
     };
+    // Payloads nest up to `adapters::MAX_DEPTH` levels and serde_json walks
+    // them recursively (drop, serialize): every thread that may hold one
+    // gets the stack for it (address space; touched only as deep as used).
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .thread_stack_size(hookgate_adapters::STACK_SIZE)
         .build()
     {
         Ok(runtime) => runtime,

@@ -57,6 +57,21 @@ impl Out {
         let _ = writeln!(self.0, "# HELP {name} {help}\n# TYPE {name} {kind}");
     }
 
+    /// A counter family with one sample per entry of `counts`, labelled
+    /// `label` = the entry's key.
+    fn counters(
+        &mut self,
+        name: &str,
+        help: &str,
+        label: &str,
+        counts: &std::collections::BTreeMap<&'static str, u64>,
+    ) {
+        self.family(name, "counter", help);
+        for (key, n) in counts {
+            self.sample(name, &[(label, key)], n);
+        }
+    }
+
     fn sample(&mut self, name: &str, labels: &[(&str, &str)], value: impl std::fmt::Display) {
         self.0.push_str(name);
         if !labels.is_empty() {
@@ -175,26 +190,30 @@ pub fn render(snap: &Snapshot, uptime_secs: u64) -> String {
     for (agent, n) in &snap.parse_errors_by_agent {
         out.sample("hookgate_parse_errors_total", &[("agent", agent)], n);
     }
-    out.family(
+    out.counters(
+        "hookgate_unparsed_total",
+        "Payloads not understood, by reason.",
+        "reason",
+        &snap.unparsed,
+    );
+    out.counters(
+        "hookgate_unparsed_replies_total",
+        "Payloads not understood, by reply: open (neutral) or closed (blocked).",
+        "reply",
+        &snap.unparsed_replies,
+    );
+    out.counters(
         "hookgate_refused_connections_total",
-        "counter",
         "Shim connections closed unanswered, by reason.",
+        "reason",
+        &snap.refused,
     );
-    for (reason, n) in &snap.refused {
-        out.sample(
-            "hookgate_refused_connections_total",
-            &[("reason", reason)],
-            n,
-        );
-    }
-    out.family(
+    out.counters(
         "hookgate_shim_fallbacks_total",
-        "counter",
         "Hooks the shim answered without the gateway, by reason.",
+        "reason",
+        &snap.fallbacks,
     );
-    for (reason, n) in &snap.fallbacks {
-        out.sample("hookgate_shim_fallbacks_total", &[("reason", reason)], n);
-    }
     out.family(
         "hookgate_rewrite_conflicts_total",
         "counter",

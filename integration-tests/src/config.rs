@@ -145,6 +145,20 @@ fn quote(text: &str) -> String {
     out
 }
 
+/// The gateway's embedded default config (guard and audit), exactly as it
+/// ships, with the audit log at `audit_path` instead of the user's state
+/// directory.
+pub fn default_config(audit_path: &std::path::Path) -> String {
+    const DEFAULT: &str = include_str!("../../gateway/src/config/default.toml");
+    const AUDIT_LINE: &str = "# path = \"~/.local/state/hookgate/audit.jsonl\"";
+    assert!(
+        DEFAULT.contains(AUDIT_LINE),
+        "default.toml no longer has the commented audit path line"
+    );
+    let path = serde_json::Value::String(audit_path.display().to_string());
+    DEFAULT.replace(AUDIT_LINE, &format!("path = {path}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -107,6 +107,25 @@ impl TestGateway {
         }
     }
 
+    /// `gateway status --json` of this gateway, run as the real binary.
+    pub async fn status_json(&self) -> serde_json::Value {
+        let out = tokio::process::Command::new(&binaries().gateway)
+            .arg("status")
+            .arg("--json")
+            .arg("--socket")
+            .arg(&self.socket)
+            .output()
+            .await
+            .expect("run gateway status");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "gateway status failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("not JSON ({err}): {stdout}"))
+    }
+
     /// The socket path a gateway started in `dir` listens on.
     pub fn socket_in(dir: &Path) -> PathBuf {
         dir.join("gateway.sock")

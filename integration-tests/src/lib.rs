@@ -23,7 +23,7 @@ pub mod payloads;
 mod shim;
 mod subscriber;
 
-pub use config::{Mode, OnError, SubscriberEntry, config_toml};
+pub use config::{Mode, OnError, SubscriberEntry, config_toml, default_config};
 pub use gateway::{TestGateway, private_dir};
 pub use shim::{Shim, ShimOutput, TEST_SHIM_TIMEOUT_MS};
 pub use subscriber::{Behaviour, DecisionFuture, TestSubscriber};

@@ -61,6 +61,14 @@ pub(crate) fn forwarded_env(
     selected
 }
 
+/// Sets `name` to `value` in the forwarded (sorted) environment, replacing
+/// what the agent's environment had.
+pub(crate) fn set_var(env: &mut Vec<(String, String)>, name: &str, value: &str) {
+    env.retain(|(n, _)| n != name);
+    let at = env.partition_point(|(n, _)| n.as_str() < name);
+    env.insert(at, (name.into(), value.into()));
+}
+
 /// Whether `name` is one the agents set (as opposed to hookgate's own).
 pub(crate) fn is_agent_var(name: &str) -> bool {
     AGENT_PREFIXES.iter().any(|prefix| name.starts_with(prefix))
@@ -166,6 +174,16 @@ mod tests {
         );
         assert!(!is_agent_var("HOOKGATE_FAIL"));
         assert!(is_agent_var("CLAUDE_PROJECT_DIR"));
+    }
+
+    #[test]
+    fn set_var_replaces_and_keeps_the_order() {
+        let mut env = forwarded_env(vars(&[("HOOKGATE_FAIL", "closed"), ("CLAUDE_X", "1")]));
+        set_var(&mut env, "HOOKGATE_FAIL", "open");
+        set_var(&mut env, "HOOKGATE_A", "a");
+        let names: Vec<&str> = env.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["CLAUDE_X", "HOOKGATE_A", "HOOKGATE_FAIL"]);
+        assert_eq!(env[2].1, "open");
     }
 
     #[test]

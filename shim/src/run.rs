@@ -55,7 +55,7 @@ pub(crate) fn run(argv: Vec<Vec<u8>>, environ: Vec<(Vec<u8>, Vec<u8>)>) -> u8 {
         output::note(&format!("{error}; {USAGE}"));
     }
     let deadline = start + config.timeout;
-    let env = request::forwarded_env(environ);
+    let mut env = request::forwarded_env(environ);
     let fallback = Fallback {
         agent: invocation.agent,
         agent_env_names: env
@@ -69,6 +69,12 @@ pub(crate) fn run(argv: Vec<Vec<u8>>, environ: Vec<(Vec<u8>, Vec<u8>)>) -> u8 {
             .unwrap_or_default(),
         config: &config,
     };
+    // The gateway answers a payload it cannot understand in this mode.
+    request::set_var(
+        &mut env,
+        hookgate_wire::FAIL_MODE_VAR,
+        fallback.mode.as_str(),
+    );
 
     let stdin = match request::read_stdin_until(deadline) {
         Err(IoError::Timeout) => {

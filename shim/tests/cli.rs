@@ -55,6 +55,9 @@ fn replays_the_gateway_reply_and_forwards_the_call() {
         [
             ("CLAUDE_PROJECT_DIR", "/home/dev/acme"),
             ("CURSOR_VERSION", "1.7.2"),
+            // The mode this call resolved (the default here), for payloads
+            // the gateway cannot understand.
+            ("HOOKGATE_FAIL", "open"),
             ("HOOKGATE_SOCKET", socket_str),
             ("HOOKGATE_TIMEOUT_MS", "30000"),
         ]
@@ -71,7 +74,7 @@ fn replays_empty_replies_and_forwards_flags() {
     let out = run_shim(
         &socket,
         &["cline", "--fail-closed"],
-        &[("HOOKGATE_TIMEOUT_MS", "soon")],
+        &[("HOOKGATE_TIMEOUT_MS", "soon"), ("HOOKGATE_FAIL", "open")],
         Some(CLINE_SDK_TOOL_CALL),
     );
     assert_eq!(out.stdout, b"");
@@ -85,6 +88,12 @@ fn replays_empty_replies_and_forwards_flags() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     let (request, _) = gateway.join().unwrap();
     assert_eq!(request.args, ["cline", "--fail-closed"]);
+    let forwarded = request.env.iter().find(|(name, _)| name == "HOOKGATE_FAIL");
+    assert_eq!(
+        forwarded.map(|(_, mode)| mode.as_str()),
+        Some("closed"),
+        "the flag wins over HOOKGATE_FAIL, and the gateway is told"
+    );
     assert_eq!(request.stdin, CLINE_SDK_TOOL_CALL);
 }
 

@@ -76,6 +76,17 @@ fn percentiles(latency: &Value) -> [String; 3] {
 
 /// Non-zero entries of a `{name: count}` object, as `name 3, other 1`
 /// (or `none`).
+/// Payloads not understood by reason, and how they were answered.
+fn unparsed(doc: &Value) -> String {
+    match nonzero(doc.get("unparsed")).as_str() {
+        "none" => "none".to_owned(),
+        reasons => format!(
+            "{reasons} (replied {})",
+            nonzero(doc.get("unparsed_replies"))
+        ),
+    }
+}
+
 fn nonzero(v: Option<&Value>) -> String {
     let parts: Vec<String> = v
         .and_then(Value::as_object)
@@ -225,6 +236,7 @@ pub fn render(doc: &Value) -> String {
             ),
         ),
         ("detect errors", u(doc, "detect_errors").to_string()),
+        ("unparsed", unparsed(doc)),
         ("refused", nonzero(doc.get("refused"))),
         ("shim fallbacks", nonzero(doc.get("fallbacks"))),
         ("rewrite conflicts", u(doc, "rewrite_conflicts").to_string()),

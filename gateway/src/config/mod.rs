@@ -19,6 +19,8 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use hookgate_adapters::FailMode;
+
 use crate::builtin::guard::Guard;
 use crate::subscribers::filter::Filter;
 
@@ -56,6 +58,14 @@ pub struct ServerConfig {
     pub read_timeout: Duration,
     /// How long in-flight events may finish after SIGINT/SIGTERM.
     pub shutdown_grace: Duration,
+    /// `Closed`: block every payload that cannot be understood; `Open`:
+    /// each hook call's own fail mode decides (a fail-closed shim's payload
+    /// is still blocked).
+    pub on_unparsed: FailMode,
+    /// The most bytes held in flight at once (request frames being read,
+    /// events queued for observers and the audit log, replies buffered);
+    /// past it, new work is refused or dropped and counted.
+    pub memory_budget: usize,
 }
 
 impl Default for ServerConfig {
@@ -66,6 +76,8 @@ impl Default for ServerConfig {
             queue_wait: Duration::from_millis(500),
             read_timeout: Duration::from_millis(2000),
             shutdown_grace: Duration::from_millis(5000),
+            on_unparsed: FailMode::Open,
+            memory_budget: 256 << 20,
         }
     }
 }

@@ -24,6 +24,15 @@ pub(super) struct RawServer {
     pub(super) queue_wait_ms: Option<Spanned<i64>>,
     pub(super) read_timeout_ms: Option<Spanned<i64>>,
     pub(super) shutdown_grace_ms: Option<Spanned<i64>>,
+    pub(super) on_unparsed: Option<Spanned<RawFailMode>>,
+    pub(super) memory_budget_mib: Option<Spanned<i64>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum RawFailMode {
+    Open,
+    Closed,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

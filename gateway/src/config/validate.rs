@@ -5,10 +5,13 @@ use std::collections::HashSet;
 use std::ops::Range;
 use std::time::Duration;
 
+use hookgate_adapters::FailMode;
 use toml::Spanned;
 
 use super::error::{ConfigError, Locator};
-use super::raw::{RawBuiltin, RawConfig, RawMode, RawOnError, RawServer, RawSubscriber};
+use super::raw::{
+    RawBuiltin, RawConfig, RawFailMode, RawMode, RawOnError, RawServer, RawSubscriber,
+};
 use super::values::{Platform, audit_path, check_endpoint, check_socket, guard_rule};
 use super::{Config, Env, Mode, OnError, ServerConfig, SubscriberConfig, SubscriberKind};
 use crate::builtin::guard::Guard;
@@ -109,6 +112,17 @@ fn server(at: &Locator<'_>, raw: RawServer) -> Result<ServerConfig, ConfigError>
             "server.shutdown_grace_ms",
             default.shutdown_grace,
         )?,
+        on_unparsed: match raw.on_unparsed.map(Spanned::into_inner) {
+            None | Some(RawFailMode::Open) => FailMode::Open,
+            Some(RawFailMode::Closed) => FailMode::Closed,
+        },
+        memory_budget: match &raw.memory_budget_mib {
+            None => default.memory_budget,
+            Some(v) => {
+                let mib = in_range(at, v, "server.memory_budget_mib", 64, 65_536)?;
+                usize::try_from(mib).unwrap_or(64) << 20
+            }
+        },
     })
 }
 

@@ -7,6 +7,7 @@
 //! is consulted per event. The only lock is inside [`Latency`] (see there).
 
 pub mod latency;
+mod reasons;
 mod snapshot;
 pub mod subscriber;
 
@@ -15,56 +16,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use dashmap::DashMap;
-use hookgate_adapters::{Agent, Decision, EventKind, Loss, Permission};
+use hookgate_adapters::{Agent, Decision, EventKind, FailMode, Loss, Permission};
 
 pub use latency::{Latency, LatencySnapshot};
+pub use reasons::{FALLBACK_REASONS, Refusal, Unparsed};
 pub use snapshot::{EventCount, MergeCount, Snapshot, SubscriberSnapshot};
 pub use subscriber::{ErrorKind, State, StateSource, SubscriberStats};
-
-/// Why a connection was closed without a reply.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Refusal {
-    /// The peer runs as another user.
-    ForeignUid,
-    /// The kernel would not tell the peer's credentials.
-    NoPeerCred,
-    /// Every connection slot stayed taken for the whole queue wait.
-    Busy,
-    /// The request did not arrive before the read deadline.
-    ReadTimeout,
-    /// The request frame is larger than the gateway accepts.
-    Oversize,
-    /// The bytes are not a valid request frame.
-    BadFrame,
-    /// The reply could not be written back.
-    WriteFailed,
-}
-
-impl Refusal {
-    /// Every reason, in a stable order (the index of the counter array).
-    pub const ALL: [Refusal; 7] = [
-        Refusal::ForeignUid,
-        Refusal::NoPeerCred,
-        Refusal::Busy,
-        Refusal::ReadTimeout,
-        Refusal::Oversize,
-        Refusal::BadFrame,
-        Refusal::WriteFailed,
-    ];
-
-    /// Name used in metric labels.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Refusal::ForeignUid => "foreign_uid",
-            Refusal::NoPeerCred => "no_peer_cred",
-            Refusal::Busy => "busy",
-            Refusal::ReadTimeout => "read_timeout",
-            Refusal::Oversize => "oversize",
-            Refusal::BadFrame => "bad_frame",
-            Refusal::WriteFailed => "write_failed",
-        }
-    }
-}
 
 /// The merged decision, in one word, as the subscribers decided it: before
 /// rendering, so an answer the agent cannot express (counted as a loss)
@@ -112,16 +69,6 @@ impl Outcome {
     }
 }
 
-/// Why a shim answered without the gateway (the shim's fallback record).
-pub const FALLBACK_REASONS: [&str; 6] = [
-    "unreachable",
-    "timeout",
-    "bad_reply",
-    "oversize",
-    "usage",
-    "other",
-];
-
 pub(crate) const LOSSES: [Loss; 7] = [
     Loss::Deny,
     Loss::Ask,
@@ -158,6 +105,9 @@ pub struct Metrics {
     merge: [MergeCell; AGENTS],
     detect_errors: AtomicU64,
     parse_errors: [AtomicU64; AGENTS],
+    unparsed: [AtomicU64; Unparsed::ALL.len()],
+    /// Unparsed payloads answered neutrally (0) or blocked (1).
+    unparsed_replies: [AtomicU64; 2],
     refused: [AtomicU64; Refusal::ALL.len()],
     fallbacks: [AtomicU64; FALLBACK_REASONS.len()],
     subscribers: DashMap<String, Arc<SubscriberStats>>,
@@ -186,6 +136,8 @@ impl Default for Metrics {
             }),
             detect_errors: AtomicU64::new(0),
             parse_errors: zeros(),
+            unparsed: zeros(),
+            unparsed_replies: zeros(),
             refused: zeros(),
             fallbacks: zeros(),
             subscribers: DashMap::new(),
@@ -242,6 +194,14 @@ impl Metrics {
     /// A payload of `agent`'s could not be parsed.
     pub fn parse_error(&self, agent: Agent) {
         bump(&self.parse_errors[agent_index(agent)]);
+    }
+
+    /// A payload was not understood for `reason` and answered as `mode`
+    /// says (neutral reply, or the blocking one).
+    pub fn unparsed(&self, reason: Unparsed, mode: FailMode) {
+        let i = Unparsed::ALL.iter().position(|r| *r == reason).unwrap_or(0);
+        bump(&self.unparsed[i]);
+        bump(&self.unparsed_replies[usize::from(mode == FailMode::Closed)]);
     }
 
     pub fn refused(&self, reason: Refusal) {

@@ -12,7 +12,7 @@ use hookgate_adapters::{Agent, EventKind};
 use serde::Serialize;
 
 use super::latency::LatencySnapshot;
-use super::{FALLBACK_REASONS, LOSSES, Metrics, Outcome, Refusal};
+use super::{FALLBACK_REASONS, LOSSES, Metrics, Outcome, Refusal, Unparsed};
 
 /// A point-in-time copy of [`Metrics`].
 #[derive(Debug, Clone, Serialize)]
@@ -24,6 +24,10 @@ pub struct Snapshot {
     /// Payloads that could not be parsed, in total and by agent.
     pub parse_errors: u64,
     pub parse_errors_by_agent: BTreeMap<&'static str, u64>,
+    /// Payloads not understood (detect or parse errors), by reason, and how
+    /// they were answered (`open`: neutral reply, `closed`: blocked).
+    pub unparsed: BTreeMap<&'static str, u64>,
+    pub unparsed_replies: BTreeMap<&'static str, u64>,
     /// Connections closed unanswered, by reason.
     pub refused: BTreeMap<&'static str, u64>,
     /// Shim fallbacks (answers without the gateway), by reason.
@@ -172,6 +176,8 @@ impl Metrics {
             detect_errors: load(&self.detect_errors),
             parse_errors: parse_errors_by_agent.values().sum(),
             parse_errors_by_agent,
+            unparsed: labelled(Unparsed::ALL.map(Unparsed::as_str), &self.unparsed),
+            unparsed_replies: labelled(["open", "closed"], &self.unparsed_replies),
             refused: labelled(Refusal::ALL.map(Refusal::as_str), &self.refused),
             fallbacks: labelled(FALLBACK_REASONS, &self.fallbacks),
             rewrite_conflicts: self.merge.iter().map(|m| load(&m.rewrite_conflicts)).sum(),

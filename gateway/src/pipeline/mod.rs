@@ -3,8 +3,8 @@
 //!
 //! Everything here is bounded by the subscribers' deadlines; nothing blocks
 //! on observe subscribers or the audit log. A payload that cannot be
-//! understood gets the agent's neutral reply and a counter, never an error
-//! the agent would act on.
+//! understood gets the hook call's fail mode (neutral reply, or the agent's
+//! blocking one) and a counter.
 
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
@@ -18,8 +18,9 @@ use hookgate_wire::{Reply, Request};
 use crate::builtin::audit::AuditRecord;
 use crate::convert::ProtoEvent;
 use crate::ids::EventIds;
-use crate::metrics::{Metrics, Outcome};
+use crate::metrics::{Metrics, Outcome, Unparsed};
 use crate::subscribers::Registry;
+use crate::warnings::{self, Warning};
 
 /// The per-event logic, shared by every connection.
 #[derive(Debug)]
@@ -27,14 +28,18 @@ pub struct Pipeline {
     registry: Registry,
     metrics: Arc<Metrics>,
     ids: EventIds,
+    /// `[server] on_unparsed`: `Closed` blocks every payload that cannot be
+    /// understood; `Open` leaves it to each hook call's fail mode.
+    on_unparsed: FailMode,
 }
 
 impl Pipeline {
-    pub fn new(registry: Registry, metrics: Arc<Metrics>) -> Pipeline {
+    pub fn new(registry: Registry, metrics: Arc<Metrics>, on_unparsed: FailMode) -> Pipeline {
         Pipeline {
             registry,
             metrics,
             ids: EventIds::default(),
+            on_unparsed,
         }
     }
 
@@ -49,34 +54,10 @@ impl Pipeline {
     pub(crate) async fn evaluate(&self, request: Request) -> (Reply, Option<Decision>) {
         let started = Instant::now();
         let id = self.ids.next_id();
-        // The shim's agent argument (`gateway-shim cursor`) is a hint; take
-        // the first argument naming an agent, so shim flags may precede it.
-        let hint = request
-            .args
-            .iter()
-            .find_map(|arg| arg.parse::<Agent>().ok());
-        let env_names: Vec<&str> = request.env.iter().map(|(name, _)| name.as_str()).collect();
-        let detected = match adapters::detect(&request.stdin, hint, &env_names) {
-            Ok(detected) => detected,
-            Err(err) => {
-                // With the shim's agent argument the agent is known: its
-                // payload did not parse. Without, nobody can tell whose.
-                match hint {
-                    Some(agent) => self.metrics.parse_error(agent),
-                    None => self.metrics.detect_error(),
-                }
-                tracing::warn!(%id, error = %err, bytes = request.stdin.len(), "payload not understood; neutral reply");
-                let reply = self.unparsed(id, request.stdin, None, err.to_string(), started);
-                return (reply, None);
-            }
-        };
-        let event = match adapters::parse(detected.dialect, &request.stdin) {
+        let event = match understand(&request) {
             Ok(event) => Arc::new(event),
-            Err(err) => {
-                self.metrics.parse_error(detected.dialect.agent());
-                tracing::warn!(%id, error = %err, "payload not parsed; neutral reply");
-                let reply =
-                    self.unparsed(id, request.stdin, Some(detected), err.to_string(), started);
+            Err(unparsed) => {
+                let reply = self.unparsed(id, request, unparsed, started);
                 return (reply, None);
             }
         };
@@ -142,29 +123,51 @@ impl Pipeline {
         self.audit(&event, id, payload, &merged.decision, started);
         self.metrics
             .replied(agent, event.kind, outcome, started.elapsed());
-        let reply = rendered.reply;
-        let reply = Reply {
-            exit_code: reply.exit_code,
-            stdout: reply.stdout,
-            stderr: reply.stderr,
-        };
-        (reply, Some(merged.decision))
+        (wire_reply(rendered.reply), Some(merged.decision))
     }
 
-    /// The neutral reply for a payload that could not be understood.
+    /// The reply for a payload that could not be understood: the hook
+    /// call's fail mode decides, not chance. Fail-open gets the agent's
+    /// neutral reply; fail-closed (the shim's mode, or `on_unparsed =
+    /// "closed"`) gets its blocking reply for that event, since a payload
+    /// nobody can read is one nobody can guard.
     fn unparsed(
         &self,
         id: String,
-        payload: Vec<u8>,
-        detected: Option<Detected>,
-        error: String,
+        request: Request,
+        unparsed: NotUnderstood,
         started: Instant,
     ) -> Reply {
-        let dialect: Option<Dialect> = detected.as_ref().map(|d| d.dialect);
-        let native = detected.as_ref().and_then(|d| d.native_event.as_deref());
-        let reply = adapters::fallback(dialect, native, FailMode::Open, "");
+        let mode = match (self.on_unparsed, forwarded_fail_mode(&request)) {
+            (FailMode::Closed, _) | (_, FailMode::Closed) => FailMode::Closed,
+            _ => FailMode::Open,
+        };
+        match unparsed.hint {
+            Some(agent) => self.metrics.parse_error(agent),
+            None => self.metrics.detect_error(),
+        }
+        self.metrics.unparsed(unparsed.reason, mode);
+        warnings::warn(
+            Warning::Unparsed,
+            format_args!(
+                "payload not understood ({}: {}); answered {}",
+                unparsed.reason.as_str(),
+                unparsed.error,
+                if mode == FailMode::Closed {
+                    "blocked (fail-closed)"
+                } else {
+                    "neutrally (fail-open)"
+                },
+            ),
+        );
+        let dialect: Option<Dialect> = unparsed.detected.as_ref().map(|d| d.dialect);
+        let native = unparsed
+            .detected
+            .as_ref()
+            .and_then(|d| d.native_event.as_deref());
+        let reply = adapters::fallback(dialect, native, mode, UNPARSED_MESSAGE);
         if !self.registry.audits.is_empty() {
-            let payload = Arc::new(payload);
+            let payload = Arc::new(request.stdin);
             for (_, audit) in &self.registry.audits {
                 audit.record(AuditRecord {
                     id: id.clone(),
@@ -172,17 +175,13 @@ impl Pipeline {
                     event: None,
                     payload: Arc::clone(&payload),
                     decision: Decision::default(),
-                    error: Some(error.clone()),
+                    error: Some(unparsed.error.clone()),
                     latency: started.elapsed(),
                 });
             }
         }
         self.metrics.latency(started.elapsed());
-        Reply {
-            exit_code: reply.exit_code,
-            stdout: reply.stdout,
-            stderr: reply.stderr,
-        }
+        wire_reply(reply)
     }
 
     fn audit(
@@ -218,3 +217,68 @@ impl Pipeline {
 
 #[cfg(test)]
 mod tests;
+
+/// Shown to the user and the model when a payload that could not be
+/// understood is blocked.
+const UNPARSED_MESSAGE: &str = "hookgate blocked this: the gateway could not understand this hook payload, \
+     so no policy could check it (fail-closed); `gateway status` counts it under `unparsed`";
+
+/// Why a payload was not understood, and what is known about it anyway.
+#[derive(Debug)]
+struct NotUnderstood {
+    /// The agent the shim named, if any.
+    hint: Option<Agent>,
+    /// The dialect, when detection got that far (for the right reply).
+    detected: Option<Detected>,
+    reason: Unparsed,
+    /// For logs: names fields, never payload content.
+    error: String,
+}
+
+/// Step one of an event: detect the dialect and parse the payload.
+fn understand(request: &Request) -> Result<HookEvent, NotUnderstood> {
+    // The shim's agent argument (`gateway-shim cursor`) is a hint; take
+    // the first argument naming an agent, so shim flags may precede it.
+    let hint = request
+        .args
+        .iter()
+        .find_map(|arg| arg.parse::<Agent>().ok());
+    let env_names: Vec<&str> = request.env.iter().map(|(name, _)| name.as_str()).collect();
+    let detected =
+        adapters::detect(&request.stdin, hint, &env_names).map_err(|err| NotUnderstood {
+            hint,
+            detected: None,
+            reason: Unparsed::of_detect(&err),
+            error: err.to_string(),
+        })?;
+    adapters::parse(detected.dialect, &request.stdin).map_err(|err| NotUnderstood {
+        // The dialect is known: its agent's payload did not parse.
+        hint: Some(detected.dialect.agent()),
+        reason: Unparsed::of_parse(&err),
+        error: err.to_string(),
+        detected: Some(detected),
+    })
+}
+
+/// The fail mode the shim resolved for this hook call (it forwards it as
+/// `HOOKGATE_FAIL`); open when absent or unknown.
+fn forwarded_fail_mode(request: &Request) -> FailMode {
+    let forwarded = request
+        .env
+        .iter()
+        .find(|(name, _)| name == hookgate_wire::FAIL_MODE_VAR)
+        .map(|(_, value)| value.as_str());
+    match forwarded {
+        Some("closed") => FailMode::Closed,
+        _ => FailMode::Open,
+    }
+}
+
+/// The adapters' reply as a wire frame's.
+fn wire_reply(reply: adapters::Reply) -> Reply {
+    Reply {
+        exit_code: reply.exit_code,
+        stdout: reply.stdout,
+        stderr: reply.stderr,
+    }
+}

@@ -33,9 +33,7 @@ async fn gateway_status(socket: &Path, json: bool) -> (Option<i32>, String, Stri
 }
 
 async fn status_json(gateway: &TestGateway) -> Value {
-    let (code, stdout, stderr) = gateway_status(gateway.socket(), true).await;
-    assert_eq!(code, Some(0), "gateway status failed: {stderr}");
-    serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("not JSON ({err}): {stdout}"))
+    gateway.status_json().await
 }
 
 /// `GET /metrics` over plain HTTP/1.1; returns the body.

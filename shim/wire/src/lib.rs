@@ -54,5 +54,10 @@ pub const MAX_REQUEST_BODY: usize = MAX_STDIN + 256 * 1024;
 /// Largest reply body. Replies carry at most a rewritten tool input and
 /// context (agents cap context at 10,000–50,000 characters).
 pub const MAX_REPLY_BODY: usize = MAX_STDIN + 64 * 1024;
+/// The variable in which the shim forwards the fail mode it resolved for
+/// this hook call (`open` or `closed`: its flag, else its `HOOKGATE_FAIL`,
+/// else open), so the gateway answers a payload it cannot understand the
+/// way the shim would.
+pub const FAIL_MODE_VAR: &str = "HOOKGATE_FAIL";
 /// Most argv entries or environment variables in a request.
 pub const MAX_LIST_ITEMS: usize = 1024;

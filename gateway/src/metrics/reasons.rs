@@ -1,0 +1,119 @@
+//! The bounded label sets of the gateway's failure counters.
+
+use hookgate_adapters::{DetectError, ParseError, ParseErrorKind};
+
+/// Why a connection was closed without a reply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// The peer runs as another user.
+    ForeignUid,
+    /// The kernel would not tell the peer's credentials.
+    NoPeerCred,
+    /// Every connection slot stayed taken for the whole queue wait.
+    Busy,
+    /// The request did not arrive before the read deadline.
+    ReadTimeout,
+    /// The request frame is larger than the gateway accepts.
+    Oversize,
+    /// The bytes are not a valid request frame.
+    BadFrame,
+    /// The reply could not be written back.
+    WriteFailed,
+}
+
+impl Refusal {
+    /// Every reason, in a stable order (the index of the counter array).
+    pub const ALL: [Refusal; 7] = [
+        Refusal::ForeignUid,
+        Refusal::NoPeerCred,
+        Refusal::Busy,
+        Refusal::ReadTimeout,
+        Refusal::Oversize,
+        Refusal::BadFrame,
+        Refusal::WriteFailed,
+    ];
+
+    /// Name used in metric labels.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Refusal::ForeignUid => "foreign_uid",
+            Refusal::NoPeerCred => "no_peer_cred",
+            Refusal::Busy => "busy",
+            Refusal::ReadTimeout => "read_timeout",
+            Refusal::Oversize => "oversize",
+            Refusal::BadFrame => "bad_frame",
+            Refusal::WriteFailed => "write_failed",
+        }
+    }
+}
+
+/// Why a payload was not understood (it then gets the hook call's fail
+/// mode: the agent's neutral reply, or its blocking one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unparsed {
+    /// Not JSON, even by `JSON.parse`'s rules.
+    NotJson,
+    /// JSON, but not an object.
+    NotAnObject,
+    /// Nested deeper than the adapters accept.
+    TooDeep,
+    /// A field missing or of the wrong type for its agent's dialect.
+    BadField,
+    /// No known agent's dialect (and no agent argument).
+    UnknownDialect,
+    /// The agent is known but has no adapter.
+    NoAdapter,
+}
+
+impl Unparsed {
+    /// Every reason, in a stable order (the index of the counter array).
+    pub const ALL: [Unparsed; 6] = [
+        Unparsed::NotJson,
+        Unparsed::NotAnObject,
+        Unparsed::TooDeep,
+        Unparsed::BadField,
+        Unparsed::UnknownDialect,
+        Unparsed::NoAdapter,
+    ];
+
+    /// Name used in metric labels.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Unparsed::NotJson => "not_json",
+            Unparsed::NotAnObject => "not_an_object",
+            Unparsed::TooDeep => "too_deep",
+            Unparsed::BadField => "bad_field",
+            Unparsed::UnknownDialect => "unknown_dialect",
+            Unparsed::NoAdapter => "no_adapter",
+        }
+    }
+
+    pub fn of_detect(err: &DetectError) -> Unparsed {
+        match err {
+            DetectError::NotAnObject => Unparsed::NotAnObject,
+            DetectError::UnknownDialect => Unparsed::UnknownDialect,
+            DetectError::UnsupportedAgent(_) => Unparsed::NoAdapter,
+        }
+    }
+
+    pub fn of_parse(err: &ParseError) -> Unparsed {
+        match err.kind {
+            ParseErrorKind::NotJson { .. } => Unparsed::NotJson,
+            ParseErrorKind::NotAnObject => Unparsed::NotAnObject,
+            ParseErrorKind::TooDeep => Unparsed::TooDeep,
+            ParseErrorKind::MissingField(_) | ParseErrorKind::WrongType { .. } => {
+                Unparsed::BadField
+            }
+        }
+    }
+}
+
+/// Why a shim answered without the gateway (the shim's fallback record).
+pub const FALLBACK_REASONS: [&str; 6] = [
+    "unreachable",
+    "timeout",
+    "bad_reply",
+    "oversize",
+    "usage",
+    "other",
+];
