@@ -40,28 +40,58 @@ pub fn record_path(socket: &Path) -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
-/// Collects the record next to `socket` into `metrics`; returns how many
-/// fallbacks were counted. A missing record is zero; other errors are
-/// logged and also count zero (reports must not fail on it).
-pub fn collect(socket: &Path, metrics: &Metrics) -> u64 {
-    match try_collect(socket, metrics) {
-        Ok(n) => n,
-        Err(err) => {
-            tracing::warn!(error = %err, "cannot read the shims' fallback record");
-            0
-        }
-    }
+/// The record the shims keep in the user's state directory for `socket`
+/// when its directory cannot hold one (`fallback::state_record_path`).
+pub fn state_record_path(socket: &Path) -> Option<PathBuf> {
+    let socket = socket.to_str()?;
+    fallback::state_record_path(|name| std::env::var(name).ok(), socket).map(PathBuf::from)
 }
 
-fn try_collect(socket: &Path, metrics: &Metrics) -> io::Result<u64> {
-    let Some(record) = record_path(socket) else {
-        return Ok(0);
-    };
-    let collecting = crate::transport::sibling(&record, COLLECTING_SUFFIX);
+/// Collects the records of `socket` (next to it and in the state
+/// directory) into `metrics`; returns how many fallbacks were counted. A
+/// missing record is zero; other errors are logged and also count zero
+/// (reports must not fail on it).
+pub fn collect(socket: &Path, metrics: &Metrics) -> u64 {
+    [record_path(socket), state_record_path(socket)]
+        .into_iter()
+        .flatten()
+        .map(|record| match try_collect(&record, metrics) {
+            Ok(n) => n,
+            Err(err) => {
+                tracing::warn!(record = %record.display(), error = %err, "cannot read the shims' fallback record");
+                0
+            }
+        })
+        .sum()
+}
+
+/// The fallbacks recorded for `socket` and not yet collected, by reason,
+/// read without touching the records (for `gateway status` when no
+/// gateway runs to collect them).
+pub fn peek(socket: &Path) -> std::collections::BTreeMap<String, u64> {
+    let mut counts = std::collections::BTreeMap::new();
+    let records = [record_path(socket), state_record_path(socket)];
+    for record in records.into_iter().flatten() {
+        let collecting = crate::transport::sibling(&record, COLLECTING_SUFFIX);
+        for path in [record, collecting] {
+            let Ok(text) = crate::files::read_to_string(&path, MAX_READ) else {
+                continue;
+            };
+            for entry in text.lines().filter_map(fallback::parse_line) {
+                let reason = entry.reason.map_or("other", |reason| reason.as_str());
+                *counts.entry(reason.to_owned()).or_default() += 1;
+            }
+        }
+    }
+    counts
+}
+
+fn try_collect(record: &Path, metrics: &Metrics) -> io::Result<u64> {
+    let collecting = crate::transport::sibling(record, COLLECTING_SUFFIX);
     // A leftover from a collection that died between steps 1 and 3 is
     // counted first, then the current record.
     let mut total = count_and_remove(&collecting, metrics)?;
-    match std::fs::rename(&record, &collecting) {
+    match std::fs::rename(record, &collecting) {
         Ok(()) => total += count_and_remove(&collecting, metrics)?,
         Err(err) if err.kind() == io::ErrorKind::NotFound => {}
         Err(err) => return Err(err),
@@ -71,10 +101,16 @@ fn try_collect(socket: &Path, metrics: &Metrics) -> io::Result<u64> {
 
 fn count_and_remove(path: &Path, metrics: &Metrics) -> io::Result<u64> {
     use std::io::Read as _;
-    let file = match std::fs::File::open(path) {
+    // Non-blocking, never through a symlink, a regular file of ours only:
+    // a FIFO planted here must not hang start-up or `gateway status`.
+    let file = match crate::files::open(path, crate::files::Access::Read) {
         Ok(file) => file,
         Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(0),
-        Err(err) => return Err(err),
+        Err(err) => {
+            // Not a record a shim wrote: remove it so it is not met again.
+            let _ = std::fs::remove_file(path);
+            return Err(err);
+        }
     };
     let mut text = String::new();
     let read = file.take(MAX_READ).read_to_string(&mut text);
@@ -159,5 +195,19 @@ mod tests {
         assert_eq!(collect(&socket, &metrics), 1);
         assert!(!leftover.exists());
         assert_eq!(metrics.snapshot().fallbacks["oversize"], 1);
+    }
+
+    /// A FIFO planted at the record path is neither waited on nor kept.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_at_the_record_path_does_not_block() {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("gateway.sock");
+        let record = record_path(&socket).unwrap();
+        let made = std::process::Command::new("mkfifo").arg(&record).status();
+        assert!(made.unwrap().success());
+        let metrics = Metrics::default();
+        assert_eq!(collect(&socket, &metrics), 0);
+        assert!(!record.exists(), "removed");
     }
 }

@@ -18,10 +18,12 @@
 //! can run a gateway in-process; the `gateway` binary is a thin CLI over it.
 
 pub mod admin;
+pub mod budget;
 pub mod builtin;
 pub mod config;
 pub mod convert;
 pub mod fallbacks;
+pub mod files;
 pub mod ids;
 pub mod metrics;
 pub mod pipeline;

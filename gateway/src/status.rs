@@ -2,12 +2,13 @@
 //! a table, or the JSON document, once or every `--watch` seconds.
 
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use hookgate_gateway::admin::{client, table};
 use hookgate_gateway::config::Config;
+use hookgate_gateway::fallbacks;
 
 use crate::cli::StatusArgs;
 
@@ -43,27 +44,88 @@ pub(crate) fn run(args: &StatusArgs) -> ExitCode {
                     serde_json::to_string_pretty(doc).unwrap_or_default() + "\n"
                 }
                 Ok(doc) => table::render(doc),
-                Err(err) => format!("gateway: {err}\n"),
+                Err(err) => format!("gateway: {err}\n{}", not_running(&socket)),
             };
             let Some(secs) = args.watch else {
                 return match result {
                     Ok(_) => {
-                        print!("{text}");
+                        // A closed pipe (`gateway status | head -1`) is
+                        // the reader's choice, not a failure.
+                        let _ = std::io::stdout().write_all(text.as_bytes());
                         ExitCode::SUCCESS
                     }
                     Err(_) => {
-                        eprint!("{text}");
+                        let _ = std::io::stderr().write_all(text.as_bytes());
                         ExitCode::FAILURE
                     }
                 };
             };
             // Clear the screen, home the cursor, redraw.
-            print!("\x1b[2J\x1b[H{text}");
-            let _ = std::io::stdout().flush();
+            let mut stdout = std::io::stdout();
+            let drawn = write!(stdout, "\x1b[2J\x1b[H{text}").and_then(|()| stdout.flush());
+            if drawn.is_err() {
+                return ExitCode::SUCCESS;
+            }
             tokio::select! {
                 () = tokio::time::sleep(Duration::from_secs(secs)) => {}
                 _ = tokio::signal::ctrl_c() => return ExitCode::SUCCESS,
             }
         }
     })
+}
+
+/// What a user needs to know when no gateway answers: what is wrong with
+/// the socket's directory, what the shims did meanwhile, how to start it.
+fn not_running(socket: &Path) -> String {
+    let mut out = String::new();
+    if let Some(problem) = directory_problem(socket) {
+        out.push_str(&format!("  problem: {problem}\n"));
+    }
+    let recorded = fallbacks::peek(socket);
+    if !recorded.is_empty() {
+        let total: u64 = recorded.values().sum();
+        let reasons: Vec<String> = recorded.iter().map(|(r, n)| format!("{r} {n}")).collect();
+        out.push_str(&format!(
+            "  shims answered {total} hook calls on their own meanwhile ({}): \
+             fail-open shims let them through unchecked\n",
+            reasons.join(", ")
+        ));
+    }
+    out.push_str(&format!(
+        "  start it with: gateway serve --socket {}\n",
+        socket.display()
+    ));
+    out
+}
+
+/// Why the socket's directory cannot be the gateway's, if it cannot.
+#[cfg(unix)]
+fn directory_problem(socket: &Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt as _;
+    let dir = socket.parent()?;
+    let meta = std::fs::symlink_metadata(dir).ok()?;
+    let uid = hookgate_wire::socket::current_uid();
+    if !meta.is_dir() {
+        Some(format!("{} is not a directory", dir.display()))
+    } else if meta.uid() != uid {
+        Some(format!(
+            "the socket directory {} belongs to uid {}, not to you (uid {uid}): another user \
+             created it; remove it or use another socket (HOOKGATE_SOCKET and --socket)",
+            dir.display(),
+            meta.uid()
+        ))
+    } else if meta.mode() & 0o077 != 0 {
+        Some(format!(
+            "the socket directory {} is open to other users; run `chmod 700 {}`",
+            dir.display(),
+            dir.display()
+        ))
+    } else {
+        None
+    }
+}
+
+#[cfg(windows)]
+fn directory_problem(_socket: &Path) -> Option<String> {
+    None
 }

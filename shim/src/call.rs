@@ -23,6 +23,10 @@ use crate::sys::{self, ConnectError, IoError, Stream};
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Failure {
     Unreachable(String),
+    /// The socket or the server behind it is not this user's.
+    Untrusted(String),
+    /// The gateway said it has no room for this call now.
+    Busy,
     Timeout,
     BadReply(String),
 }
@@ -31,6 +35,8 @@ impl Failure {
     pub(crate) fn reason(&self) -> Reason {
         match self {
             Failure::Unreachable(_) => Reason::Unreachable,
+            Failure::Untrusted(_) => Reason::Untrusted,
+            Failure::Busy => Reason::Busy,
             Failure::Timeout => Reason::Timeout,
             Failure::BadReply(_) => Reason::BadReply,
         }
@@ -38,7 +44,10 @@ impl Failure {
 
     pub(crate) fn detail(&self) -> &str {
         match self {
-            Failure::Unreachable(detail) | Failure::BadReply(detail) => detail,
+            Failure::Unreachable(detail)
+            | Failure::Untrusted(detail)
+            | Failure::BadReply(detail) => detail,
+            Failure::Busy => "the gateway had no connection slot",
             Failure::Timeout => "no reply before the deadline",
         }
     }
@@ -55,7 +64,7 @@ pub(crate) fn call(socket: &str, frame: Vec<u8>, deadline: Duration) -> Result<R
             return Err(Failure::Unreachable("connect timed out".into()));
         }
         Err(ConnectError::Timeout) => return Err(Failure::Timeout),
-        Err(ConnectError::Untrusted(detail)) => return Err(Failure::Unreachable(detail)),
+        Err(ConnectError::Untrusted(detail)) => return Err(Failure::Untrusted(detail)),
         Err(ConnectError::Os(err)) => return Err(Failure::Unreachable(format!("connect: {err}"))),
     };
 
@@ -89,9 +98,11 @@ fn read_reply(stream: &Stream, deadline: Duration) -> Result<Reply, Failure> {
     let header: [u8; HEADER_LEN] = recv(HEADER_LEN)?
         .try_into()
         .map_err(|_| bad(&"short header"))?;
-    let header = Header::decode(&header, MAX_REPLY_BODY)
-        .and_then(|header| header.expect(FrameKind::Reply))
-        .map_err(|err| bad(&err))?;
+    let header = Header::decode(&header, MAX_REPLY_BODY).map_err(|err| bad(&err))?;
+    if header.kind == FrameKind::Busy {
+        return Err(Failure::Busy);
+    }
+    let header = header.expect(FrameKind::Reply).map_err(|err| bad(&err))?;
     let body = recv(header.body_len)?;
     Reply::decode(&body).map_err(|err| bad(&err))
 }

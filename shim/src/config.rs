@@ -45,6 +45,9 @@ pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_millis(1000);
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Config {
     pub(crate) socket: String,
+    /// The fallback record in the user's state directory, for fallbacks
+    /// whose socket directory cannot hold one (see `record`).
+    pub(crate) state_record: Option<String>,
     pub(crate) timeout: Duration,
     /// From `HOOKGATE_FAIL`; a command-line flag wins over it.
     pub(crate) fail_mode: Option<FailMode>,
@@ -85,8 +88,14 @@ impl Config {
             },
         };
         let debug = env(DEBUG_ENV).is_some_and(|v| v == "1");
+        let socket = sys::socket_path(&env);
         Config {
-            socket: sys::socket_path(&env),
+            state_record: if cfg!(unix) {
+                hookgate_wire::fallback::state_record_path(&env, &socket)
+            } else {
+                None
+            },
+            socket,
             timeout,
             fail_mode,
             debug,

@@ -37,7 +37,7 @@ pub(crate) use file::append;
 /// Windows keeps no record (see "Not on Windows" above): nothing is
 /// written.
 #[cfg(windows)]
-pub(crate) fn append(_socket: &str, _reason: Reason) -> bool {
+pub(crate) fn append(_socket: &str, _state_record: Option<&str>, _reason: Reason) -> bool {
     false
 }
 
@@ -46,8 +46,12 @@ pub(crate) fn append(_socket: &str, _reason: Reason) -> bool {
 pub(crate) fn message(reason: Reason) -> &'static str {
     match reason {
         Reason::Unreachable => {
-            "hookgate blocked this: the hook gateway is not reachable (fail-closed)"
+            "hookgate blocked this: the hook gateway is not reachable (fail-closed); start it with `gateway serve`"
         }
+        Reason::Untrusted => {
+            "hookgate blocked this: the hook socket or the server behind it belongs to another user (fail-closed); run `gateway status` to see why"
+        }
+        Reason::Busy => "hookgate blocked this: the hook gateway is overloaded (fail-closed)",
         Reason::Timeout => {
             "hookgate blocked this: the hook gateway did not answer in time (fail-closed)"
         }
@@ -74,32 +78,47 @@ mod file {
     /// that is down for long (and never rotates) cannot fill the disk.
     pub(crate) const MAX_RECORD_BYTES: u64 = 1024 * 1024;
 
-    /// Appends one line for `reason` to the record of the gateway at `socket`,
-    /// or does nothing. Returns whether a line was written (for
-    /// `HOOKGATE_DEBUG`).
-    pub(crate) fn append(socket: &str, reason: Reason) -> bool {
-        append_at(socket, reason, sys::unix_secs(), sys::current_uid())
+    /// Appends one line for `reason` to the record of the gateway at
+    /// `socket` or, when that cannot be written (its directory is missing
+    /// or not this user's: a squatted directory), to `state_record` in the
+    /// user's state directory; or does nothing. Returns whether a line was
+    /// written (for `HOOKGATE_DEBUG`).
+    pub(crate) fn append(socket: &str, state_record: Option<&str>, reason: Reason) -> bool {
+        let (now, uid) = (sys::unix_secs(), sys::current_uid());
+        append_at(socket, state_record, reason, now, uid)
     }
 
-    /// [`append`] for the user `uid` at `unix_secs`.
-    fn append_at(socket: &str, reason: Reason, unix_secs: u64, uid: u32) -> bool {
-        try_append(socket, reason, unix_secs, uid).unwrap_or(false)
-    }
-
-    fn try_append(
+    /// [`append`] for the user `uid` at `now` (Unix seconds).
+    fn append_at(
         socket: &str,
+        state_record: Option<&str>,
+        reason: Reason,
+        now: u64,
+        uid: u32,
+    ) -> bool {
+        let next_to_socket = record_path(socket)
+            .is_some_and(|path| try_append(&path, reason, now, uid).unwrap_or(false));
+        next_to_socket
+            || state_record.is_some_and(|path| {
+                // The state directory may not exist yet: its parent must.
+                let _ = sys::mkdir_private(path::parent(path));
+                try_append(path, reason, now, uid).unwrap_or(false)
+            })
+    }
+
+    /// Appends the line to the record at `path` if its directory and the
+    /// file are this user's (`uid`).
+    fn try_append(
+        path: &str,
         reason: Reason,
         unix_secs: u64,
         uid: u32,
     ) -> Result<bool, sys::Errno> {
-        let Some(path) = record_path(socket) else {
-            return Ok(false);
-        };
-        let dir = sys::stat(path::parent(&path))?;
+        let dir = sys::lstat(path::parent(path))?;
         if !dir.is_dir() || dir.uid != uid {
             return Ok(false);
         }
-        let file = File::open_append(&path)?;
+        let file = File::open_append(path)?;
         let meta = file.meta()?;
         if !meta.is_file() || meta.uid != uid || meta.size > MAX_RECORD_BYTES {
             return Ok(false);
@@ -130,12 +149,14 @@ mod file {
             let socket = socket_in(&dir);
             assert!(append_at(
                 &socket,
+                None,
                 Reason::Timeout,
                 1700000000,
                 current_uid()
             ));
             assert!(append_at(
                 &socket,
+                None,
                 Reason::Unreachable,
                 1700000001,
                 current_uid()
@@ -153,6 +174,7 @@ mod file {
             let missing = dir.path().join("absent").join("gateway.sock");
             assert!(!append_at(
                 missing.to_str().unwrap(),
+                None,
                 Reason::Timeout,
                 1,
                 current_uid()
@@ -160,8 +182,39 @@ mod file {
 
             let socket = socket_in(&dir);
             let other_uid = current_uid().wrapping_add(1);
-            assert!(!append_at(&socket, Reason::Timeout, 1, other_uid));
+            assert!(!append_at(&socket, None, Reason::Timeout, 1, other_uid));
             assert!(!fs::exists(record_path(&socket).unwrap()).unwrap());
+        }
+
+        #[test]
+        fn a_missing_socket_directory_records_in_the_state_directory() {
+            let dir = tempfile::tempdir().unwrap();
+            let socket = dir.path().join("absent").join("gateway.sock");
+            let socket = socket.to_str().unwrap();
+            fs::create_dir(dir.path().join("state")).unwrap();
+            let state = dir.path().join("state").join("hookgate");
+            let record = state.join("shim-fallbacks");
+            let record = record.to_str().unwrap();
+            assert!(!append_at(
+                socket,
+                None,
+                Reason::Untrusted,
+                1,
+                current_uid()
+            ));
+            assert!(append_at(
+                socket,
+                Some(record),
+                Reason::Untrusted,
+                7,
+                current_uid()
+            ));
+            assert_eq!(fs::read_to_string(record).unwrap(), "7 untrusted\n");
+            let mode = fs::metadata(&state).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o700, "created private");
+            // Another user's state directory is never written.
+            let other_uid = current_uid().wrapping_add(1);
+            assert!(!append_at(socket, Some(record), Reason::Busy, 8, other_uid));
         }
 
         #[test]
@@ -170,7 +223,7 @@ mod file {
             let socket = socket_in(&dir);
             let path = record_path(&socket).unwrap();
             fs::write(&path, vec![b'x'; MAX_RECORD_BYTES as usize + 1]).unwrap();
-            assert!(!append_at(&socket, Reason::Timeout, 1, current_uid()));
+            assert!(!append_at(&socket, None, Reason::Timeout, 1, current_uid()));
             assert_eq!(fs::metadata(&path).unwrap().len(), MAX_RECORD_BYTES + 1);
         }
 
@@ -181,7 +234,7 @@ mod file {
             let target = dir.path().join("target");
             fs::write(&target, b"").unwrap();
             std::os::unix::fs::symlink(&target, record_path(&socket).unwrap()).unwrap();
-            assert!(!append_at(&socket, Reason::Timeout, 1, current_uid()));
+            assert!(!append_at(&socket, None, Reason::Timeout, 1, current_uid()));
             assert_eq!(fs::read(&target).unwrap(), b"");
         }
     }

@@ -143,7 +143,11 @@ impl Fallback<'_> {
             record::message(reason),
         );
         output::emit(&reply.stdout, &reply.stderr);
-        let recorded = record::append(&self.config.socket, reason);
+        let recorded = record::append(
+            &self.config.socket,
+            self.config.state_record.as_deref(),
+            reason,
+        );
         self.debug(&format!(
             "answered on its own ({reason}, {:?}, dialect {:?}): {detail}; recorded: {recorded}",
             self.mode,

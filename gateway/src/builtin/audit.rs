@@ -19,6 +19,7 @@ use tokio::sync::mpsc;
 use tokio_util::task::TaskTracker;
 
 use super::mask::mask_json;
+use crate::budget::Payload;
 use crate::metrics::SubscriberStats;
 
 /// One line of the audit log, before serialization.
@@ -29,7 +30,7 @@ pub struct AuditRecord {
     /// `None` when the payload could not be parsed.
     pub event: Option<Arc<HookEvent>>,
     /// The payload as received.
-    pub payload: Arc<Vec<u8>>,
+    pub payload: Arc<Payload>,
     pub decision: Decision,
     /// Why the payload was not parsed (never payload content).
     pub error: Option<String>,
@@ -151,11 +152,9 @@ async fn open(path: &Path) -> std::io::Result<tokio::fs::File> {
         builder.mode(0o700);
         builder.create(dir).await?;
     }
-    let mut options = tokio::fs::OpenOptions::new();
-    options.create(true).append(true);
-    #[cfg(unix)]
-    options.mode(0o600);
-    options.open(path).await
+    // Non-blocking and never through a symlink: see `files`.
+    let file = crate::files::open(path, crate::files::Access::Append)?;
+    Ok(tokio::fs::File::from_std(file))
 }
 
 /// A stable name for each dialect in the log.
@@ -233,7 +232,7 @@ mod tests {
             id: "01HX".into(),
             at: UNIX_EPOCH + Duration::from_millis(1_700_000_000_123),
             event: Some(Arc::new(e)),
-            payload: Arc::new(payload.as_bytes().to_vec()),
+            payload: Arc::new(Payload::from(payload.as_bytes().to_vec())),
             decision,
             error: None,
             latency: Duration::from_micros(42),

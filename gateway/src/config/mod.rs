@@ -181,6 +181,8 @@ impl Config {
     }
 
     fn load_quietly(explicit: Option<&Path>) -> Result<Config, LoadError> {
+        /// A config is a few KiB; this only stops a runaway file.
+        const MAX_CONFIG_BYTES: u64 = 4 << 20;
         let env = Env::from_process();
         let path = match explicit {
             Some(path) => Some(path.to_path_buf()),
@@ -190,9 +192,11 @@ impl Config {
             return Ok(Config::parse(EMBEDDED_NAME, DEFAULT_TOML, &env)?);
         };
         let origin = path.display().to_string();
-        let text = std::fs::read_to_string(&path).map_err(|source| LoadError::Read {
-            path: origin.clone(),
-            source,
+        let text = crate::files::read_to_string(&path, MAX_CONFIG_BYTES).map_err(|source| {
+            LoadError::Read {
+                path: origin.clone(),
+                source,
+            }
         })?;
         Ok(Config::parse(&origin, &text, &env)?)
     }

@@ -10,6 +10,8 @@ use hookgate_proto::v1;
 use prost::Message as _;
 use prost::bytes::Bytes;
 
+use crate::budget::Payload;
+
 /// The proto form of one event, for the remote subscribers that get it.
 ///
 /// Built and encoded on first use, so an event no remote subscriber
@@ -21,13 +23,13 @@ use prost::bytes::Bytes;
 pub struct ProtoEvent {
     event: Arc<HookEvent>,
     id: String,
-    raw: Arc<Vec<u8>>,
+    raw: Arc<Payload>,
     encoded: OnceLock<Bytes>,
 }
 
 impl ProtoEvent {
     /// Nothing is converted yet.
-    pub fn new(event: Arc<HookEvent>, id: String, raw: Arc<Vec<u8>>) -> Arc<ProtoEvent> {
+    pub fn new(event: Arc<HookEvent>, id: String, raw: Arc<Payload>) -> Arc<ProtoEvent> {
         Arc::new(ProtoEvent {
             event,
             id,
@@ -242,7 +244,9 @@ mod tests {
         let mut e = event(Dialect::ClaudeCode, EventKind::PreToolUse);
         e.tool = Some(shell_tool("Bash", "ls"));
         let e = Arc::new(e);
-        let raw = Arc::new(br#"{"hook_event_name":"PreToolUse"}"#.to_vec());
+        let raw = Arc::new(Payload::from(
+            br#"{"hook_event_name":"PreToolUse"}"#.to_vec(),
+        ));
         let shared = ProtoEvent::new(Arc::clone(&e), "01ID".into(), Arc::clone(&raw));
         assert!(shared.encoded.get().is_none(), "nothing converted up front");
         let second = Arc::clone(&shared);

@@ -108,6 +108,7 @@ pub struct Metrics {
     unparsed: [AtomicU64; Unparsed::ALL.len()],
     /// Unparsed payloads answered neutrally (0) or blocked (1).
     unparsed_replies: [AtomicU64; 2],
+    oversize_replies: AtomicU64,
     refused: [AtomicU64; Refusal::ALL.len()],
     fallbacks: [AtomicU64; FALLBACK_REASONS.len()],
     subscribers: DashMap<String, Arc<SubscriberStats>>,
@@ -138,6 +139,7 @@ impl Default for Metrics {
             parse_errors: zeros(),
             unparsed: zeros(),
             unparsed_replies: zeros(),
+            oversize_replies: AtomicU64::new(0),
             refused: zeros(),
             fallbacks: zeros(),
             subscribers: DashMap::new(),
@@ -202,6 +204,12 @@ impl Metrics {
         let i = Unparsed::ALL.iter().position(|r| *r == reason).unwrap_or(0);
         bump(&self.unparsed[i]);
         bump(&self.unparsed_replies[usize::from(mode == FailMode::Closed)]);
+    }
+
+    /// A merged reply too large for the shim was replaced by the agent's
+    /// blocking reply.
+    pub fn oversize_reply(&self) {
+        bump(&self.oversize_replies);
     }
 
     pub fn refused(&self, reason: Refusal) {

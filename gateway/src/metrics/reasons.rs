@@ -19,11 +19,17 @@ pub enum Refusal {
     BadFrame,
     /// The reply could not be written back.
     WriteFailed,
+    /// The shim hung up before its request was evaluated (it had already
+    /// given up and answered on its own): dropped before the fan-out.
+    ShimGone,
+    /// Taking the request would put the bytes in flight over the memory
+    /// budget.
+    OverBudget,
 }
 
 impl Refusal {
     /// Every reason, in a stable order (the index of the counter array).
-    pub const ALL: [Refusal; 7] = [
+    pub const ALL: [Refusal; 9] = [
         Refusal::ForeignUid,
         Refusal::NoPeerCred,
         Refusal::Busy,
@@ -31,6 +37,8 @@ impl Refusal {
         Refusal::Oversize,
         Refusal::BadFrame,
         Refusal::WriteFailed,
+        Refusal::ShimGone,
+        Refusal::OverBudget,
     ];
 
     /// Name used in metric labels.
@@ -43,6 +51,8 @@ impl Refusal {
             Refusal::Oversize => "oversize",
             Refusal::BadFrame => "bad_frame",
             Refusal::WriteFailed => "write_failed",
+            Refusal::ShimGone => "shim_gone",
+            Refusal::OverBudget => "over_budget",
         }
     }
 }
@@ -109,8 +119,10 @@ impl Unparsed {
 }
 
 /// Why a shim answered without the gateway (the shim's fallback record).
-pub const FALLBACK_REASONS: [&str; 6] = [
+pub const FALLBACK_REASONS: [&str; 8] = [
     "unreachable",
+    "untrusted",
+    "busy",
     "timeout",
     "bad_reply",
     "oversize",

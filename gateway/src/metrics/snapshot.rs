@@ -28,6 +28,8 @@ pub struct Snapshot {
     /// they were answered (`open`: neutral reply, `closed`: blocked).
     pub unparsed: BTreeMap<&'static str, u64>,
     pub unparsed_replies: BTreeMap<&'static str, u64>,
+    /// Merged replies over the shim's reply limit, blocked instead.
+    pub oversize_replies: u64,
     /// Connections closed unanswered, by reason.
     pub refused: BTreeMap<&'static str, u64>,
     /// Shim fallbacks (answers without the gateway), by reason.
@@ -178,6 +180,7 @@ impl Metrics {
             parse_errors_by_agent,
             unparsed: labelled(Unparsed::ALL.map(Unparsed::as_str), &self.unparsed),
             unparsed_replies: labelled(["open", "closed"], &self.unparsed_replies),
+            oversize_replies: load(&self.oversize_replies),
             refused: labelled(Refusal::ALL.map(Refusal::as_str), &self.refused),
             fallbacks: labelled(FALLBACK_REASONS, &self.fallbacks),
             rewrite_conflicts: self.merge.iter().map(|m| load(&m.rewrite_conflicts)).sum(),

@@ -13,8 +13,9 @@ use futures_util::future::join_all;
 use hookgate_adapters::{
     self as adapters, Agent, Decision, Detected, Dialect, FailMode, HookEvent, RankedDecision,
 };
-use hookgate_wire::{Reply, Request};
+use hookgate_wire::{MAX_REPLY_BODY, Reply, Request};
 
+use crate::budget::{Payload, Reservation};
 use crate::builtin::audit::AuditRecord;
 use crate::convert::ProtoEvent;
 use crate::ids::EventIds;
@@ -43,27 +44,32 @@ impl Pipeline {
         }
     }
 
-    /// The reply for one shim request.
-    pub async fn handle(&self, request: Request) -> Reply {
-        self.evaluate(request).await.0
+    /// The reply for one shim request, whose bytes `reservation` holds in
+    /// the memory budget (until everything derived from it is done).
+    pub async fn handle(&self, request: Request, reservation: Option<Reservation>) -> Reply {
+        self.evaluate(request, reservation).await.0
     }
 
     /// [`Pipeline::handle`], also giving the merged decision (`None` when
     /// the payload was not understood), so tests assert on the decision
     /// and leave the agent's reply format to `adapters`.
-    pub(crate) async fn evaluate(&self, request: Request) -> (Reply, Option<Decision>) {
+    pub(crate) async fn evaluate(
+        &self,
+        request: Request,
+        reservation: Option<Reservation>,
+    ) -> (Reply, Option<Decision>) {
         let started = Instant::now();
         let id = self.ids.next_id();
         let event = match understand(&request) {
             Ok(event) => Arc::new(event),
             Err(unparsed) => {
-                let reply = self.unparsed(id, request, unparsed, started);
+                let reply = self.unparsed(id, request, reservation, unparsed, started);
                 return (reply, None);
             }
         };
         let agent = event.dialect.agent();
         self.metrics.event(agent, event.kind);
-        let payload = Arc::new(request.stdin);
+        let payload = Arc::new(Payload::new(request.stdin, reservation));
         // Converted and encoded once, only if a remote subscriber (decide or
         // observe) uses it; every remote is sent the same bytes.
         let proto = ProtoEvent::new(Arc::clone(&event), id.clone(), Arc::clone(&payload));
@@ -123,7 +129,27 @@ impl Pipeline {
         self.audit(&event, id, payload, &merged.decision, started);
         self.metrics
             .replied(agent, event.kind, outcome, started.elapsed());
-        (wire_reply(rendered.reply), Some(merged.decision))
+        let reply = if fits(&rendered.reply) {
+            rendered.reply
+        } else {
+            // The shim would refuse it and apply its own fail mode; block
+            // here instead, saying why.
+            self.metrics.oversize_reply();
+            warnings::warn(
+                Warning::Unparsed,
+                format_args!(
+                    "the merged reply is over the shim's limit of {MAX_REPLY_BODY} bytes; blocked"
+                ),
+            );
+            let native = Some(event.native_event.as_str());
+            adapters::fallback(
+                Some(event.dialect),
+                native,
+                FailMode::Closed,
+                OVERSIZE_MESSAGE,
+            )
+        };
+        (wire_reply(reply), Some(merged.decision))
     }
 
     /// The reply for a payload that could not be understood: the hook
@@ -135,6 +161,7 @@ impl Pipeline {
         &self,
         id: String,
         request: Request,
+        reservation: Option<Reservation>,
         unparsed: NotUnderstood,
         started: Instant,
     ) -> Reply {
@@ -167,7 +194,7 @@ impl Pipeline {
             .and_then(|d| d.native_event.as_deref());
         let reply = adapters::fallback(dialect, native, mode, UNPARSED_MESSAGE);
         if !self.registry.audits.is_empty() {
-            let payload = Arc::new(request.stdin);
+            let payload = Arc::new(Payload::new(request.stdin, reservation));
             for (_, audit) in &self.registry.audits {
                 audit.record(AuditRecord {
                     id: id.clone(),
@@ -188,7 +215,7 @@ impl Pipeline {
         &self,
         event: &Arc<HookEvent>,
         id: String,
-        payload: Arc<Vec<u8>>,
+        payload: Arc<Payload>,
         decision: &Decision,
         started: Instant,
     ) {
@@ -222,6 +249,16 @@ mod tests;
 /// understood is blocked.
 const UNPARSED_MESSAGE: &str = "hookgate blocked this: the gateway could not understand this hook payload, \
      so no policy could check it (fail-closed); `gateway status` counts it under `unparsed`";
+
+/// Shown when the merged reply is too large for the shim to take.
+const OVERSIZE_MESSAGE: &str =
+    "hookgate blocked this: the subscribers' reply is larger than an agent reply may be";
+
+/// Whether the shim accepts a reply frame of this reply.
+fn fits(reply: &adapters::Reply) -> bool {
+    // The body: exit code, then stdout and stderr with their lengths.
+    4 + 4 + reply.stdout.len() + 4 + reply.stderr.len() <= MAX_REPLY_BODY
+}
 
 /// Why a payload was not understood, and what is known about it anyway.
 #[derive(Debug)]

@@ -26,6 +26,19 @@ use crate::subscribers::Registry;
 use crate::testing::fake_unix_subscriber;
 use crate::testing::{Behaviour, claude_payload, fake_subscriber, request};
 
+impl Pipeline {
+    async fn evaluate_unbudgeted(
+        &self,
+        request: hookgate_wire::Request,
+    ) -> (hookgate_wire::Reply, Option<Decision>) {
+        self.evaluate(request, None).await
+    }
+
+    async fn handle_unbudgeted(&self, request: hookgate_wire::Request) -> hookgate_wire::Reply {
+        self.handle(request, None).await
+    }
+}
+
 struct Harness {
     pipeline: Pipeline,
     metrics: Arc<Metrics>,
@@ -53,7 +66,7 @@ impl Harness {
         });
         let (reply, decision) = self
             .pipeline
-            .evaluate(request("claude-code", payload.clone()))
+            .evaluate_unbudgeted(request("claude-code", payload.clone()))
             .await;
         let decision = decision.expect("the fixture is understood");
         let event = adapters::parse(Dialect::ClaudeCode, &payload).unwrap();
@@ -252,6 +265,34 @@ async fn rewrites_reach_the_agent() {
     assert_eq!(input["description"], "Run test suite");
 }
 
+/// A reply larger than an agent's reply may be (a 9 MiB rewrite) is an
+/// unusable reply: its `on_error` applies, the agent never gets a frame the
+/// shim must refuse.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reply_too_large_for_the_agent_is_a_bad_reply() {
+    let huge = format!(r#"{{"command":"{}"}}"#, "x".repeat(9 << 20));
+    let endpoint = fake_subscriber(answer(v1::Decision {
+        updated_input_json: huge,
+        ..v1::Decision::default()
+    }))
+    .await;
+    for (on_error, expected) in [
+        ("allow", Permission::Unspecified),
+        ("deny", Permission::Deny),
+    ] {
+        let h = Harness::new(&decide_sub(
+            "big",
+            &endpoint,
+            &format!("on_error = \"{on_error}\""),
+        ));
+        let out = h.bash("ls").await;
+        assert_eq!(out.permission, expected, "on_error = {on_error}");
+        assert!(out.updated_input.is_none());
+        let stats = h.snapshot().subscriber("big").cloned().unwrap();
+        assert_eq!(stats.errors_by_kind["bad_reply"], 1, "{stats:?}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn filters_decide_who_is_asked() {
     let calls = Arc::new(AtomicUsize::new(0));
@@ -346,14 +387,17 @@ const UNPARSEABLE: [(&str, &[u8], &str); 5] = [
 async fn unparseable_payloads_get_the_hook_calls_fail_mode_and_are_counted() {
     let h = Harness::new("");
     for (agent, payload, _) in UNPARSEABLE {
-        let reply = h.pipeline.handle(request(agent, payload.to_vec())).await;
+        let reply = h
+            .pipeline
+            .handle_unbudgeted(request(agent, payload.to_vec()))
+            .await;
         let neutral = adapters::fallback(None, None, FailMode::Open, "");
         assert_eq!(reply.exit_code, 0);
         assert_eq!(reply.stdout, neutral.stdout, "fail-open: neutral");
 
         let mut closed = request(agent, payload.to_vec());
         closed.env.push(("HOOKGATE_FAIL".into(), "closed".into()));
-        let reply = h.pipeline.handle(closed).await;
+        let reply = h.pipeline.handle_unbudgeted(closed).await;
         assert_ne!(reply.exit_code, 0, "fail-closed blocks: {reply:?}");
         assert!(String::from_utf8_lossy(&reply.stderr).contains("could not understand"));
     }
@@ -379,7 +423,7 @@ async fn on_unparsed_closed_blocks_even_for_fail_open_shims() {
     let payload = br#"{"hook_event_name":"PreToolUse","tool_input":{"command":"x"#;
     let reply = h
         .pipeline
-        .handle(request("claude-code", payload.to_vec()))
+        .handle_unbudgeted(request("claude-code", payload.to_vec()))
         .await;
     // The dialect was detected, so the block is Claude Code's PreToolUse one.
     let expected = adapters::fallback(
@@ -423,8 +467,10 @@ fn javascript_payloads() {
         );
         let with_bom = [b"\xEF\xBB\xBF".as_slice(), payload.as_bytes()].concat();
         for bytes in [payload.clone().into_bytes(), with_bom] {
-            let (_, decision) =
-                runtime.block_on(h.pipeline.evaluate(request("claude-code", bytes)));
+            let (_, decision) = runtime.block_on(
+                h.pipeline
+                    .evaluate_unbudgeted(request("claude-code", bytes)),
+            );
             let shown = &payload[..payload.len().min(120)];
             let decision = decision.unwrap_or_else(|| panic!("not understood: {shown}"));
             assert_eq!(decision.permission, Permission::Deny, "{shown}");

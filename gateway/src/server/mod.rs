@@ -1,27 +1,46 @@
 //! The accept loop and one connection's life: peer check (the
-//! transport's, counted here), a slot, one request read under a deadline,
-//! one reply.
+//! transport's, counted here), the request read under a deadline and the
+//! memory budget, a slot to evaluate it, one reply.
 //!
-//! Bounded everywhere: at most `max_connections` connections are served at
-//! once; a new one waits up to `queue_wait` for a slot *in the accept loop*
-//! (so waiting costs nothing but kernel backlog), then is closed unanswered
-//! and counted. Closing unanswered is deliberate: the shim then applies the
-//! fail mode its user chose (open or closed), which the gateway cannot know.
+//! Bounded everywhere, and the accept loop never waits:
+//! - at most [`Server::max_open`] connections are open at once (reading,
+//!   waiting or being answered); past it a new one is answered "busy" on
+//!   the spot;
+//! - a request's bytes are reserved from the memory budget before its body
+//!   is allocated; a request that does not fit is answered "busy" and
+//!   counted `over_budget`;
+//! - at most `max_connections` requests are evaluated at once; a request
+//!   read in full waits up to `queue_wait` for a slot, then is answered
+//!   "busy" (the shim applies its fail mode at once, instead of at its
+//!   deadline) and counted;
+//! - a request whose shim hung up meanwhile (it gave up and answered on
+//!   its own) is dropped before the fan-out and counted `shim_gone`.
+//!
+//! Idle connections cost a task and a file descriptor until their read
+//! deadline, never a slot, so they cannot starve a shim that sends.
 
 use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hookgate_wire::{FrameKind, HEADER_LEN, Header, MAX_REQUEST_BODY, Request, WireError};
+use hookgate_wire::{
+    FrameKind, HEADER_LEN, Header, MAX_REPLY_BODY, MAX_REQUEST_BODY, Request, WireError,
+};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::budget::{Budget, Reservation};
 use crate::config::ServerConfig;
 use crate::metrics::{Metrics, Refusal};
 use crate::pipeline::Pipeline;
 use crate::transport::{AcceptError, Connection, Listener, Refused};
+use crate::warnings::{self, Warning};
+
+/// Connections open at once, per evaluation slot: room for shims whose
+/// requests are still arriving or waiting, and for idle connections.
+const OPEN_PER_SLOT: usize = 16;
 
 /// What the accept loop needs.
 #[derive(Debug)]
@@ -31,7 +50,23 @@ pub struct Server {
     pub config: ServerConfig,
 }
 
+/// What every connection task shares.
+#[derive(Debug)]
+struct Shared {
+    pipeline: Arc<Pipeline>,
+    metrics: Arc<Metrics>,
+    slots: Arc<Semaphore>,
+    budget: Budget,
+    read_timeout: Duration,
+    queue_wait: Duration,
+}
+
 impl Server {
+    /// The most connections open at once.
+    pub fn max_open(&self) -> usize {
+        self.config.max_connections.saturating_mul(OPEN_PER_SLOT)
+    }
+
     /// Accepts until `shutdown` fires; each connection runs on `connections`.
     pub async fn accept_loop(
         &self,
@@ -39,7 +74,15 @@ impl Server {
         shutdown: &CancellationToken,
         connections: &TaskTracker,
     ) {
-        let slots = Arc::new(Semaphore::new(self.config.max_connections));
+        let open = Arc::new(Semaphore::new(self.max_open()));
+        let shared = Arc::new(Shared {
+            pipeline: Arc::clone(&self.pipeline),
+            metrics: Arc::clone(&self.metrics),
+            slots: Arc::new(Semaphore::new(self.config.max_connections)),
+            budget: Budget::new(self.config.memory_budget),
+            read_timeout: self.config.read_timeout,
+            queue_wait: self.config.queue_wait,
+        });
         loop {
             let accepted = tokio::select! {
                 biased;
@@ -50,7 +93,7 @@ impl Server {
                 Ok(stream) => stream,
                 Err(AcceptError::Io(err)) => {
                     // Typically EMFILE: back off instead of spinning.
-                    tracing::warn!(error = %err, "accept failed");
+                    warnings::warn(Warning::Connection, format_args!("accept failed: {err}"));
                     tokio::time::sleep(Duration::from_millis(20)).await;
                     continue;
                 }
@@ -59,34 +102,16 @@ impl Server {
                     continue;
                 }
             };
-            let permit = match Arc::clone(&slots).try_acquire_owned() {
-                Ok(permit) => permit,
-                Err(_) => {
-                    let waited = tokio::select! {
-                        biased;
-                        () = shutdown.cancelled() => return,
-                        waited = tokio::time::timeout(self.config.queue_wait, Arc::clone(&slots).acquire_owned()) => waited,
-                    };
-                    match waited {
-                        Ok(Ok(permit)) => permit,
-                        _ => {
-                            self.metrics.refused(Refusal::Busy);
-                            tracing::warn!(
-                                max_connections = self.config.max_connections,
-                                "all connection slots busy; connection closed unanswered"
-                            );
-                            continue;
-                        }
-                    }
-                }
+            let Ok(open_permit) = Arc::clone(&open).try_acquire_owned() else {
+                self.metrics.refused(Refusal::Busy);
+                warnings::warn(
+                    Warning::Connection,
+                    format_args!("{} connections open; answered busy", self.max_open()),
+                );
+                busy_now(&stream);
+                continue;
             };
-            connections.spawn(connection(
-                stream,
-                permit,
-                Arc::clone(&self.pipeline),
-                Arc::clone(&self.metrics),
-                self.config.read_timeout,
-            ));
+            connections.spawn(connection(stream, open_permit, Arc::clone(&shared)));
         }
     }
 
@@ -96,14 +121,25 @@ impl Server {
         match refused {
             Refused::ForeignPeer(peer) => {
                 self.metrics.refused(Refusal::ForeignUid);
-                tracing::warn!(%peer, "refused a connection from another user");
+                warnings::warn(
+                    Warning::Connection,
+                    format_args!("refused a connection from another user ({peer})"),
+                );
             }
             Refused::NoPeerIdentity(err) => {
                 self.metrics.refused(Refusal::NoPeerCred);
-                tracing::warn!(error = %err, "refused a connection: peer credentials unavailable");
+                warnings::warn(
+                    Warning::Connection,
+                    format_args!("refused a connection: peer credentials unavailable: {err}"),
+                );
             }
         }
     }
+}
+
+/// Writes the "busy" frame if the socket takes it at once, and closes.
+fn busy_now(stream: &Connection) {
+    let _ = stream.try_write(&FrameKind::busy_frame());
 }
 
 /// Why no request could be read.
@@ -112,13 +148,21 @@ enum ReadError {
     /// The peer connected and left without a byte (e.g. a liveness probe).
     #[error("closed before sending anything")]
     Empty,
+    /// The body does not fit in the memory budget now.
+    #[error("a request of {0} bytes does not fit in the memory budget now")]
+    OverBudget(usize),
     #[error(transparent)]
     Io(#[from] io::Error),
     #[error(transparent)]
     Wire(#[from] WireError),
 }
 
-async fn read_request(stream: &mut Connection) -> Result<Request, ReadError> {
+/// Reads one request, reserving its cost from `budget` before the body is
+/// allocated.
+async fn read_request(
+    stream: &mut Connection,
+    budget: &Budget,
+) -> Result<(Request, Reservation), ReadError> {
     let mut header = [0u8; HEADER_LEN];
     let mut filled = 0;
     while filled < HEADER_LEN {
@@ -129,46 +173,81 @@ async fn read_request(stream: &mut Connection) -> Result<Request, ReadError> {
         }
     }
     let header = Header::decode(&header, MAX_REQUEST_BODY)?.expect(FrameKind::Request)?;
+    let reservation = budget
+        .try_reserve_request(header.body_len)
+        .ok_or(ReadError::OverBudget(header.body_len))?;
     let mut body = vec![0u8; header.body_len];
     stream.read_exact(&mut body).await?;
-    Ok(Request::decode(&body)?)
+    Ok((Request::decode(&body)?, reservation))
 }
 
-async fn connection(
-    mut stream: Connection,
-    _permit: OwnedSemaphorePermit,
-    pipeline: Arc<Pipeline>,
-    metrics: Arc<Metrics>,
-    deadline: Duration,
-) {
-    let request = match tokio::time::timeout(deadline, read_request(&mut stream)).await {
-        Ok(Ok(request)) => request,
+async fn connection(mut stream: Connection, _open: OwnedSemaphorePermit, shared: Arc<Shared>) {
+    let metrics = &shared.metrics;
+    let read = tokio::time::timeout(
+        shared.read_timeout,
+        read_request(&mut stream, &shared.budget),
+    );
+    let (request, reservation) = match read.await {
+        Ok(Ok(read)) => read,
         Ok(Err(ReadError::Empty)) => {
             tracing::debug!("connection closed before a request");
             return;
         }
+        Ok(Err(err @ ReadError::OverBudget(_))) => {
+            metrics.refused(Refusal::OverBudget);
+            warnings::warn(Warning::Budget, format_args!("{err}; answered busy"));
+            busy_now(&stream);
+            return;
+        }
         Ok(Err(err @ ReadError::Wire(WireError::TooLarge { .. }))) => {
             metrics.refused(Refusal::Oversize);
-            tracing::warn!(error = %err, "request frame too large; connection closed");
+            warnings::warn(
+                Warning::Connection,
+                format_args!("request frame too large ({err}); connection closed"),
+            );
             return;
         }
         Ok(Err(err)) => {
             metrics.refused(Refusal::BadFrame);
-            tracing::warn!(error = %err, "bad request frame; connection closed");
+            warnings::warn(
+                Warning::Connection,
+                format_args!("bad request frame ({err}); connection closed"),
+            );
             return;
         }
         Err(_elapsed) => {
             metrics.refused(Refusal::ReadTimeout);
-            tracing::warn!(
-                ?deadline,
-                "request not received within the read deadline; connection closed"
+            warnings::warn(
+                Warning::Connection,
+                format_args!(
+                    "request not received within {:?}; connection closed",
+                    shared.read_timeout
+                ),
             );
             return;
         }
     };
-    let reply = pipeline.handle(request).await;
+    let Some(_slot) = slot(&shared).await else {
+        metrics.refused(Refusal::Busy);
+        warnings::warn(
+            Warning::Connection,
+            format_args!(
+                "no evaluation slot within {:?}; answered busy",
+                shared.queue_wait
+            ),
+        );
+        busy_now(&stream);
+        return;
+    };
+    if stream.peer_gone() {
+        metrics.refused(Refusal::ShimGone);
+        tracing::debug!("the shim hung up before its request was evaluated; dropped");
+        return;
+    }
+    let reply = shared.pipeline.handle(request, Some(reservation)).await;
     let frame = reply.encode();
-    let written = tokio::time::timeout(deadline, async {
+    debug_assert!(frame.len() <= HEADER_LEN + MAX_REPLY_BODY);
+    let written = tokio::time::timeout(shared.read_timeout, async {
         stream.write_all(&frame).await?;
         stream.shutdown().await
     })
@@ -177,13 +256,28 @@ async fn connection(
         Ok(Ok(())) => {}
         Ok(Err(err)) => {
             metrics.refused(Refusal::WriteFailed);
-            tracing::warn!(error = %err, "reply could not be written (shim gone?)");
+            warnings::warn(
+                Warning::Connection,
+                format_args!("reply could not be written (shim gone?): {err}"),
+            );
         }
         Err(_elapsed) => {
             metrics.refused(Refusal::WriteFailed);
-            tracing::warn!("reply not taken within the deadline");
+            warnings::warn(
+                Warning::Connection,
+                format_args!("reply not taken within the deadline"),
+            );
         }
     }
+}
+
+/// An evaluation slot, waiting at most `queue_wait` for one.
+async fn slot(shared: &Shared) -> Option<OwnedSemaphorePermit> {
+    if let Ok(permit) = Arc::clone(&shared.slots).try_acquire_owned() {
+        return Some(permit);
+    }
+    let waited = tokio::time::timeout(shared.queue_wait, Arc::clone(&shared.slots).acquire_owned());
+    waited.await.ok()?.ok()
 }
 
 #[cfg(test)]

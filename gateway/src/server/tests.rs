@@ -25,11 +25,16 @@ struct Running {
 }
 
 async fn start(server_toml: &str) -> Running {
+    start_with(server_toml, "").await
+}
+
+/// [`start`] with `subscribers_toml` after the `[server]` table.
+async fn start_with(server_toml: &str, subscribers_toml: &str) -> Running {
     let dir = crate::testing::private_tempdir();
     let path = crate::testing::socket_path(&dir, "gateway.sock");
     let config = Config::parse(
         "test.toml",
-        &format!("[server]\n{server_toml}\n"),
+        &format!("[server]\n{server_toml}\n{subscribers_toml}"),
         &Env::default(),
     )
     .unwrap();
@@ -144,20 +149,75 @@ async fn bad_frames_are_closed_unanswered_and_counted() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_full_gateway_closes_new_connections_unanswered() {
-    let gw = start("max_connections = 1\nqueue_wait_ms = 50\nread_timeout_ms = 30000").await;
-    // Holds the only slot: connected, request not sent yet.
-    let mut first = connect(&gw.path).await.unwrap();
-    first.write_all(b"HK").await.unwrap();
+async fn a_full_gateway_answers_busy_and_idle_connections_take_no_slot() {
+    // One evaluation slot, held by a request whose subscriber hangs until
+    // its deadline.
+    let hang: crate::testing::Behaviour =
+        Arc::new(|_event| futures_util::FutureExt::boxed(futures_util::future::pending()));
+    let endpoint = crate::testing::fake_subscriber(hang).await;
+    let gw = start_with(
+        "max_connections = 1\nqueue_wait_ms = 50\nread_timeout_ms = 30000",
+        &format!("[[subscriber]]\nname = \"slow\"\nendpoint = \"{endpoint}\"\ntimeout_ms = 1500\n"),
+    )
+    .await;
+    // Idle: connected, request not sent. It holds no slot.
+    let mut idle = connect(&gw.path).await.unwrap();
+    idle.write_all(b"HK").await.unwrap();
 
+    let frame = request("claude-code", claude_payload("UserPromptSubmit", |_| {})).encode();
+    let mut first = connect(&gw.path).await.unwrap();
+    first.write_all(&frame).await.unwrap();
+    // Until the gateway has the first request, the second might win.
+    while gw.metrics.snapshot().total_events() == 0 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
     let mut second = connect(&gw.path).await.unwrap();
-    assert!(read_all(&mut second).await.is_empty());
+    second.write_all(&frame).await.unwrap();
+    let busy = read_all(&mut second).await;
+    assert_eq!(
+        busy,
+        hookgate_wire::FrameKind::busy_frame(),
+        "busy, at once"
+    );
     assert_eq!(gw.metrics.snapshot().refusals(Refusal::Busy), 1);
 
-    // The first one is still served in full.
-    let frame = request("claude-code", claude_payload("UserPromptSubmit", |_| {})).encode();
-    first.write_all(&frame[2..]).await.unwrap();
+    // The first is answered in full (its subscriber timed out: no opinion),
+    // and so is the idle one once it sends the rest.
     assert_eq!(decode_reply(&read_all(&mut first).await).exit_code, 0);
+    idle.write_all(&frame[2..]).await.unwrap();
+    assert_eq!(decode_reply(&read_all(&mut idle).await).exit_code, 0);
+}
+
+/// A request larger than the memory budget has room for is answered busy
+/// before its body is read, and counted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_over_the_memory_budget_is_answered_busy() {
+    let gw = start("memory_budget_mib = 64\nread_timeout_ms = 30000").await;
+    // Announce an 8 MiB body and send none of it: its reservation alone
+    // (the body times the cost factor) is more than 64 MiB can hold
+    // eight times.
+    let body = hookgate_wire::MAX_STDIN as u32;
+    let mut header = b"HKGT\x01\x01".to_vec();
+    header.extend_from_slice(&body.to_be_bytes());
+    let mut held = Vec::new();
+    let mut answers = Vec::new();
+    for _ in 0..3 {
+        let mut stream = connect(&gw.path).await.unwrap();
+        stream.write_all(&header).await.unwrap();
+        held.push(stream);
+    }
+    for stream in &mut held {
+        let mut buf = [0u8; HEADER_LEN];
+        let got =
+            tokio::time::timeout(Duration::from_millis(300), stream.read_exact(&mut buf)).await;
+        answers.push(got.is_ok());
+    }
+    assert_eq!(
+        answers.iter().filter(|busy| **busy).count(),
+        2,
+        "{answers:?}"
+    );
+    assert_eq!(gw.metrics.snapshot().refusals(Refusal::OverBudget), 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

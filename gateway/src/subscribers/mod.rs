@@ -21,6 +21,7 @@ use crate::builtin::guard::Guard;
 use crate::config::{Mode, OnError, SubscriberConfig, SubscriberKind};
 use crate::convert::{self, ProtoEvent};
 use crate::metrics::{ErrorKind, Metrics, State, StateSource, SubscriberStats};
+use crate::warnings::{self, Warning};
 use filter::Filter;
 use observe::Observer;
 use remote::{Failure, Remote};
@@ -80,17 +81,26 @@ fn on_failure(remote: &Remote, failure: &Failure) -> Decision {
         stats.error(ErrorKind::BadReply);
     }
     let name = remote.name();
+    let class = failure.class();
+    // The full error (which may quote the payload) at debug only.
+    tracing::debug!(subscriber = %name, error = %failure, "subscriber failed");
     match remote.on_error() {
         OnError::Allow => {
             stats.fail_open.fetch_add(1, Ordering::Relaxed);
-            tracing::warn!(subscriber = %name, error = %failure, "subscriber failed; no opinion (on_error = allow)");
+            warnings::warn(
+                Warning::Subscriber,
+                format_args!("subscriber `{name}` failed ({class}); no opinion (on_error = allow)"),
+            );
             Decision::default()
         }
         OnError::Deny => {
             stats.fail_closed.fetch_add(1, Ordering::Relaxed);
-            tracing::warn!(subscriber = %name, error = %failure, "subscriber failed; denying (on_error = deny)");
+            warnings::warn(
+                Warning::Subscriber,
+                format_args!("subscriber `{name}` failed ({class}); denying (on_error = deny)"),
+            );
             let reason = format!(
-                "hookgate: subscriber `{name}` failed ({failure}); blocked by its on_error = \"deny\" policy"
+                "hookgate: subscriber `{name}` failed ({class}); blocked by its on_error = \"deny\" policy"
             );
             Decision {
                 permission: Permission::Deny,

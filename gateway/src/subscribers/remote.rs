@@ -37,6 +37,21 @@ pub enum Failure {
     BadReply(BadDecision),
 }
 
+impl Failure {
+    /// What kind of failure, in a few words, for WARN lines and the deny
+    /// reason an agent shows: never the subscriber's own error text, which
+    /// may quote the payload (grpcio puts exception text in grpc-message).
+    pub fn class(&self) -> &'static str {
+        match self {
+            Failure::Timeout(_) => "no answer within its deadline",
+            Failure::Call(CallError::Connect(_)) => "not reachable",
+            Failure::Call(CallError::Transport(_)) => "connection failed",
+            Failure::Call(CallError::Status { .. }) => "answered with a gRPC error status",
+            Failure::Call(CallError::Protocol(_)) | Failure::BadReply(_) => "unusable reply",
+        }
+    }
+}
+
 /// A subscriber's endpoint that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum RemoteError {
@@ -51,6 +66,13 @@ pub enum RemoteError {
 /// (`raw_json` and the tool's `input_json`), so subscribers must accept
 /// this much too (tonic's default is 4 MiB; see the README).
 pub const MAX_MESSAGE_SIZE: usize = 32 * 1024 * 1024;
+
+/// The largest reply accepted: what an agent's reply may be at most
+/// (`hookgate_wire::MAX_REPLY_BODY`, which the shim enforces), since a
+/// decision carries at most a rewritten tool input and text. A larger one
+/// is an unusable reply (its `on_error` applies), never an agent reply the
+/// shim would have to refuse.
+pub const MAX_REPLY_SIZE: usize = hookgate_wire::MAX_REPLY_BODY;
 
 /// One configured gRPC subscriber. Cloning shares the connections.
 #[derive(Debug, Clone)]
@@ -83,7 +105,8 @@ impl Remote {
             .connect_lazy();
         Ok(Remote {
             name: name.into(),
-            client: UnaryClient::new(endpoint, PATH, timeout, MAX_MESSAGE_SIZE)?,
+            client: UnaryClient::new(endpoint, PATH, timeout, MAX_MESSAGE_SIZE)?
+                .with_reply_limit(MAX_REPLY_SIZE),
             channel,
             timeout,
             on_error,

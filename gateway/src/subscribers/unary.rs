@@ -92,6 +92,8 @@ struct Shared {
     /// clones it.
     head: http::request::Parts,
     max_message: usize,
+    /// The largest reply message accepted (at most `max_message`).
+    max_reply: usize,
     /// Held while connecting, so concurrent callers share one connect.
     live: Mutex<Option<Live>>,
 }
@@ -159,9 +161,25 @@ impl UnaryClient {
                 target,
                 head,
                 max_message,
+                max_reply: max_message,
                 live: Mutex::new(None),
             }),
         })
+    }
+
+    /// Accepts replies of at most `max` bytes (and `max_message`): a
+    /// larger one is refused as unusable.
+    pub fn with_reply_limit(self, max: usize) -> UnaryClient {
+        let shared = Shared {
+            target: self.shared.target.clone(),
+            head: self.shared.head.clone(),
+            max_message: self.shared.max_message,
+            max_reply: max.min(self.shared.max_message),
+            live: Mutex::new(None),
+        };
+        UnaryClient {
+            shared: Arc::new(shared),
+        }
     }
 
     /// Calls the method with `message` (an encoded protobuf message) and
@@ -279,7 +297,7 @@ impl UnaryClient {
             }
             Some(Status { code, message }) => return Err(CallError::Status { code, message }),
         }
-        let limit = PREFIX + self.shared.max_message;
+        let limit = PREFIX + self.shared.max_reply;
         let mut buf = BytesMut::new();
         while let Some(chunk) = body.data().await {
             let chunk = chunk.map_err(from_h2)?;
@@ -289,7 +307,7 @@ impl UnaryClient {
             if buf.len() + chunk.len() > limit {
                 return Err(CallError::Protocol(format!(
                     "reply over the limit of {} bytes",
-                    self.shared.max_message
+                    self.shared.max_reply
                 )));
             }
             buf.extend_from_slice(&chunk);

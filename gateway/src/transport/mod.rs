@@ -73,6 +73,24 @@ impl Connection {
     fn new(stream: imp::Stream) -> Connection {
         Connection(stream)
     }
+
+    /// Writes what the socket takes right now, without waiting (for the
+    /// one-frame "busy" answer, given from the accept loop).
+    pub fn try_write(&self, bytes: &[u8]) -> io::Result<usize> {
+        self.0.try_write(bytes)
+    }
+
+    /// Whether the peer has hung up (or reset the connection): a shim that
+    /// gave up waiting. A peer that merely has nothing more to send is not
+    /// gone.
+    pub fn peer_gone(&self) -> bool {
+        let mut byte = [0u8; 1];
+        match self.0.try_read(&mut byte) {
+            Ok(0) => true,
+            Ok(_) => false,
+            Err(err) => err.kind() != io::ErrorKind::WouldBlock,
+        }
+    }
 }
 
 impl AsyncRead for Connection {

@@ -35,10 +35,15 @@ pub enum BindError {
     CreateDir { path: PathBuf, source: io::Error },
     #[error("cannot inspect {path}: {source}")]
     Inspect { path: PathBuf, source: io::Error },
-    #[error("socket directory {path} is not a directory")]
+    #[error(
+        "socket directory {path} is not a directory (a symbolic link is never followed); remove it or choose another --socket"
+    )]
     NotADir { path: PathBuf },
     #[error(
-        "socket directory {path} belongs to uid {owner}, not to this user (uid {uid}); refusing to use it"
+        "socket directory {path} belongs to uid {owner}, not to this user (uid {uid}): another user created it, \
+         possibly to intercept hook calls, so it is not used. Remove it (as its owner or root), or set \
+         HOOKGATE_SOCKET (for the shims) and --socket to a path in a directory of yours; the shims refuse \
+         it too and record their fallbacks in your state directory (`gateway status` shows them)"
     )]
     ForeignDir { path: PathBuf, owner: u32, uid: u32 },
     #[error(
@@ -171,20 +176,31 @@ pub async fn connect(path: &Path) -> io::Result<ClientStream> {
 /// merely 0600 (a writable directory lets others replace it). Checked at
 /// startup only.
 fn prepare_dir(dir: &Path, uid: u32) -> Result<(), BindError> {
-    if !dir.exists() {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)
-            .map_err(|source| BindError::CreateDir {
+    // `symlink_metadata`: a symlink at the directory's place is refused
+    // (below), never followed into a place someone else chose.
+    let meta = match std::fs::symlink_metadata(dir) {
+        Ok(meta) => meta,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => {
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(dir)
+                .map_err(|source| BindError::CreateDir {
+                    path: dir.to_path_buf(),
+                    source,
+                })?;
+            std::fs::symlink_metadata(dir).map_err(|source| BindError::Inspect {
                 path: dir.to_path_buf(),
                 source,
-            })?;
-    }
-    let meta = std::fs::metadata(dir).map_err(|source| BindError::Inspect {
-        path: dir.to_path_buf(),
-        source,
-    })?;
+            })?
+        }
+        Err(source) => {
+            return Err(BindError::Inspect {
+                path: dir.to_path_buf(),
+                source,
+            });
+        }
+    };
     if !meta.is_dir() {
         return Err(BindError::NotADir {
             path: dir.to_path_buf(),

@@ -225,12 +225,13 @@ async fn status_and_prometheus_report_exactly_the_traffic() {
     assert_eq!(
         doc["refused"],
         json!({"foreign_uid": refused, "no_peer_cred": 0, "busy": 0, "read_timeout": 0,
-               "oversize": 0, "bad_frame": 0, "write_failed": 0}),
+               "oversize": 0, "bad_frame": 0, "write_failed": 0, "shim_gone": 0,
+               "over_budget": 0}),
     );
     assert_eq!(
         doc["fallbacks"],
-        json!({"unreachable": 1, "timeout": 0, "bad_reply": 0, "oversize": 0, "usage": 0,
-               "other": 0}),
+        json!({"unreachable": 1, "untrusted": 0, "busy": 0, "timeout": 0, "bad_reply": 0,
+               "oversize": 0, "usage": 0, "other": 0}),
     );
     assert_eq!(doc["merge"], json!([]));
     let subscriber = |name: &str| {
@@ -355,7 +356,7 @@ async fn status_and_prometheus_report_exactly_the_traffic() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn status_of_a_stopped_gateway_is_one_line_and_a_failure() {
+async fn status_of_a_stopped_gateway_says_what_to_do_and_fails() {
     let mut gateway = TestGateway::start(&config_toml(&[])).await;
     let socket = gateway.socket().to_path_buf();
     let (code, _, _) = gateway_status(&socket, false).await;
@@ -364,12 +365,23 @@ async fn status_of_a_stopped_gateway_is_one_line_and_a_failure() {
     // nothing listens any more (a merely signalled process may still
     // accept a connection it then drops).
     gateway.kill();
+    // A hook call meanwhile: the shim fails open and records it.
+    let out = Shim::new(&socket, Some("claude-code"))
+        .run(payloads::claude_bash("ls"))
+        .await;
+    assert_eq!(out.code, Some(0), "{out}");
     let dir = gateway.dir().to_path_buf();
-    for socket in [socket, dir.join("never-started.sock")] {
+    for (socket, fallbacks) in [(socket, true), (dir.join("never-started.sock"), false)] {
         let (code, stdout, stderr) = gateway_status(&socket, false).await;
         assert_ne!(code, Some(0), "{stderr}");
         assert!(stdout.is_empty(), "{stdout}");
-        assert_eq!(stderr.lines().count(), 1, "one line: {stderr:?}");
         assert!(stderr.starts_with("gateway: not running"), "{stderr:?}");
+        let start = format!("start it with: gateway serve --socket {}", socket.display());
+        assert!(stderr.contains(&start), "{stderr:?}");
+        assert_eq!(
+            stderr.contains("shims answered 1 hook calls on their own meanwhile (unreachable 1)"),
+            fallbacks,
+            "{stderr:?}"
+        );
     }
 }

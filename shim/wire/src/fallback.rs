@@ -30,12 +30,43 @@ pub fn record_path(socket: &str) -> Option<String> {
     crate::path::with_name_suffix(socket, RECORD_SUFFIX)
 }
 
+/// File name prefix of the records kept in the user's state directory, for
+/// fallbacks whose socket directory cannot hold one (squatted, missing or
+/// another user's), so they are still counted somewhere the user owns.
+pub const STATE_RECORD_PREFIX: &str = "shim-fallbacks-";
+
+/// The state-directory record of the gateway at `socket`:
+/// `<state dir>/shim-fallbacks-<hash of the socket path>` (see
+/// `socket::state_dir`), one per socket so each gateway counts its own
+/// shims only; `None` when the state directory is unknown.
+pub fn state_record_path(env: impl Fn(&str) -> Option<String>, socket: &str) -> Option<String> {
+    let dir = crate::socket::state_dir(env)?;
+    Some(format!(
+        "{dir}/{STATE_RECORD_PREFIX}{:016x}",
+        fnv1a(socket.as_bytes())
+    ))
+}
+
+/// 64-bit FNV-1a: a stable, dependency-free name for a socket path.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(*byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
 /// Why the shim answered on its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Reason {
-    /// No gateway at the socket, connection refused, the socket is not
-    /// owned by this user, or it closed before taking the request.
+    /// No gateway at the socket, connection refused, or it closed before
+    /// taking the request.
     Unreachable,
+    /// Something answers at the socket, but nothing proves this user runs
+    /// it: the socket or its directory belongs to another user (a squatted
+    /// directory), or the server process runs as another user.
+    Untrusted,
+    /// The gateway answered "busy": no connection slot within its queue
+    /// wait.
+    Busy,
     /// No reply within `HOOKGATE_TIMEOUT_MS`.
     Timeout,
     /// The reply was not a valid frame or had an exit code outside 0..=255.
@@ -48,8 +79,10 @@ pub enum Reason {
 
 impl Reason {
     /// Every reason, in the order reports list them.
-    pub const ALL: [Reason; 5] = [
+    pub const ALL: [Reason; 7] = [
         Reason::Unreachable,
+        Reason::Untrusted,
+        Reason::Busy,
         Reason::Timeout,
         Reason::BadReply,
         Reason::Oversize,
@@ -60,6 +93,8 @@ impl Reason {
     pub fn as_str(self) -> &'static str {
         match self {
             Reason::Unreachable => "unreachable",
+            Reason::Untrusted => "untrusted",
+            Reason::Busy => "busy",
             Reason::Timeout => "timeout",
             Reason::BadReply => "bad_reply",
             Reason::Oversize => "oversize",
@@ -144,6 +179,21 @@ mod tests {
     }
 
     #[test]
+    fn state_records_are_per_socket() {
+        let env = |name: &str| (name == "HOME").then(|| String::from("/home/ada"));
+        let a = state_record_path(env, "/run/user/1/hookgate/gateway.sock").unwrap();
+        let b = state_record_path(env, "/tmp/other.sock").unwrap();
+        assert!(
+            a.starts_with("/home/ada/.local/state/hookgate/shim-fallbacks-"),
+            "{a}"
+        );
+        assert_ne!(a, b);
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(state_record_path(|_| None, "/x"), None);
+    }
+
+    #[test]
     fn every_reason_round_trips_through_a_line() {
         for reason in Reason::ALL {
             let line = encode_line(1700000000, reason);
@@ -163,7 +213,15 @@ mod tests {
         let tokens: Vec<&str> = Reason::ALL.iter().map(|r| r.as_str()).collect();
         assert_eq!(
             tokens,
-            ["unreachable", "timeout", "bad_reply", "oversize", "usage"]
+            [
+                "unreachable",
+                "untrusted",
+                "busy",
+                "timeout",
+                "bad_reply",
+                "oversize",
+                "usage"
+            ]
         );
         assert_eq!("Timeout".parse::<Reason>(), Err(UnknownReason));
         assert_eq!("".parse::<Reason>(), Err(UnknownReason));

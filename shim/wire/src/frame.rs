@@ -16,6 +16,10 @@ use crate::{HEADER_LEN, MAGIC, PROTOCOL_VERSION, WireError};
 pub enum FrameKind {
     Request = 1,
     Reply = 2,
+    /// The gateway's answer when it has no connection slot for the request
+    /// within its queue wait: empty body; the shim applies its fail mode
+    /// and records `busy`, at once instead of at its deadline.
+    Busy = 3,
 }
 
 /// A decoded frame header.
@@ -59,6 +63,7 @@ impl Header {
         let kind = match bytes[5] {
             1 => FrameKind::Request,
             2 => FrameKind::Reply,
+            3 => FrameKind::Busy,
             other => return Err(WireError::UnknownKind(other)),
         };
         let body_len = u32::from_be_bytes([bytes[6], bytes[7], bytes[8], bytes[9]]) as usize;
@@ -78,6 +83,13 @@ impl Header {
         } else {
             Err(WireError::UnexpectedKind(self.kind))
         }
+    }
+}
+
+impl FrameKind {
+    /// The whole "busy" frame: a header with an empty body.
+    pub fn busy_frame() -> Vec<u8> {
+        frame(FrameKind::Busy, Vec::new())
     }
 }
 

@@ -2,7 +2,11 @@
 //! the gateway so a user never has to configure both.
 //!
 //! Order: `$HOOKGATE_SOCKET`; else `$XDG_RUNTIME_DIR/hookgate/gateway.sock`
-//! (the per-user runtime directory, private by construction); else
+//! (the per-user runtime directory, private by construction); else the
+//! user's state directory, `$XDG_STATE_HOME/hookgate/gateway.sock` or
+//! `$HOME/.local/state/hookgate/gateway.sock` (no other user can create
+//! anything in a home directory, so nobody can squat it, as anyone can in
+//! a shared `/tmp`), if the path fits a socket address; only then
 //! `<tmp>/hookgate-<uid>/gateway.sock`, whose directory the gateway creates
 //! 0700 and refuses to use if another user owns it.
 //!
@@ -33,10 +37,33 @@ pub fn resolve(env: impl Fn(&str) -> Option<String>, uid: u32) -> String {
     if let Some(runtime) = env("XDG_RUNTIME_DIR").filter(|p| !p.is_empty()) {
         return join(&join(&runtime, "hookgate"), SOCKET_FILE);
     }
+    if let Some(state) = state_dir(&env) {
+        let socket = join(&state, SOCKET_FILE);
+        if socket.len() <= MAX_SOCKET_PATH {
+            return socket;
+        }
+    }
     let tmp = env("TMPDIR")
         .filter(|p| !p.is_empty())
         .unwrap_or_else(|| String::from("/tmp"));
     join(&join(&tmp, &format!("hookgate-{uid}")), SOCKET_FILE)
+}
+
+/// The longest socket path a Unix socket address holds (`sun_path` is 108
+/// bytes on Linux, 104 on macOS and the BSDs, NUL included): the smaller.
+pub const MAX_SOCKET_PATH: usize = 103;
+
+/// hookgate's directory in the user's state directory:
+/// `$XDG_STATE_HOME/hookgate`, else `$HOME/.local/state/hookgate`; `None`
+/// when neither is an absolute path (a relative one would depend on the
+/// working directory).
+pub fn state_dir(env: impl Fn(&str) -> Option<String>) -> Option<String> {
+    let absolute = |p: &String| p.starts_with('/');
+    if let Some(state) = env("XDG_STATE_HOME").filter(absolute) {
+        return Some(join(&state, "hookgate"));
+    }
+    let home = env("HOME").filter(absolute)?;
+    Some(join(&join(&home, ".local/state"), "hookgate"))
 }
 
 /// `dir/name`, without doubling a trailing separator (like `Path::join`
@@ -121,6 +148,10 @@ mod tests {
         }
     }
 
+    /// A home whose socket path would not fit a socket address.
+    const LONG_HOME: &str =
+        "/home/a-user-with-a-very-long-home-directory-path/that/goes/on/and/on/and/on";
+
     #[test]
     fn resolution_order() {
         let cases: &[(&[(&str, &str)], &str)] = &[
@@ -148,6 +179,22 @@ mod tests {
                 "/var/tmp/hookgate-42/gateway.sock",
             ),
             (&[], "/tmp/hookgate-42/gateway.sock"),
+            // No runtime directory: the user's state directory, not /tmp,
+            // which anyone can squat.
+            (
+                &[("HOME", "/home/ada"), ("TMPDIR", "/var/tmp")],
+                "/home/ada/.local/state/hookgate/gateway.sock",
+            ),
+            (
+                &[("XDG_STATE_HOME", "/st"), ("HOME", "/home/ada")],
+                "/st/hookgate/gateway.sock",
+            ),
+            (
+                &[("XDG_STATE_HOME", "relative"), ("HOME", "/home/ada")],
+                "/home/ada/.local/state/hookgate/gateway.sock",
+            ),
+            (&[("HOME", "relative")], "/tmp/hookgate-42/gateway.sock"),
+            (&[("HOME", LONG_HOME)], "/tmp/hookgate-42/gateway.sock"),
         ];
         for (env, expected) in cases {
             assert_eq!(resolve(env_of(env), 42), *expected, "{env:?}");

@@ -39,19 +39,45 @@ impl Meta {
     pub(crate) fn is_file(&self) -> bool {
         self.is(libc::S_IFREG)
     }
+
+    pub(crate) fn is_symlink(&self) -> bool {
+        self.is(libc::S_IFLNK)
+    }
 }
 
 /// `stat(2)`: follows symlinks, like `std::fs::metadata`.
 pub(crate) fn stat(path: &str) -> Result<Meta, Errno> {
+    stat_with(path, libc::stat)
+}
+
+/// `lstat(2)`: a symlink itself, like `std::fs::symlink_metadata`.
+pub(crate) fn lstat(path: &str) -> Result<Meta, Errno> {
+    stat_with(path, libc::lstat)
+}
+
+fn stat_with(
+    path: &str,
+    call: unsafe extern "C" fn(*const libc::c_char, *mut libc::stat) -> c_int,
+) -> Result<Meta, Errno> {
     let path = c_path(path)?;
     let mut st = MaybeUninit::<libc::stat>::uninit();
     // SAFETY: `path` is NUL-terminated; `st` is valid for writes of one
-    // `stat`, which the call fills when it returns 0.
-    if unsafe { libc::stat(path.as_ptr().cast(), st.as_mut_ptr()) } != 0 {
+    // `stat`, which `call` (stat or lstat) fills when it returns 0.
+    if unsafe { call(path.as_ptr().cast(), st.as_mut_ptr()) } != 0 {
         return Err(Errno::last());
     }
-    // SAFETY: stat returned 0, so it initialized `st`.
+    // SAFETY: the call returned 0, so it initialized `st`.
     Ok(Meta::from_stat(unsafe { st.assume_init_ref() }))
+}
+
+/// `mkdir(path, 0700)`; an existing entry is `EEXIST`.
+pub(crate) fn mkdir_private(path: &str) -> Result<(), Errno> {
+    let path = c_path(path)?;
+    // SAFETY: `path` is NUL-terminated.
+    if unsafe { libc::mkdir(path.as_ptr().cast(), 0o700) } != 0 {
+        return Err(Errno::last());
+    }
+    Ok(())
 }
 
 /// An open file, closed on drop.

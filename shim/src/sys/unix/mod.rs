@@ -23,7 +23,7 @@ use core::time::Duration;
 
 use alloc::string::String;
 
-pub(crate) use fs::{File, cwd, stat};
+pub(crate) use fs::{File, cwd, lstat, mkdir_private, stat};
 pub(crate) use io::{read_stdin, write_stderr, write_stdout};
 pub(crate) use net::Stream;
 

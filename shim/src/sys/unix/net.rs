@@ -27,18 +27,59 @@ impl Stream {
     /// [`now`] clock), if only this user can have put it there (see
     /// `trust`).
     pub(crate) fn open(path: &str, deadline: Duration) -> Result<Stream, ConnectError> {
-        trust::check_socket(path, current_uid()).map_err(ConnectError::Untrusted)?;
+        trust::check_socket(path, current_uid()).map_err(|refusal| match refusal {
+            trust::Refusal::Absent(err) => ConnectError::Os(err),
+            trust::Refusal::Untrusted(detail) => ConnectError::Untrusted(detail),
+        })?;
         let limit = deadline.saturating_sub(now());
         if limit.is_zero() {
             return Err(ConnectError::Timeout);
         }
-        Stream::connect(path, limit).map_err(|err| {
+        let stream = Stream::connect(path, limit).map_err(|err| {
             if err.would_block() {
                 ConnectError::Timeout
             } else {
                 ConnectError::Os(err)
             }
-        })
+        })?;
+        trust::check_peer(stream.peer_uid(), current_uid()).map_err(ConnectError::Untrusted)?;
+        Ok(stream)
+    }
+
+    /// The uid of the process that owns the other end (the kernel's word,
+    /// taken when the server called `listen`).
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    fn peer_uid(&self) -> Result<u32, Errno> {
+        let mut cred = libc::ucred {
+            pid: 0,
+            uid: u32::MAX,
+            gid: u32::MAX,
+        };
+        let mut len = socklen(mem::size_of::<libc::ucred>());
+        // SAFETY: `cred` is a valid, writable ucred and `len` its size.
+        let rc = unsafe {
+            libc::getsockopt(
+                self.0,
+                libc::SOL_SOCKET,
+                libc::SO_PEERCRED,
+                (&raw mut cred).cast(),
+                &mut len,
+            )
+        };
+        if rc == 0 {
+            Ok(cred.uid)
+        } else {
+            Err(Errno::last())
+        }
+    }
+
+    /// The uid of the process that owns the other end.
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    fn peer_uid(&self) -> Result<u32, Errno> {
+        let (mut uid, mut gid) = (u32::MAX, u32::MAX);
+        // SAFETY: both out-pointers are valid, writable ids.
+        let rc = unsafe { libc::getpeereid(self.0, &mut uid, &mut gid) };
+        if rc == 0 { Ok(uid) } else { Err(Errno::last()) }
     }
 
     /// Sends all of `bytes` before `deadline`. (It takes the bytes by value
