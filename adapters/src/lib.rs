@@ -45,6 +45,8 @@ mod cursor;
 #[cfg(feature = "json")]
 mod decision;
 #[cfg(feature = "json")]
+mod droid;
+#[cfg(feature = "json")]
 mod error;
 #[cfg(feature = "json")]
 mod event;
@@ -54,6 +56,8 @@ mod json;
 mod merge;
 #[cfg(feature = "json")]
 mod parse;
+#[cfg(feature = "json")]
+mod qwen_code;
 #[cfg(feature = "json")]
 mod render;
 
