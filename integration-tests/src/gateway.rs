@@ -124,6 +124,26 @@ impl TestGateway {
         self.child.id()
     }
 
+    /// `gateway status --json` of this gateway (the real binary), parsed;
+    /// panics with its stderr if it fails.
+    pub async fn status_json(&self) -> serde_json::Value {
+        let out = tokio::process::Command::new(&binaries().gateway)
+            .arg("status")
+            .arg("--socket")
+            .arg(&self.socket)
+            .arg("--json")
+            .output()
+            .await
+            .expect("run gateway status");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "gateway status failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("not JSON ({err}): {stdout}"))
+    }
+
     /// The gateway's socket path.
     pub fn socket(&self) -> &Path {
         &self.socket

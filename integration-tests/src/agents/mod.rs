@@ -15,12 +15,14 @@
 
 mod claude;
 mod cline;
+mod droid;
 pub mod install;
 pub mod isolation;
 mod outcome;
+mod qwen;
 mod run;
 
-pub use install::{Clis, clis};
+pub use install::{Clis, NpmCli, clis, npm_cli};
 pub use isolation::{Isolation, isolation};
 pub use outcome::AgentOutcome;
 pub use run::{Agent, AgentRun};

@@ -15,5 +15,7 @@
 
 mod claude_code;
 mod cline;
+mod droid;
+mod qwen_code;
 mod scenario;
 mod support;
