@@ -63,8 +63,9 @@ impl core::error::Error for DetectError {}
 /// Without a hint:
 /// * `hookName` → Cline: snake_case is the SDK format, PascalCase legacy;
 /// * `hook_event_name` in camelCase → Cursor;
-/// * `hook_event_name` in PascalCase → Claude Code, unless the payload is
-///   recognisably Gemini CLI's (a top-level `timestamp`, a Gemini-only event
+/// * `hook_event_name` in PascalCase → Qwen Code or Factory Droid when their
+///   variables or fields say so (see [`claude_protocol_agent`]), else Claude
+///   Code, unless the payload is recognisably Gemini CLI's (a top-level `timestamp`, a Gemini-only event
 ///   name or a `GEMINI_*` variable) or Codex's (the Codex-only `Interrupt`
 ///   event, or `turn_id` on any event but Claude Code's `MessageDisplay`):
 ///   those have no adapter yet and give [`DetectError::UnsupportedAgent`].
@@ -89,6 +90,8 @@ pub fn detect(
         }
         Some(Agent::Cline) => cline_dialect(hook_name.as_deref(), &top),
         Some(Agent::Cursor) => Dialect::Cursor,
+        Some(Agent::QwenCode) => Dialect::QwenCode,
+        Some(Agent::Droid) => Dialect::Droid,
         Some(Agent::ClaudeCode) => match event_name.as_deref() {
             Some(name) if is_camel(name) && (has_cursor_fields(&top) || env.has("CURSOR_")) => {
                 Dialect::Cursor
@@ -103,7 +106,7 @@ pub fn detect(
     };
     let native_event = match dialect {
         Dialect::ClineSdk | Dialect::ClineLegacy => hook_name,
-        Dialect::ClaudeCode | Dialect::Cursor => event_name,
+        Dialect::ClaudeCode | Dialect::Cursor | Dialect::QwenCode | Dialect::Droid => event_name,
     };
     Ok(Detected {
         dialect,
@@ -133,6 +136,9 @@ fn unhinted_event_dialect(
         return Ok(Dialect::Cursor);
     }
     if is_pascal(name) {
+        if let Some(dialect) = claude_protocol_agent(top, env) {
+            return Ok(dialect);
+        }
         if top.has_key("timestamp") || GEMINI_ONLY_EVENTS.contains(&name) || env.has("GEMINI_") {
             return Err(DetectError::UnsupportedAgent(Agent::GeminiCli));
         }
@@ -148,6 +154,34 @@ fn unhinted_event_dialect(
     } else {
         Err(DetectError::UnknownDialect)
     }
+}
+
+/// Qwen Code or Factory Droid, which both send Claude-shaped payloads.
+///
+/// * Qwen Code: a `QWEN_*` variable, or `timestamp` with `permission_mode`
+///   (Claude Code and Codex never send `timestamp`, Gemini CLI and Copilot
+///   never `permission_mode`). Checked before Gemini CLI: Qwen also sets
+///   `GEMINI_PROJECT_DIR`.
+/// * Droid: a `FACTORY_*` or `DROID_*` variable, a Droid permission mode
+///   (`off`, `auto-low|medium|high`) or a Droid-only field (`CLAUDE_ENV_FILE`
+///   on SessionStart, `tool_execution_count` on Stop,
+///   `session_duration_ms` on SessionEnd).
+fn claude_protocol_agent(top: &TopLevel<'_>, env: &Env<'_>) -> Option<Dialect> {
+    if env.has("QWEN_") || (top.has_key("timestamp") && top.has_key("permission_mode")) {
+        return Some(Dialect::QwenCode);
+    }
+    let droid_mode = top
+        .string_value("permission_mode")
+        .is_some_and(|mode| mode == "off" || mode.starts_with("auto-"));
+    let droid_field = [
+        "CLAUDE_ENV_FILE",
+        "tool_execution_count",
+        "session_duration_ms",
+    ]
+    .iter()
+    .any(|key| top.has_key(key));
+    (env.has("FACTORY_") || env.has("DROID_") || droid_mode || droid_field)
+        .then_some(Dialect::Droid)
 }
 
 /// SDK or legacy. Without a readable `hookName` (only possible with a

@@ -13,6 +13,10 @@ pub enum Agent {
     Cline,
     GeminiCli,
     Codex,
+    /// Qwen Code: Claude Code's protocol with its own events and tools.
+    QwenCode,
+    /// Factory Droid: Claude Code's protocol with its own events and tools.
+    Droid,
 }
 
 /// The JSON dialect of a hook payload. One agent may speak several.
@@ -24,6 +28,11 @@ pub enum Dialect {
     ClineSdk,
     /// Cline's VS Code extension hooks: `hookName` in PascalCase.
     ClineLegacy,
+    /// Qwen Code: Claude-shaped payloads plus `timestamp`, `permission_mode`
+    /// and `prompt_id`; Claude Code's reply format.
+    QwenCode,
+    /// Factory Droid: Claude-shaped payloads, Claude Code's reply format.
+    Droid,
 }
 
 /// What the shim does when the gateway cannot answer.
@@ -48,12 +57,14 @@ impl FailMode {
 
 impl Agent {
     /// Every agent, in a stable order.
-    pub const ALL: [Agent; 5] = [
+    pub const ALL: [Agent; 7] = [
         Agent::ClaudeCode,
         Agent::Cursor,
         Agent::Cline,
         Agent::GeminiCli,
         Agent::Codex,
+        Agent::QwenCode,
+        Agent::Droid,
     ];
 
     /// The name users write in config files and on the shim's command line.
@@ -64,6 +75,8 @@ impl Agent {
             Agent::Cline => "cline",
             Agent::GeminiCli => "gemini-cli",
             Agent::Codex => "codex",
+            Agent::QwenCode => "qwen-code",
+            Agent::Droid => "droid",
         }
     }
 }
@@ -80,7 +93,7 @@ pub struct UnknownAgent;
 
 impl fmt::Display for UnknownAgent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("unknown agent (expected claude-code, cursor, cline, gemini-cli or codex)")
+        f.write_str("unknown agent (expected claude-code, cursor, cline, gemini-cli, codex, qwen-code or droid)")
     }
 }
 
@@ -98,12 +111,24 @@ impl FromStr for Agent {
 }
 
 impl Dialect {
+    /// Every dialect, in a stable order.
+    pub const ALL: [Dialect; 6] = [
+        Dialect::ClaudeCode,
+        Dialect::Cursor,
+        Dialect::ClineSdk,
+        Dialect::ClineLegacy,
+        Dialect::QwenCode,
+        Dialect::Droid,
+    ];
+
     /// The agent that speaks this dialect.
     pub fn agent(self) -> Agent {
         match self {
             Dialect::ClaudeCode => Agent::ClaudeCode,
             Dialect::Cursor => Agent::Cursor,
             Dialect::ClineSdk | Dialect::ClineLegacy => Agent::Cline,
+            Dialect::QwenCode => Agent::QwenCode,
+            Dialect::Droid => Agent::Droid,
         }
     }
 
@@ -118,6 +143,9 @@ impl Dialect {
             Dialect::Cursor => 10_000,
             // Cline truncates hook context at 50,000 characters.
             Dialect::ClineSdk | Dialect::ClineLegacy => 50_000,
+            // Neither documents a cap; they follow Claude Code's protocol,
+            // so they get its limit.
+            Dialect::QwenCode | Dialect::Droid => 10_000,
         }
     }
 }

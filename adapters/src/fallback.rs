@@ -137,7 +137,12 @@ fn open(dialect: Option<Dialect>, native_event: Option<&str>) -> Reply {
 
 fn closed(dialect: Option<Dialect>, native_event: Option<&str>, message: &str) -> Reply {
     match dialect {
-        Some(Dialect::ClaudeCode) => claude_closed(native_event, message),
+        // Qwen Code and Droid obey Claude Code's exit codes and JSON, and
+        // their events are a subset of Claude Code's names (measured:
+        // docs/agents.md); their other events are unknown there: exit 2.
+        Some(Dialect::ClaudeCode | Dialect::QwenCode | Dialect::Droid) => {
+            claude_closed(native_event, message)
+        }
         // A bare exit 2: Cursor does not parse a JSON body that comes with
         // exit 2, so stdout stays empty.
         Some(Dialect::Cursor) => match native_event {

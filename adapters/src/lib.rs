@@ -47,6 +47,8 @@ mod decision;
 #[cfg(feature = "json")]
 mod decode;
 #[cfg(feature = "json")]
+mod droid;
+#[cfg(feature = "json")]
 mod error;
 #[cfg(feature = "json")]
 mod event;
@@ -56,6 +58,8 @@ mod json;
 mod merge;
 #[cfg(feature = "json")]
 mod parse;
+#[cfg(feature = "json")]
+mod qwen_code;
 #[cfg(feature = "json")]
 mod render;
 

@@ -1,6 +1,6 @@
 //! Payload bytes to canonical event: dispatch to the dialect's adapter.
 
-use crate::{Dialect, HookEvent, ParseError, claude_code, cline, cursor};
+use crate::{Dialect, HookEvent, ParseError, claude_code, cline, cursor, droid, qwen_code};
 
 /// Parses `payload` as `dialect` (usually from [`crate::detect`]).
 ///
@@ -13,5 +13,7 @@ pub fn parse(dialect: Dialect, payload: &[u8]) -> Result<HookEvent, ParseError> 
         Dialect::Cursor => cursor::parse(payload),
         Dialect::ClineSdk => cline::parse_sdk(payload),
         Dialect::ClineLegacy => cline::parse_legacy(payload),
+        Dialect::QwenCode => qwen_code::PROTOCOL.parse(payload),
+        Dialect::Droid => droid::PROTOCOL.parse(payload),
     }
 }

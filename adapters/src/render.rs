@@ -1,7 +1,7 @@
 //! Merged decision to the agent's exact reply: dispatch to the dialect's
 //! adapter, and the [`Loss`]es it reports.
 
-use crate::{Decision, Dialect, HookEvent, Reply, claude_code, cline, cursor};
+use crate::{Decision, Dialect, HookEvent, Reply, claude_code, cline, cursor, droid, qwen_code};
 
 /// A part of a decision the agent cannot express for this event. The
 /// gateway counts them, so operators see what their subscribers asked for
@@ -49,5 +49,7 @@ pub fn render(event: &HookEvent, decision: &Decision) -> Rendered {
         Dialect::ClaudeCode => claude_code::render(event, decision),
         Dialect::Cursor => cursor::render(event, decision),
         Dialect::ClineSdk | Dialect::ClineLegacy => cline::render(event, decision),
+        Dialect::QwenCode => qwen_code::PROTOCOL.render(event, decision),
+        Dialect::Droid => droid::PROTOCOL.render(event, decision),
     }
 }

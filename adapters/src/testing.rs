@@ -5,6 +5,7 @@
 //! compares its output with the file; `UPDATE_GOLDEN=1 cargo test` rewrites
 //! them instead (review the diff before committing).
 
+pub(crate) mod claude_protocol;
 mod malformed;
 mod parsed;
 mod replies;
@@ -15,7 +16,9 @@ use serde_json::{Map, Value};
 
 pub(crate) use malformed::{never_panics_on_truncated_or_retyped_fields, wrong};
 pub(crate) use parsed::{Case, check_parsed_fixtures};
-pub(crate) use replies::{ScenarioText, check_json_replies, every_answer, scenarios, stdout_json};
+pub(crate) use replies::{
+    ScenarioText, check_json_replies, check_replies, every_answer, scenarios, stdout_json,
+};
 
 /// `adapters/test_data/<rel>`.
 pub(crate) fn test_data(rel: &str) -> PathBuf {

@@ -75,12 +75,7 @@ fn exercise(bytes: &[u8]) {
         let reply = fallback(dialect, native, mode, "hookgate down");
         assert!(matches!(reply.exit_code, 0..=2));
     }
-    for dialect in [
-        Dialect::ClaudeCode,
-        Dialect::Cursor,
-        Dialect::ClineSdk,
-        Dialect::ClineLegacy,
-    ] {
+    for dialect in Dialect::ALL {
         if let Ok(event) = parse(dialect, bytes) {
             for decision in decisions() {
                 let _ = render(&event, &decision);

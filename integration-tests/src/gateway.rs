@@ -107,25 +107,6 @@ impl TestGateway {
         }
     }
 
-    /// `gateway status --json` of this gateway, run as the real binary.
-    pub async fn status_json(&self) -> serde_json::Value {
-        let out = tokio::process::Command::new(&binaries().gateway)
-            .arg("status")
-            .arg("--json")
-            .arg("--socket")
-            .arg(&self.socket)
-            .output()
-            .await
-            .expect("run gateway status");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "gateway status failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("not JSON ({err}): {stdout}"))
-    }
-
     /// The socket path a gateway started in `dir` listens on.
     pub fn socket_in(dir: &Path) -> PathBuf {
         dir.join("gateway.sock")
@@ -141,6 +122,26 @@ impl TestGateway {
     /// The gateway's process id.
     pub fn pid(&self) -> u32 {
         self.child.id()
+    }
+
+    /// `gateway status --json` of this gateway (the real binary), parsed;
+    /// panics with its stderr if it fails.
+    pub async fn status_json(&self) -> serde_json::Value {
+        let out = tokio::process::Command::new(&binaries().gateway)
+            .arg("status")
+            .arg("--socket")
+            .arg(&self.socket)
+            .arg("--json")
+            .output()
+            .await
+            .expect("run gateway status");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "gateway status failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("not JSON ({err}): {stdout}"))
     }
 
     /// The gateway's socket path.

@@ -33,6 +33,20 @@ pub fn claude_bash(command: &str) -> String {
     })
 }
 
+/// Qwen Code `PreToolUse` of `run_shell_command` running `command`.
+pub fn qwen_shell(command: &str) -> String {
+    edit("qwen-code", "PreToolUse.json", |v| {
+        v["tool_input"]["command"] = json!(command);
+    })
+}
+
+/// Factory Droid `PreToolUse` of `Execute` running `command`.
+pub fn droid_execute(command: &str) -> String {
+    edit("droid", "PreToolUse.json", |v| {
+        v["tool_input"]["command"] = json!(command);
+    })
+}
+
 /// Cursor `beforeShellExecution` of `command`.
 pub fn cursor_shell(command: &str) -> String {
     edit("cursor", "beforeShellExecution.json", |v| {

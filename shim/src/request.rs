@@ -15,8 +15,17 @@ use crate::sys::{self, IoError};
 
 /// Name prefixes of the variables the agents set for hooks
 /// (`CLAUDE_PROJECT_DIR`, `CURSOR_VERSION`, `CLINE_HOOKS_DIR`,
-/// `GEMINI_SESSION_ID`, ...). Their names also help dialect detection.
-pub(crate) const AGENT_PREFIXES: [&str; 5] = ["CLAUDE_", "CURSOR_", "CLINE_", "GEMINI_", "CODEX_"];
+/// `GEMINI_SESSION_ID`, `QWEN_PROJECT_DIR`, `FACTORY_PROJECT_DIR`, ...).
+/// Their names also help dialect detection.
+pub(crate) const AGENT_PREFIXES: [&str; 9] = [
+    "CLAUDE_", "CURSOR_", "CLINE_", "GEMINI_", "CODEX_", "QWEN_", "FACTORY_", "DROID_", "COPILOT_",
+];
+/// Never forwarded, whatever the prefix: agents pass their whole
+/// environment to hooks (Qwen Code its model's API key), and names such as
+/// `GEMINI_API_KEY`, `FACTORY_API_KEY` or `COPILOT_GITHUB_TOKEN` carry
+/// credentials the gateway has no business seeing.
+pub(crate) const SECRET_NAME_PARTS: [&str; 6] =
+    ["KEY", "TOKEN", "SECRET", "PASSW", "CREDENTIAL", "AUTH"];
 /// hookgate's own settings (`HOOKGATE_FAIL`, `HOOKGATE_TIMEOUT_MS`, ...) are
 /// forwarded too, so the gateway knows this hook's fail mode and deadline.
 /// They are not agent variables and are not given to dialect detection.
@@ -69,9 +78,21 @@ pub(crate) fn set_var(env: &mut Vec<(String, String)>, name: &str, value: &str) 
     env.insert(at, (name.into(), value.into()));
 }
 
-/// Whether `name` is one the agents set (as opposed to hookgate's own).
+/// Whether `name` is one the agents set (as opposed to hookgate's own),
+/// and not one that may hold a credential.
 pub(crate) fn is_agent_var(name: &str) -> bool {
     AGENT_PREFIXES.iter().any(|prefix| name.starts_with(prefix))
+        && !SECRET_NAME_PARTS
+            .iter()
+            .any(|part| contains_ignore_case(name, part))
+}
+
+/// `haystack` contains `needle` (ASCII upper case), ignoring ASCII case.
+fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
+    haystack
+        .as_bytes()
+        .windows(needle.len())
+        .any(|window| window.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
 /// The agent's payload.
@@ -184,6 +205,35 @@ mod tests {
         let names: Vec<&str> = env.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["CLAUDE_X", "HOOKGATE_A", "HOOKGATE_FAIL"]);
         assert_eq!(env[2].1, "open");
+    }
+
+    #[test]
+    fn new_agents_variables_are_forwarded_but_never_credentials() {
+        let env = forwarded_env(vars(&[
+            ("QWEN_PROJECT_DIR", "/p"),
+            ("QWEN_CODE_SESSION_ID", "s"),
+            ("OPENAI_API_KEY", "sk-qwen-passes-this-to-hooks"),
+            ("FACTORY_PROJECT_DIR", "/p"),
+            ("FACTORY_API_KEY", "fk-secret"),
+            ("DROID_PROJECT_DIR", "/p"),
+            ("GEMINI_API_KEY", "g-secret"),
+            ("COPILOT_CLI", "1"),
+            ("COPILOT_GITHUB_TOKEN", "ghp-secret"),
+            ("CLAUDE_CODE_OAUTH_TOKEN", "oauth-secret"),
+            ("CODEX_Auth_File", "/x"),
+        ]));
+        let names: Vec<&str> = env.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "COPILOT_CLI",
+                "DROID_PROJECT_DIR",
+                "FACTORY_PROJECT_DIR",
+                "QWEN_CODE_SESSION_ID",
+                "QWEN_PROJECT_DIR"
+            ]
+        );
+        assert!(env.iter().all(|(_, value)| !value.contains("secret")));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::{Capabilities, EventKind};
 
 /// How a deny is said for an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum DenyForm {
+pub(crate) enum DenyForm {
     /// Cannot be said.
     None,
     /// `hookSpecificOutput.permissionDecision: "deny"` (PreToolUse).
@@ -27,7 +27,7 @@ pub(super) enum DenyForm {
 
 /// How "keep going with this message" is said.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum FollowupForm {
+pub(crate) enum FollowupForm {
     None,
     /// Top-level `decision: "block"` + `reason` (Stop, SubagentStop).
     Block,
@@ -37,27 +37,27 @@ pub(super) enum FollowupForm {
 
 /// One event's row in the table.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct EventSpec {
-    pub(super) name: &'static str,
-    pub(super) kind: EventKind,
-    pub(super) blocking: bool,
-    pub(super) deny: DenyForm,
+pub(crate) struct EventSpec {
+    pub(crate) name: &'static str,
+    pub(crate) kind: EventKind,
+    pub(crate) blocking: bool,
+    pub(crate) deny: DenyForm,
     /// `permissionDecision: "ask"` (PreToolUse), or no decision at all so
     /// that Claude Code shows its own dialog (PermissionRequest).
-    pub(super) ask: bool,
+    pub(crate) ask: bool,
     /// `hookSpecificOutput.additionalContext`.
-    pub(super) context: bool,
+    pub(crate) context: bool,
     /// `updatedInput` (PreToolUse, PermissionRequest).
-    pub(super) rewrite: bool,
+    pub(crate) rewrite: bool,
     /// `continue: false` + `stopReason`, on events whose JSON is read.
-    pub(super) halt: bool,
-    pub(super) followup: FollowupForm,
+    pub(crate) halt: bool,
+    pub(crate) followup: FollowupForm,
     /// The top-level field that becomes `HookEvent::reason`.
-    pub(super) reason_key: Option<&'static str>,
+    pub(crate) reason_key: Option<&'static str>,
 }
 
 impl EventSpec {
-    pub(super) fn capabilities(&self) -> Capabilities {
+    pub(crate) fn capabilities(&self) -> Capabilities {
         Capabilities {
             deny: !matches!(self.deny, DenyForm::None | DenyForm::Feedback),
             ask: self.ask,
@@ -70,7 +70,7 @@ impl EventSpec {
 }
 
 /// Builds a row; `flags` = (ask, context, rewrite, halt).
-const fn row(
+pub(crate) const fn row(
     name: &'static str,
     kind: EventKind,
     blocking: bool,
@@ -98,13 +98,13 @@ use EventKind as K;
 use FollowupForm as F;
 
 /// Flags: nothing but halt / context and halt / nothing at all.
-const HALT: (bool, bool, bool, bool) = (false, false, false, true);
-const CTX_HALT: (bool, bool, bool, bool) = (false, true, false, true);
-const NONE: (bool, bool, bool, bool) = (false, false, false, false);
+pub(crate) const HALT: (bool, bool, bool, bool) = (false, false, false, true);
+pub(crate) const CTX_HALT: (bool, bool, bool, bool) = (false, true, false, true);
+pub(crate) const NONE: (bool, bool, bool, bool) = (false, false, false, false);
 
 /// The events of protocols.md §1.5, in its order.
 #[rustfmt::skip]
-pub(super) const EVENTS: [EventSpec; 31] = [
+pub(crate) const EVENTS: [EventSpec; 31] = [
     row("SessionStart", K::SessionStart, false, D::None, CTX_HALT, F::None, Some("source")),
     row("Setup", K::Other, false, D::None, CTX_HALT, F::None, Some("trigger")),
     row("InstructionsLoaded", K::Other, false, D::None, NONE, F::None, Some("load_reason")),
@@ -139,12 +139,18 @@ pub(super) const EVENTS: [EventSpec; 31] = [
 ];
 
 /// Any event not in [`EVENTS`].
-pub(super) const UNKNOWN: EventSpec = row("", K::Other, false, D::None, NONE, F::None, None);
+pub(crate) const UNKNOWN: EventSpec = row("", K::Other, false, D::None, NONE, F::None, None);
 
-/// The row for `native_event`.
-pub(super) fn spec(native_event: &str) -> &'static EventSpec {
-    EVENTS
+/// The row for `native_event` in `table` ([`UNKNOWN`] when absent).
+pub(crate) fn spec_in(table: &'static [EventSpec], native_event: &str) -> &'static EventSpec {
+    table
         .iter()
         .find(|spec| spec.name == native_event)
         .unwrap_or(&UNKNOWN)
+}
+
+/// The row for `native_event`.
+#[cfg(test)]
+pub(crate) fn spec(native_event: &str) -> &'static EventSpec {
+    spec_in(&EVENTS, native_event)
 }

@@ -5,12 +5,66 @@
 //! `events` is the single table of what each event is and can express;
 //! `parse` and `render` both read it, so they cannot disagree.
 
-mod events;
+pub(crate) mod events;
 mod parse;
 mod render;
 
-pub(crate) use parse::parse;
-pub(crate) use render::render;
+use crate::{Decision, Dialect, HookEvent, ParseError, Rendered, ToolClass};
+use events::EventSpec;
+
+/// An agent that speaks Claude Code's hook protocol (payload fields, reply
+/// JSON, exit codes) with its own events and tool names: Claude Code
+/// itself, Qwen Code, Factory Droid. What differs is data, never code.
+#[derive(Debug)]
+pub(crate) struct Protocol {
+    pub(crate) dialect: Dialect,
+    /// What each event is and can express for this agent.
+    pub(crate) events: &'static [EventSpec],
+    /// The agent's tool names → hookgate's tool classes.
+    pub(crate) tool_class: fn(&str) -> ToolClass,
+}
+
+impl Protocol {
+    /// The row for `native_event` ([`events::UNKNOWN`] when absent).
+    pub(crate) fn spec(&self, native_event: &str) -> &'static EventSpec {
+        events::spec_in(self.events, native_event)
+    }
+
+    pub(crate) fn parse(&self, payload: &[u8]) -> Result<HookEvent, ParseError> {
+        parse::parse_as(self, payload)
+    }
+
+    pub(crate) fn render(&self, event: &HookEvent, decision: &Decision) -> Rendered {
+        render::render_as(self, event, decision)
+    }
+}
+
+/// The class of tool `name` by `table`, for the agents whose tool names
+/// are a plain list; `mcp__<server>__<tool>` names are MCP tools.
+pub(crate) fn class_in(table: &[(&str, ToolClass)], name: &str) -> ToolClass {
+    match table.iter().find(|(tool, _)| *tool == name) {
+        Some((_, class)) => *class,
+        None if name.starts_with("mcp__") => ToolClass::Mcp,
+        None => ToolClass::Other,
+    }
+}
+
+/// Claude Code's own profile.
+pub(crate) const CLAUDE_CODE: Protocol = Protocol {
+    dialect: Dialect::ClaudeCode,
+    events: &events::EVENTS,
+    tool_class: parse::tool_class,
+};
+
+/// Parses one Claude Code payload.
+pub(crate) fn parse(payload: &[u8]) -> Result<HookEvent, ParseError> {
+    CLAUDE_CODE.parse(payload)
+}
+
+/// Renders `decision` as Claude Code's reply to `event`.
+pub(crate) fn render(event: &HookEvent, decision: &Decision) -> Rendered {
+    CLAUDE_CODE.render(event, decision)
+}
 
 #[cfg(test)]
 mod tests;

@@ -2,19 +2,19 @@
 
 use serde_json::{Map, Value};
 
-use super::events;
+use super::Protocol;
 use crate::json::{self, Fields};
-use crate::{Dialect, HookEvent, ParseError, ParseErrorKind, StopInfo, Tool, ToolClass};
+use crate::{HookEvent, ParseError, ParseErrorKind, StopInfo, Tool, ToolClass};
 
-const DIALECT: Dialect = Dialect::ClaudeCode;
-
-/// Parses one Claude Code payload. Only `hook_event_name` is required;
-/// unknown events become `Other` with no capabilities.
-pub(crate) fn parse(payload: &[u8]) -> Result<HookEvent, ParseError> {
-    let map = json::object(DIALECT, payload)?;
-    let root = Fields::root(DIALECT, &map);
+/// Parses one payload of an agent speaking Claude Code's protocol. Only
+/// `hook_event_name` is required; unknown events become `Other` with no
+/// capabilities.
+pub(crate) fn parse_as(protocol: &Protocol, payload: &[u8]) -> Result<HookEvent, ParseError> {
+    let dialect = protocol.dialect;
+    let map = json::object(dialect, payload)?;
+    let root = Fields::root(dialect, &map);
     let native_event = root.req_str("hook_event_name")?;
-    let spec = events::spec(native_event);
+    let spec = protocol.spec(native_event);
 
     let text = match native_event {
         "MessageDisplay" => root.opt_string("delta")?,
@@ -35,8 +35,8 @@ pub(crate) fn parse(payload: &[u8]) -> Result<HookEvent, ParseError> {
     };
 
     Ok(HookEvent {
-        dialect: DIALECT,
-        agent_version: None, // Claude Code does not send its version.
+        dialect,
+        agent_version: None, // None of these agents sends its version.
         native_event: native_event.to_owned(),
         kind: spec.kind,
         blocking: spec.blocking,
@@ -46,7 +46,7 @@ pub(crate) fn parse(payload: &[u8]) -> Result<HookEvent, ParseError> {
         workspace_roots: Vec::new(),
         transcript_path: root.opt_string("transcript_path")?,
         model: root.opt_string("model")?,
-        tool: tool(&root, &map)?,
+        tool: tool(protocol, &root, &map)?,
         prompt: root.opt_string("prompt")?,
         text,
         stop,
@@ -56,17 +56,21 @@ pub(crate) fn parse(payload: &[u8]) -> Result<HookEvent, ParseError> {
 }
 
 /// The tool of a tool event (any payload with a `tool_name`).
-fn tool(root: &Fields<'_>, map: &Map<String, Value>) -> Result<Option<Tool>, ParseError> {
+fn tool(
+    protocol: &Protocol,
+    root: &Fields<'_>,
+    map: &Map<String, Value>,
+) -> Result<Option<Tool>, ParseError> {
     let Some(name) = root.opt_str("tool_name")? else {
         return Ok(None);
     };
-    let class = tool_class(name);
+    let class = (protocol.tool_class)(name);
     let input = match map.get("tool_input") {
         None | Some(Value::Null) => Value::Object(Map::new()),
         Some(value @ Value::Object(_)) => value.clone(),
         Some(_) => {
             return Err(ParseError::new(
-                DIALECT,
+                protocol.dialect,
                 ParseErrorKind::WrongType {
                     field: "tool_input".to_owned(),
                     expected: "an object",

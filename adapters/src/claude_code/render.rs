@@ -5,7 +5,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::events::{self, DenyForm, EventSpec, FollowupForm};
+use super::Protocol;
+use super::events::{DenyForm, EventSpec, FollowupForm};
 use crate::fallback::WORKTREE_CREATE_MESSAGE;
 use crate::{Decision, HookEvent, Loss, Permission, Rendered, Reply};
 
@@ -60,9 +61,10 @@ struct Behavior<'a> {
     interrupt: Option<bool>,
 }
 
-/// Renders `decision` for `event` (a Claude Code event).
-pub(crate) fn render(event: &HookEvent, decision: &Decision) -> Rendered {
-    let spec = events::spec(&event.native_event);
+/// Renders `decision` for `event`, an event of an agent speaking Claude
+/// Code's protocol, by that agent's events table.
+pub(crate) fn render_as(protocol: &Protocol, event: &HookEvent, decision: &Decision) -> Rendered {
+    let spec = protocol.spec(&event.native_event);
     let mut reply = Builder {
         spec,
         output: Output::default(),

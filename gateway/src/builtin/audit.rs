@@ -164,6 +164,8 @@ pub fn dialect_name(dialect: Dialect) -> &'static str {
         Dialect::Cursor => "cursor",
         Dialect::ClineSdk => "cline-sdk",
         Dialect::ClineLegacy => "cline-legacy",
+        Dialect::QwenCode => "qwen-code",
+        Dialect::Droid => "droid",
     }
 }
 

@@ -92,6 +92,8 @@ fn agent(agent: Agent) -> v1::Agent {
         Agent::Cline => v1::Agent::Cline,
         Agent::GeminiCli => v1::Agent::GeminiCli,
         Agent::Codex => v1::Agent::Codex,
+        Agent::QwenCode => v1::Agent::QwenCode,
+        Agent::Droid => v1::Agent::Droid,
     }
 }
 
@@ -101,6 +103,8 @@ fn dialect(dialect: Dialect) -> v1::Dialect {
         Dialect::Cursor => v1::Dialect::Cursor,
         Dialect::ClineSdk => v1::Dialect::ClineSdk,
         Dialect::ClineLegacy => v1::Dialect::ClineLegacy,
+        Dialect::QwenCode => v1::Dialect::QwenCode,
+        Dialect::Droid => v1::Dialect::Droid,
     }
 }
 

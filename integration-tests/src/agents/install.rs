@@ -10,9 +10,10 @@
 //! npm registry (about a minute, 400 MB); if npm is missing or the install
 //! fails, every real-agent test fails with the reason — never a skip.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 /// The Claude Code npm package and the version under test.
 pub const CLAUDE_CODE_PACKAGE: &str = "@anthropic-ai/claude-code";
@@ -20,6 +21,81 @@ pub const CLAUDE_CODE_VERSION: &str = "2.1.197";
 /// The Cline CLI npm package and the version under test.
 pub const CLINE_PACKAGE: &str = "cline";
 pub const CLINE_VERSION: &str = "3.0.65";
+
+/// One more agent CLI from npm, installed into a prefix of its own
+/// (`<cache>/<dir>-<version>/`), so that pinning one does not reinstall
+/// the others. Same marker, lock and version check as Claude Code's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NpmCli {
+    pub package: &'static str,
+    pub version: &'static str,
+    /// The prefix's name (the version is appended).
+    pub dir: &'static str,
+    /// The executable, relative to the prefix.
+    pub bin: &'static str,
+}
+
+/// Qwen Code (runs on Node 20 although it asks for 22; needs no install
+/// script).
+pub const QWEN_CODE: NpmCli = NpmCli {
+    package: "@qwen-code/qwen-code",
+    version: "0.24.4",
+    dir: "qwen-code",
+    bin: "node_modules/.bin/qwen",
+};
+/// Factory Droid: the platform package holds the whole binary (0.225.1's
+/// is missing from the registry, hence 0.225.2).
+pub const DROID: NpmCli = NpmCli {
+    package: "@factory/cli-linux-x64",
+    version: "0.225.2",
+    dir: "droid",
+    bin: "node_modules/@factory/cli-linux-x64/bin/droid",
+};
+
+static NPM_CLIS: Mutex<BTreeMap<&'static str, Result<PathBuf, String>>> =
+    Mutex::new(BTreeMap::new());
+
+/// `cli`'s executable, installed on first use (with `--ignore-scripts`:
+/// none of these needs its install script). Panics with the reason when it
+/// cannot be had, like [`clis`].
+pub fn npm_cli(cli: &NpmCli) -> PathBuf {
+    let mut installed = NPM_CLIS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let result = installed
+        .entry(cli.package)
+        .or_insert_with(|| install_npm_cli(cli));
+    match result {
+        Ok(path) => path.clone(),
+        Err(reason) => panic!(
+            "the real agent CLI {}@{} is unavailable: {reason}",
+            cli.package, cli.version
+        ),
+    }
+}
+
+fn install_npm_cli(cli: &NpmCli) -> Result<PathBuf, String> {
+    let root = cache_root()?;
+    let prefix = root.join(format!("{}-{}", cli.dir, cli.version));
+    let marker = prefix.join(".hookgate-installed");
+    let spec = format!("{}@{}", cli.package, cli.version);
+    let is_installed = || std::fs::read_to_string(&marker).is_ok_and(|text| text.trim() == spec);
+    if !is_installed() {
+        std::fs::create_dir_all(&prefix)
+            .map_err(|err| format!("creating {}: {err}", prefix.display()))?;
+        let args = [spec.clone(), "--ignore-scripts".to_owned()];
+        run_npm_install(&root.join("install.lock"), &marker, &prefix, &spec, &args)?;
+        if !is_installed() {
+            return Err(format!(
+                "npm install finished but {} does not name {spec}",
+                marker.display()
+            ));
+        }
+    }
+    let bin = prefix.join(cli.bin);
+    check_version(cli.dir, &bin, cli.version)?;
+    Ok(bin)
+}
 
 /// Overrides where the CLIs are installed.
 const DIR_ENV: &str = "HOOKGATE_AGENT_CLIS_DIR";
@@ -71,7 +147,17 @@ fn install() -> Result<Clis, String> {
     if !installed(&marker) {
         std::fs::create_dir_all(&prefix)
             .map_err(|err| format!("creating {}: {err}", prefix.display()))?;
-        run_npm_install(&root.join("install.lock"), &marker, &prefix)?;
+        let packages = [
+            format!("{CLAUDE_CODE_PACKAGE}@{CLAUDE_CODE_VERSION}"),
+            format!("{CLINE_PACKAGE}@{CLINE_VERSION}"),
+        ];
+        run_npm_install(
+            &root.join("install.lock"),
+            &marker,
+            &prefix,
+            &spec(),
+            &packages,
+        )?;
         if !installed(&marker) {
             return Err(format!(
                 "npm install finished but {} does not name {}",
@@ -114,9 +200,16 @@ fn cache_root() -> Result<PathBuf, String> {
     Ok(target.join("agent-clis"))
 }
 
-/// Installs under the lock; re-checks the marker once the lock is held, so
-/// a second process waiting on the first does not install again.
-fn run_npm_install(lock: &Path, marker: &Path, prefix: &Path) -> Result<(), String> {
+/// Installs `args` (packages and flags) under the lock; re-checks the
+/// marker (which must then say `spec`) once the lock is held, so a second
+/// process waiting on the first does not install again.
+fn run_npm_install(
+    lock: &Path,
+    marker: &Path,
+    prefix: &Path,
+    spec: &str,
+    args: &[String],
+) -> Result<(), String> {
     for (tool, hint) in [
         ("npm", "install Node.js 20+ with npm"),
         ("flock", "install util-linux"),
@@ -133,8 +226,7 @@ fn run_npm_install(lock: &Path, marker: &Path, prefix: &Path) -> Result<(), Stri
         }
     }
     eprintln!(
-        "real agents: installing {} into {} (one time, about a minute)",
-        spec(),
+        "real agents: installing {spec} into {} (one time, about a minute)",
         prefix.display()
     );
     const SCRIPT: &str = r#"marker=$1 spec=$2 prefix=$3 limit=$4; shift 4
@@ -147,11 +239,10 @@ timeout "$limit" npm install --prefix "$prefix" --no-audit --no-fund --save-exac
         .arg(lock)
         .args(["sh", "-c", SCRIPT, "sh"])
         .arg(marker)
-        .arg(spec())
+        .arg(spec)
         .arg(prefix)
         .arg(INSTALL_SECS)
-        .arg(format!("{CLAUDE_CODE_PACKAGE}@{CLAUDE_CODE_VERSION}"))
-        .arg(format!("{CLINE_PACKAGE}@{CLINE_VERSION}"))
+        .args(args)
         .output()
         .map_err(|err| format!("running flock/npm: {err}"))?;
     if output.status.success() {
@@ -161,7 +252,7 @@ timeout "$limit" npm install --prefix "$prefix" --no-audit --no-fund --save-exac
         "`npm install --prefix {} {}` failed ({}); does this machine reach the npm registry?\n\
          --- stdout ---\n{}\n--- stderr ---\n{}",
         prefix.display(),
-        spec(),
+        args.join(" "),
         output.status,
         tail(&output.stdout),
         tail(&output.stderr)

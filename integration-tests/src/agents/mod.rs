@@ -1,8 +1,9 @@
 //! The real agent CLIs, driven headless and offline, with `gateway-shim`
 //! as their hook command.
 //!
-//! - [`install`]: the pinned npm install of Claude Code and the Cline CLI,
-//!   done once by the test setup itself;
+//! - [`install`]: the pinned npm installs of Claude Code and the Cline CLI
+//!   (together) and of Qwen Code and Factory Droid (each on its own), done
+//!   once by the test setup itself;
 //! - [`isolation`](mod@isolation): a private network and PID namespace per run where the
 //!   machine allows it;
 //! - [`AgentRun`] / [`AgentOutcome`]: one run (fresh HOME and work dir,
@@ -15,12 +16,14 @@
 
 mod claude;
 mod cline;
+mod droid;
 pub mod install;
 pub mod isolation;
 mod outcome;
+mod qwen;
 mod run;
 
-pub use install::{Clis, clis};
+pub use install::{Clis, NpmCli, clis, npm_cli};
 pub use isolation::{Isolation, isolation};
 pub use outcome::AgentOutcome;
 pub use run::{Agent, AgentRun};

@@ -10,10 +10,10 @@ use std::time::Duration;
 use tempfile::TempDir;
 use tokio::sync::Semaphore;
 
-use super::install::{Clis, clis};
+use super::install::{self, Clis, NpmCli, clis, npm_cli};
 use super::isolation::isolation;
 use super::outcome::AgentOutcome;
-use super::{claude, cline};
+use super::{claude, cline, droid, qwen};
 use crate::binaries::binaries;
 use crate::fake_model::{Script, read_requests};
 use crate::shim::TEST_SHIM_TIMEOUT_MS;
@@ -34,6 +34,8 @@ const RUN_DEADLINE: Duration = Duration::from_secs(AGENT_TIMEOUT_SECS + 60);
 pub enum Agent {
     ClaudeCode,
     Cline,
+    QwenCode,
+    Droid,
 }
 
 impl Agent {
@@ -42,9 +44,28 @@ impl Agent {
         let hooks: &[&str] = match self {
             Agent::ClaudeCode => &claude::DEFAULT_HOOKS,
             Agent::Cline => &cline::DEFAULT_HOOKS,
+            Agent::QwenCode => &qwen::DEFAULT_HOOKS,
+            Agent::Droid => &droid::DEFAULT_HOOKS,
         };
         hooks.iter().map(|s| (*s).to_owned()).collect()
     }
+
+    /// The agent's own npm install, for those not in [`Clis`].
+    fn npm_cli(self) -> Option<&'static NpmCli> {
+        match self {
+            Agent::ClaudeCode | Agent::Cline => None,
+            Agent::QwenCode => Some(&install::QWEN_CODE),
+            Agent::Droid => Some(&install::DROID),
+        }
+    }
+}
+
+/// The installed CLI of a run.
+enum Installed {
+    /// Claude Code and Cline, installed together.
+    Pair(&'static Clis),
+    /// One CLI of its own ([`NpmCli`]).
+    Single(PathBuf),
 }
 
 /// The directories of one run.
@@ -167,41 +188,43 @@ impl AgentRun {
     /// outlives its deadline.
     pub async fn run(self) -> AgentOutcome {
         // The install blocks (a minute, the first time): off the runtime.
-        let clis = tokio::task::spawn_blocking(clis)
-            .await
-            .unwrap_or_else(|err| std::panic::resume_unwind(err.into_panic()));
+        let cli = self.agent.npm_cli();
+        let installed = tokio::task::spawn_blocking(move || match cli {
+            None => Installed::Pair(clis()),
+            Some(cli) => Installed::Single(npm_cli(cli)),
+        })
+        .await
+        .unwrap_or_else(|err| std::panic::resume_unwind(err.into_panic()));
         let _slot = AGENT_SLOTS
             .acquire()
             .await
             .expect("agent slots never close");
-        let outcome = self.launch(clis).await;
+        let outcome = self.launch(installed).await;
         outcome.log_summary();
         outcome
     }
 
-    async fn launch(self, clis: &Clis) -> AgentOutcome {
+    async fn launch(self, installed: Installed) -> AgentOutcome {
         let root = &self.paths.root;
         let port = free_port();
         let script = root.join("script.json");
         self.script.save(&script).expect("write the model script");
         let requests_log = root.join("requests.jsonl");
-        let launch = match self.agent {
-            Agent::ClaudeCode => claude::prepare(
-                clis,
-                &self.paths,
-                port,
-                &self.prompt,
-                &self.hooks,
-                &self.shim,
-            ),
-            Agent::Cline => cline::prepare(
-                clis,
-                &self.paths,
-                port,
-                &self.prompt,
-                &self.hooks,
-                &self.shim,
-            ),
+        let (paths, prompt, hooks, shim) = (&self.paths, &self.prompt, &self.hooks, &self.shim);
+        let launch = match (self.agent, &installed) {
+            (Agent::ClaudeCode, Installed::Pair(clis)) => {
+                claude::prepare(clis, paths, port, prompt, hooks, shim)
+            }
+            (Agent::Cline, Installed::Pair(clis)) => {
+                cline::prepare(clis, paths, port, prompt, hooks, shim)
+            }
+            (Agent::QwenCode, Installed::Single(program)) => {
+                qwen::prepare(program, paths, port, prompt, hooks, shim)
+            }
+            (Agent::Droid, Installed::Single(program)) => {
+                droid::prepare(program, paths, port, prompt, hooks, shim)
+            }
+            (agent, _) => panic!("{agent:?}: installed the wrong CLI (see Agent::npm_cli)"),
         }
         .expect("write the agent's configuration");
 

@@ -10,24 +10,14 @@
 use serde_json::{Value, json};
 
 use super::script::Step;
+use super::shell::{self, BASH, EXECUTE, ShellTool};
 
-/// The shell tool Claude Code offers.
-const SHELL_TOOL: &str = "Bash";
+/// The shell tools offered over this API: Claude Code's and Droid's.
+const SHELLS: [ShellTool; 2] = [BASH, EXECUTE];
 
-/// Does the request offer the shell tool? (Side requests do not.)
-pub(crate) fn offers_shell(body: &Value) -> bool {
-    body.get("tools")
-        .and_then(Value::as_array)
-        .is_some_and(|tools| {
-            tools
-                .iter()
-                .any(|tool| tool.get("name").and_then(Value::as_str) == Some(SHELL_TOOL))
-        })
-}
-
-/// The input of the scripted shell call.
-fn shell_input(command: &str) -> Value {
-    json!({"command": command, "description": "Run the scripted command"})
+/// The shell tool the request offers, if any (side requests offer none).
+pub(crate) fn shell_tool(body: &Value) -> Option<ShellTool> {
+    shell::offered(body, &SHELLS, "/name")
 }
 
 fn tool_use_id(seq: u64) -> String {
@@ -42,13 +32,13 @@ fn stop_reason(step: &Step) -> &'static str {
 }
 
 /// The streamed reply, one SSE event per element.
-pub(crate) fn events(step: &Step, seq: u64, model: &str) -> Vec<String> {
+pub(crate) fn events(step: &Step, shell: ShellTool, seq: u64, model: &str) -> Vec<String> {
     let stop_reason = stop_reason(step);
     // The block starts empty; its content arrives as one delta.
     let (start, delta) = match step {
         Step::Shell { command } => (
-            json!({"type": "tool_use", "id": tool_use_id(seq), "name": SHELL_TOOL, "input": {}}),
-            json!({"type": "input_json_delta", "partial_json": shell_input(command).to_string()}),
+            json!({"type": "tool_use", "id": tool_use_id(seq), "name": shell.name, "input": {}}),
+            json!({"type": "input_json_delta", "partial_json": shell.input(command).to_string()}),
         ),
         Step::Text { text } => (
             json!({"type": "text", "text": ""}),
@@ -89,11 +79,11 @@ pub(crate) fn events(step: &Step, seq: u64, model: &str) -> Vec<String> {
 }
 
 /// The same reply for a non-streaming request.
-pub(crate) fn message(step: &Step, seq: u64, model: &str) -> Value {
+pub(crate) fn message(step: &Step, shell: ShellTool, seq: u64, model: &str) -> Value {
     let block = match step {
         Step::Shell { command } => {
-            json!({"type": "tool_use", "id": tool_use_id(seq), "name": SHELL_TOOL,
-                   "input": shell_input(command)})
+            json!({"type": "tool_use", "id": tool_use_id(seq), "name": shell.name,
+                   "input": shell.input(command)})
         }
         Step::Text { text } => json!({"type": "text", "text": text}),
     };
@@ -121,7 +111,7 @@ mod tests {
         let step = Step::Shell {
             command: "touch 'a b'".into(),
         };
-        let events = events(&step, 7, "m");
+        let events = events(&step, BASH, 7, "m");
         let names: Vec<&str> = events
             .iter()
             .map(|e| e.lines().next().unwrap().trim_start_matches("event: "))
@@ -151,17 +141,22 @@ mod tests {
 
     #[test]
     fn text_ends_the_turn() {
-        let events = events(&Step::Text { text: "bye".into() }, 1, "m");
+        let events = events(&Step::Text { text: "bye".into() }, BASH, 1, "m");
         assert_eq!(data(&events[2])["delta"]["text"], "bye");
         assert_eq!(data(&events[4])["delta"]["stop_reason"], "end_turn");
     }
 
     #[test]
-    fn only_requests_offering_bash_offer_the_shell() {
-        assert!(offers_shell(
-            &json!({"tools": [{"name": "Read"}, {"name": "Bash"}]})
-        ));
-        assert!(!offers_shell(&json!({"tools": [{"name": "Read"}]})));
-        assert!(!offers_shell(&json!({})));
+    fn only_requests_offering_bash_or_execute_offer_the_shell() {
+        assert_eq!(
+            shell_tool(&json!({"tools": [{"name": "Read"}, {"name": "Bash"}]})),
+            Some(BASH)
+        );
+        assert_eq!(
+            shell_tool(&json!({"tools": [{"name": "Execute"}]})),
+            Some(EXECUTE)
+        );
+        assert_eq!(shell_tool(&json!({"tools": [{"name": "Read"}]})), None);
+        assert_eq!(shell_tool(&json!({})), None);
     }
 }

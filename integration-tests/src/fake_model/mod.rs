@@ -19,6 +19,7 @@ mod openai;
 mod record;
 mod script;
 mod server;
+mod shell;
 
 pub use record::{AnthropicToolResult, RecordError, RecordedRequest, read_requests};
 pub use script::{Script, ScriptError, Step};

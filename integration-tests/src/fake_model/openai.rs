@@ -12,31 +12,26 @@
 use serde_json::{Value, json};
 
 use super::script::Step;
+use super::shell::{self, RUN_COMMANDS, RUN_SHELL_COMMAND, ShellTool};
 
-/// The shell tool Cline offers.
-const SHELL_TOOL: &str = "run_commands";
+/// The shell tools offered over this API: Cline's and Qwen Code's.
+const SHELLS: [ShellTool; 2] = [RUN_COMMANDS, RUN_SHELL_COMMAND];
 
-/// Does the request offer the shell tool?
-pub(crate) fn offers_shell(body: &Value) -> bool {
-    body.get("tools")
-        .and_then(Value::as_array)
-        .is_some_and(|tools| {
-            tools.iter().any(|tool| {
-                tool.pointer("/function/name").and_then(Value::as_str) == Some(SHELL_TOOL)
-            })
-        })
+/// The shell tool the request offers, if any.
+pub(crate) fn shell_tool(body: &Value) -> Option<ShellTool> {
+    shell::offered(body, &SHELLS, "/function/name")
 }
 
 fn call_id(seq: u64) -> String {
     format!("call_hg{seq:016}")
 }
 
-fn arguments(command: &str) -> String {
-    json!({"commands": [command]}).to_string()
+fn arguments(shell: ShellTool, command: &str) -> String {
+    shell.input(command).to_string()
 }
 
 /// The streamed reply, one SSE event per element.
-pub(crate) fn events(step: &Step, seq: u64, model: &str) -> Vec<String> {
+pub(crate) fn events(step: &Step, shell: ShellTool, seq: u64, model: &str) -> Vec<String> {
     let id = format!("chatcmpl-hg{seq:016}");
     let chunk = |delta: Value, finish: Value| {
         let chunk = json!({
@@ -53,11 +48,11 @@ pub(crate) fn events(step: &Step, seq: u64, model: &str) -> Vec<String> {
         Step::Shell { command } => {
             events.push(chunk(
                 json!({"tool_calls": [{"index": 0, "id": call_id(seq), "type": "function",
-                                       "function": {"name": SHELL_TOOL, "arguments": ""}}]}),
+                                       "function": {"name": shell.name, "arguments": ""}}]}),
                 Value::Null,
             ));
             events.push(chunk(
-                json!({"tool_calls": [{"index": 0, "function": {"arguments": arguments(command)}}]}),
+                json!({"tool_calls": [{"index": 0, "function": {"arguments": arguments(shell, command)}}]}),
                 Value::Null,
             ));
             events.push(chunk(json!({}), json!("tool_calls")));
@@ -78,12 +73,12 @@ pub(crate) fn events(step: &Step, seq: u64, model: &str) -> Vec<String> {
 }
 
 /// The same reply for a non-streaming request.
-pub(crate) fn completion(step: &Step, seq: u64, model: &str) -> Value {
+pub(crate) fn completion(step: &Step, shell: ShellTool, seq: u64, model: &str) -> Value {
     let (message, finish) = match step {
         Step::Shell { command } => (
             json!({"role": "assistant", "content": null, "tool_calls": [{
                 "id": call_id(seq), "type": "function",
-                "function": {"name": SHELL_TOOL, "arguments": arguments(command)},
+                "function": {"name": shell.name, "arguments": arguments(shell, command)},
             }]}),
             "tool_calls",
         ),
@@ -111,6 +106,7 @@ mod tests {
             &Step::Shell {
                 command: "touch m".into(),
             },
+            RUN_COMMANDS,
             3,
             "m",
         );
@@ -135,18 +131,23 @@ mod tests {
 
     #[test]
     fn text_stops() {
-        let events = events(&Step::Text { text: "bye".into() }, 1, "m");
+        let events = events(&Step::Text { text: "bye".into() }, RUN_COMMANDS, 1, "m");
         assert_eq!(data(&events[1])["choices"][0]["delta"]["content"], "bye");
         assert_eq!(data(&events[2])["choices"][0]["finish_reason"], "stop");
     }
 
     #[test]
-    fn only_requests_offering_run_commands_offer_the_shell() {
+    fn only_requests_offering_a_known_shell_offer_the_shell() {
         let tool = |name: &str| json!({"type": "function", "function": {"name": name}});
-        assert!(offers_shell(
-            &json!({"tools": [tool("read_files"), tool("run_commands")]})
-        ));
-        assert!(!offers_shell(&json!({"tools": [tool("read_files")]})));
-        assert!(!offers_shell(&json!({"messages": []})));
+        assert_eq!(
+            shell_tool(&json!({"tools": [tool("read_files"), tool("run_commands")]})),
+            Some(RUN_COMMANDS)
+        );
+        assert_eq!(
+            shell_tool(&json!({"tools": [tool("run_shell_command")]})),
+            Some(RUN_SHELL_COMMAND)
+        );
+        assert_eq!(shell_tool(&json!({"tools": [tool("read_files")]})), None);
+        assert_eq!(shell_tool(&json!({"messages": []})), None);
     }
 }

@@ -25,6 +25,7 @@ use tokio::net::TcpListener;
 
 use super::record::{RecordedRequest, assistant_turns};
 use super::script::Script;
+use super::shell::BASH;
 use super::{MODEL, anthropic, openai};
 
 /// Largest request body accepted (Claude Code's requests, with ~24 tool
@@ -101,24 +102,28 @@ impl FakeModel {
             let error = json!({"error": {"type": "invalid_request_error", "message": "body is not a JSON object"}});
             return (json!("400"), json_response(StatusCode::BAD_REQUEST, &error));
         }
-        let offers_shell = match api {
-            Api::Anthropic => anthropic::offers_shell(body),
-            Api::OpenAi => openai::offers_shell(body),
+        let shell = match api {
+            Api::Anthropic => anthropic::shell_tool(body),
+            Api::OpenAi => openai::shell_tool(body),
         };
-        let step = self.script.answer(assistant_turns(body), offers_shell);
+        let step = self.script.answer(assistant_turns(body), shell.is_some());
+        // Without a shell the step is text, which names no tool.
+        let shell = shell.unwrap_or(BASH);
         let seq = self.seq.fetch_add(1, Ordering::Relaxed) + 1;
         let model = body.get("model").and_then(Value::as_str).unwrap_or(MODEL);
         let stream = body.get("stream").and_then(Value::as_bool) == Some(true);
         let note = serde_json::to_value(&step).unwrap_or(Value::Null);
         let response = match (api, stream) {
-            (Api::Anthropic, true) => sse(anthropic::events(&step, seq, model)),
-            (Api::OpenAi, true) => sse(openai::events(&step, seq, model)),
-            (Api::Anthropic, false) => {
-                json_response(StatusCode::OK, &anthropic::message(&step, seq, model))
-            }
-            (Api::OpenAi, false) => {
-                json_response(StatusCode::OK, &openai::completion(&step, seq, model))
-            }
+            (Api::Anthropic, true) => sse(anthropic::events(&step, shell, seq, model)),
+            (Api::OpenAi, true) => sse(openai::events(&step, shell, seq, model)),
+            (Api::Anthropic, false) => json_response(
+                StatusCode::OK,
+                &anthropic::message(&step, shell, seq, model),
+            ),
+            (Api::OpenAi, false) => json_response(
+                StatusCode::OK,
+                &openai::completion(&step, shell, seq, model),
+            ),
         };
         (note, response)
     }

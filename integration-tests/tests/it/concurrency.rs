@@ -62,6 +62,24 @@ fn assert_reply(i: usize, out: &ShimOutput) {
                 "shim {i}: {out}"
             );
         }
+        // Claude Code's replies, without PreToolUse context (a loss there).
+        Dialect::QwenCode | Dialect::Droid if odd => {
+            assert_claude_deny(out, "PreToolUse", &deny);
+        }
+        Dialect::QwenCode | Dialect::Droid => {
+            assert_eq!(out.code, Some(0), "shim {i}: {out}");
+            let json = out.json();
+            let specific = claude_specific(out, &json, "PreToolUse");
+            assert_eq!(
+                str_at(specific, "permissionDecision"),
+                "allow",
+                "shim {i}: {out}"
+            );
+            assert!(
+                specific.get("additionalContext").is_none(),
+                "shim {i}: {out}"
+            );
+        }
         Dialect::Cursor => {
             assert_eq!(out.code, Some(0), "shim {i}: {out}");
             let json = out.json();

@@ -24,8 +24,10 @@ fn assert_fail_open(out: &ShimOutput, dialect: Dialect) {
     assert_eq!(out.stdout, expected.stdout, "{dialect:?}: {out}");
     assert_eq!(out.stderr, expected.stderr, "{dialect:?}: {out}");
     match dialect {
-        // Claude Code: silence is the neutral answer.
-        Dialect::ClaudeCode => assert!(out.stdout.is_empty(), "{out}"),
+        // Claude Code (and Qwen, Droid): silence is the neutral answer.
+        Dialect::ClaudeCode | Dialect::QwenCode | Dialect::Droid => {
+            assert!(out.stdout.is_empty(), "{out}")
+        }
         // Cursor: nothing or `{}`.
         Dialect::Cursor => {
             if !out.stdout.is_empty() {
@@ -46,7 +48,8 @@ fn assert_fail_open(out: &ShimOutput, dialect: Dialect) {
 /// The fail-closed reply blocks the tool call the way the agent obeys.
 fn assert_fail_closed(out: &ShimOutput, dialect: Dialect) {
     match dialect {
-        Dialect::ClaudeCode => match out.code {
+        // Qwen Code and Droid obey Claude Code's replies (measured).
+        Dialect::ClaudeCode | Dialect::QwenCode | Dialect::Droid => match out.code {
             // Exit 2 blocks and Claude Code reads the reason on stderr;
             // it ignores stdout then, which may repeat the deny as JSON.
             Some(2) => {

@@ -1,5 +1,5 @@
 //! What several test modules share: starting a gateway in front of
-//! subscribers, the four dialects under test, and the in-process
+//! subscribers, the dialects under test, and the in-process
 //! cross-check of a real reply against `hookgate_adapters`.
 
 use std::time::Duration;
@@ -23,14 +23,18 @@ pub(crate) enum Dialect {
     Cursor,
     ClineSdk,
     ClineLegacy,
+    QwenCode,
+    Droid,
 }
 
 impl Dialect {
-    pub(crate) const ALL: [Dialect; 4] = [
+    pub(crate) const ALL: [Dialect; 6] = [
         Dialect::ClaudeCode,
         Dialect::Cursor,
         Dialect::ClineSdk,
         Dialect::ClineLegacy,
+        Dialect::QwenCode,
+        Dialect::Droid,
     ];
 
     /// The shim's argument.
@@ -39,6 +43,8 @@ impl Dialect {
             Dialect::ClaudeCode => "claude-code",
             Dialect::Cursor => "cursor",
             Dialect::ClineSdk | Dialect::ClineLegacy => "cline",
+            Dialect::QwenCode => "qwen-code",
+            Dialect::Droid => "droid",
         }
     }
 
@@ -48,6 +54,8 @@ impl Dialect {
             Dialect::Cursor => adapters::Dialect::Cursor,
             Dialect::ClineSdk => adapters::Dialect::ClineSdk,
             Dialect::ClineLegacy => adapters::Dialect::ClineLegacy,
+            Dialect::QwenCode => adapters::Dialect::QwenCode,
+            Dialect::Droid => adapters::Dialect::Droid,
         }
     }
 
@@ -56,6 +64,8 @@ impl Dialect {
             Dialect::ClaudeCode => pb::Agent::ClaudeCode,
             Dialect::Cursor => pb::Agent::Cursor,
             Dialect::ClineSdk | Dialect::ClineLegacy => pb::Agent::Cline,
+            Dialect::QwenCode => pb::Agent::QwenCode,
+            Dialect::Droid => pb::Agent::Droid,
         }
     }
 
@@ -65,13 +75,17 @@ impl Dialect {
             Dialect::Cursor => pb::Dialect::Cursor,
             Dialect::ClineSdk => pb::Dialect::ClineSdk,
             Dialect::ClineLegacy => pb::Dialect::ClineLegacy,
+            Dialect::QwenCode => pb::Dialect::QwenCode,
+            Dialect::Droid => pb::Dialect::Droid,
         }
     }
 
     /// The pre-tool-use event's native name in this dialect's sample.
     pub(crate) fn pre_tool_use_event(self) -> &'static str {
         match self {
-            Dialect::ClaudeCode | Dialect::ClineLegacy => "PreToolUse",
+            Dialect::ClaudeCode | Dialect::ClineLegacy | Dialect::QwenCode | Dialect::Droid => {
+                "PreToolUse"
+            }
             Dialect::Cursor => "beforeShellExecution",
             Dialect::ClineSdk => "tool_call",
         }
@@ -86,6 +100,8 @@ impl Dialect {
             Dialect::Cursor => payloads::cursor_shell(command),
             Dialect::ClineSdk => payloads::cline_sdk_command(command),
             Dialect::ClineLegacy => payloads::cline_legacy_command(command),
+            Dialect::QwenCode => payloads::qwen_shell(command),
+            Dialect::Droid => payloads::droid_execute(command),
         }
     }
 }

@@ -1,7 +1,8 @@
-//! The real agent CLIs — Claude Code and the Cline CLI, pinned versions
-//! installed by the test setup — running headless and offline with
-//! `gateway-shim` as their hook command, against a real `gateway` and test
-//! gRPC subscribers, with the scripted `fake-model` as their model.
+//! The real agent CLIs — Claude Code, the Cline CLI, Qwen Code and Factory
+//! Droid, pinned versions installed by the test setup — running headless
+//! and offline with `gateway-shim` as their hook command, against a real
+//! `gateway` and test gRPC subscribers, with the scripted `fake-model` as
+//! their model.
 //!
 //! Each test asserts what really happened: the marker file the shell
 //! command creates (or not), the requests the model received (the deny
@@ -15,5 +16,7 @@
 
 mod claude_code;
 mod cline;
+mod droid;
+mod qwen_code;
 mod scenario;
 mod support;

@@ -93,6 +93,23 @@ impl Gated {
         }
     }
 
+    /// Checks `gateway status --json` after a run: every event counted is
+    /// labelled `agent`, there was at least one, and nothing failed
+    /// detection or parsing.
+    pub(crate) async fn assert_status_names(&self, agent: &str) {
+        let doc = self.gateway.status_json().await;
+        let events = doc["events"].as_array().cloned().unwrap_or_default();
+        assert!(!events.is_empty(), "no event counted: {doc:#}");
+        for event in &events {
+            assert_eq!(
+                event["agent"], agent,
+                "an event under another name: {doc:#}"
+            );
+        }
+        assert_eq!(doc["detect_errors"], 0, "{doc:#}");
+        assert_eq!(doc["parse_errors"], 0, "{doc:#}");
+    }
+
     /// Runs `run` through this gateway with a model that asks once for
     /// `command` in the shell, then answers `text`.
     pub(crate) async fn shell_then_text(
@@ -180,6 +197,77 @@ impl GatewayDown {
             fallback_reasons(&self.socket),
             ["unreachable"],
             "the shim ran once and found no gateway\n{outcome}"
+        );
+    }
+}
+
+/// Where an agent shows the model a tool's result in a request: the texts
+/// of its tool results, in order.
+pub(crate) type ToolTexts =
+    fn(&hookgate_integration_tests::fake_model::RecordedRequest) -> Vec<String>;
+
+/// The tool results of the final request, after checking there were
+/// exactly two model calls: the tool turn and the final one.
+pub(crate) fn final_turn_tool_texts(outcome: &AgentOutcome, texts: ToolTexts) -> Vec<String> {
+    let calls = outcome.model_calls();
+    assert_eq!(calls.len(), 2, "a tool turn and a final turn\n{outcome}");
+    texts(calls[1])
+}
+
+/// The scenarios every agent with a shell tool and a blocking pre-tool
+/// hook passes the same way; `agent_name` is the name `gateway status`
+/// must report every event under.
+pub(crate) struct Conformance {
+    pub(crate) agent: Agent,
+    pub(crate) agent_name: &'static str,
+    pub(crate) tool_texts: ToolTexts,
+}
+
+impl Conformance {
+    /// A subscriber's deny: the command does not run, the model reads the
+    /// reason as the tool's result, status names the agent.
+    pub(crate) async fn deny_blocks_and_the_model_reads_why(&self, reason: &str) {
+        let run = run(self.agent);
+        let marker = Marker::in_work(&run, "denied-marker");
+        let command = marker.touch();
+        let gated = Gated::deciding(only_on(
+            EventKind::PreToolUse,
+            hookgate_integration_tests::decisions::deny(reason),
+        ))
+        .await;
+
+        let outcome = gated.shell_then_text(run, &command, "Understood.").await;
+
+        marker.assert_not_ran(&outcome, "the denied command ran");
+        crate::support::the_shell_call(&gated.policy.events(), &command);
+        let results = final_turn_tool_texts(&outcome, self.tool_texts);
+        assert!(
+            results.len() == 1 && results[0].contains(reason),
+            "the model must read the deny reason as the tool's result: {results:?}\n{outcome}"
+        );
+        gated.assert_status_names(self.agent_name).await;
+    }
+
+    /// Gateway down, default fail mode: the command runs.
+    pub(crate) async fn gateway_down_fails_open(&self) {
+        let down = GatewayDown::run(self.agent, "fail-open-marker", ShimFail::Default).await;
+        down.marker
+            .assert_ran(&down.outcome, "fail-open must let the command run");
+        down.assert_fell_back_once();
+    }
+
+    /// Gateway down, `HOOKGATE_FAIL=closed`: the command does not run and
+    /// the model is told hookgate blocked it.
+    pub(crate) async fn gateway_down_fails_closed(&self) {
+        let down = GatewayDown::run(self.agent, "fail-closed-marker", ShimFail::Closed).await;
+        down.marker
+            .assert_not_ran(&down.outcome, "fail-closed must block the command");
+        down.assert_fell_back_once();
+        let results = final_turn_tool_texts(&down.outcome, self.tool_texts);
+        assert!(
+            results.len() == 1 && results[0].contains("hookgate"),
+            "the model is told hookgate blocked the tool: {results:?}\n{}",
+            down.outcome
         );
     }
 }

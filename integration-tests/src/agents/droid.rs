@@ -1,0 +1,88 @@
+//! Factory Droid's side of a run (0.225.2, observed in docs/agents.md):
+//! `~/.factory/hooks.json` keyed by event name at the top level (a
+//! Claude-style `{"hooks": …}` wrapper is ignored) with `gateway-shim` — no
+//! agent argument — as the command hook, a custom Anthropic model in
+//! `~/.factory/settings.json` pointed at the fake model, and `droid exec`.
+
+use std::path::Path;
+
+use serde_json::{Map, Value, json};
+
+use super::run::{Launch, RunPaths, shell_quote};
+
+/// The events a Droid run hooks by default: every event of `droid exec`
+/// (UserPromptSubmit does not fire for its prompt).
+pub(crate) const DEFAULT_HOOKS: [&str; 5] = [
+    "SessionStart",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+    "SessionEnd",
+];
+
+/// Droid's hook timeout is in seconds.
+const HOOK_TIMEOUT_SECS: u64 = 30;
+
+/// Writes `~/.factory/{settings,hooks}.json`; returns how to start Droid.
+pub(crate) fn prepare(
+    program: &Path,
+    paths: &RunPaths,
+    port: u16,
+    prompt: &str,
+    hooks: &[String],
+    shim: &Path,
+) -> std::io::Result<Launch> {
+    let dir = paths.home.join(".factory");
+    std::fs::create_dir_all(&dir)?;
+    std::fs::write(dir.join("hooks.json"), hooks_json(hooks, shim).to_string())?;
+    let settings = json!({
+        "customModels": [{
+            "model": crate::fake_model::MODEL,
+            "displayName": crate::fake_model::MODEL,
+            "baseUrl": format!("http://127.0.0.1:{port}"),
+            "apiKey": "hookgate-test-key",
+            "provider": "anthropic",
+            "maxOutputTokens": 4096,
+        }],
+        "enableTelemetry": false,
+    });
+    std::fs::write(dir.join("settings.json"), settings.to_string())?;
+    let model = format!("custom:{}", crate::fake_model::MODEL);
+    let args = ["exec", "--auto", "high", "-o", "json", "-m", &model, prompt];
+    Ok(Launch {
+        program: program.to_path_buf(),
+        args: args.map(str::to_owned).to_vec(),
+        env: Vec::new(),
+    })
+}
+
+/// `{"<Event>": [{"matcher": "*", "hooks": [{"type": "command", "command":
+/// "'<shim>'", "timeout": <s>}]}]}`.
+fn hooks_json(hooks: &[String], shim: &Path) -> Value {
+    let command = shell_quote(&shim.display().to_string());
+    let mut events = Map::new();
+    for event in hooks {
+        events.insert(
+            event.clone(),
+            json!([{"matcher": "*", "hooks": [
+                {"type": "command", "command": command, "timeout": HOOK_TIMEOUT_SECS},
+            ]}]),
+        );
+    }
+    Value::Object(events)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_are_top_level_keys_and_run_the_shim_without_an_agent_argument() {
+        let hooks = hooks_json(&["PreToolUse".to_owned()], Path::new("/opt/gateway-shim"));
+        assert_eq!(
+            hooks["PreToolUse"][0]["hooks"][0],
+            json!({"type": "command", "command": "'/opt/gateway-shim'", "timeout": 30})
+        );
+        assert!(hooks.get("hooks").is_none());
+    }
+}
