@@ -63,6 +63,14 @@ fn serve(args: ServeArgs) -> ExitCode {
             return ExitCode::from(EXIT_CONFIG);
         }
     };
+    // Each connection holds a descriptor (idle ones until their read
+    // deadline): up to 16 per slot may be open, more than the usual soft
+    // limit of 1024, so take what the hard limit allows.
+    #[cfg(unix)]
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => tracing::debug!(limit, "open files limit"),
+        Err(err) => tracing::warn!(error = %err, "cannot raise the open files limit"),
+    }
     // Payloads nest up to `adapters::MAX_DEPTH` levels and serde_json walks
     // them recursively (drop, serialize): every thread that may hold one
     // gets the stack for it (address space; touched only as deep as used).

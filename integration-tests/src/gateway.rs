@@ -119,6 +119,24 @@ impl TestGateway {
         let _ = self.child.wait();
     }
 
+    /// Sends SIGTERM (with `kill(1)`) and waits for the exit; returns the
+    /// exit code (`None`: killed by a signal). Polls: the caller bounds
+    /// the wait.
+    pub async fn terminate(&mut self) -> Option<i32> {
+        let sent = Command::new("kill")
+            .arg("-TERM")
+            .arg(self.child.id().to_string())
+            .status()
+            .expect("run kill");
+        assert!(sent.success(), "kill -TERM failed");
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status.code();
+            }
+            tokio::time::sleep(READY_POLL).await;
+        }
+    }
+
     /// The gateway's process id.
     pub fn pid(&self) -> u32 {
         self.child.id()

@@ -100,8 +100,13 @@ mod file {
             .is_some_and(|path| try_append(&path, reason, now, uid).unwrap_or(false));
         next_to_socket
             || state_record.is_some_and(|path| {
-                // The state directory may not exist yet: its parent must.
-                let _ = sys::mkdir_private(path::parent(path));
+                // The state directory (`~/.local/state/hookgate`) may not
+                // exist yet: create it and up to two missing parents, 0700.
+                let dir = path::parent(path);
+                let parents = [path::parent(path::parent(dir)), path::parent(dir), dir];
+                for dir in parents {
+                    let _ = sys::mkdir_private(dir);
+                }
                 try_append(path, reason, now, uid).unwrap_or(false)
             })
     }
@@ -191,8 +196,8 @@ mod file {
             let dir = tempfile::tempdir().unwrap();
             let socket = dir.path().join("absent").join("gateway.sock");
             let socket = socket.to_str().unwrap();
-            fs::create_dir(dir.path().join("state")).unwrap();
-            let state = dir.path().join("state").join("hookgate");
+            // As `~/.local/state/hookgate` in a home without `.local`.
+            let state = dir.path().join(".local").join("state").join("hookgate");
             let record = state.join("shim-fallbacks");
             let record = record.to_str().unwrap();
             assert!(!append_at(

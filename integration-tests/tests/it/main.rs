@@ -16,3 +16,4 @@ mod observe;
 mod peer_uid;
 mod status;
 mod support;
+mod trust;

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs every cargo-fuzz target in fuzz/ for $1 seconds (default 60). The
+# stable toolchain takes libFuzzer's nightly flags with RUSTC_BOOTSTRAP=1;
+# cargo-fuzz is installed under target/tools once.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-60}"
+tools="$PWD/target/tools"
+if [ ! -x "$tools/bin/cargo-fuzz" ]; then
+    cargo install cargo-fuzz --locked --root "$tools" --version 0.13.2
+fi
+export PATH="$tools/bin:$PATH" RUSTC_BOOTSTRAP=1
+cd fuzz
+cargo fuzz build -O
+log="$(mktemp)"
+for target in $(cargo fuzz list); do
+    echo "fuzz target $target: ${seconds}s"
+    status=0
+    cargo fuzz run -O "$target" -- -max_total_time="$seconds" -max_len=4096 >"$log" 2>&1 || status=$?
+    grep -E '^Done [0-9]+ runs' "$log" || true
+    if [ "$status" -ne 0 ]; then
+        tail -n 60 "$log" >&2
+        echo "fuzz target $target failed (exit $status); inputs in fuzz/artifacts/$target/" >&2
+        exit 1
+    fi
+done
+rm -f "$log"
