@@ -19,7 +19,6 @@ use prost::bytes::Bytes;
 use tonic::transport::{Channel, Endpoint};
 
 use crate::config::OnError;
-use crate::convert::BadDecision;
 use crate::metrics::{ErrorKind, SubscriberStats};
 use crate::subscribers::unary::{BadEndpoint, CallError, UnaryClient};
 
@@ -33,8 +32,6 @@ pub enum Failure {
     Timeout(Duration),
     #[error(transparent)]
     Call(CallError),
-    #[error("unusable reply: {0}")]
-    BadReply(BadDecision),
 }
 
 /// A subscriber's endpoint that cannot be used.
@@ -147,8 +144,6 @@ impl Remote {
                 self.stats.error(ErrorKind::BadReply);
                 self.stats.call_outcome(true);
             }
-            // Counted by the caller, which is who finds a reply unusable.
-            Err(Failure::BadReply(_)) => {}
         }
         result
     }
