@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
-use super::install::Clis;
+use super::install::{ClaudeCode, Clis};
 use super::run::{Launch, RunPaths, shell_quote};
 
 /// The events a Claude Code run hooks by default: every event of a plain
@@ -23,6 +23,7 @@ pub(crate) const DEFAULT_HOOKS: [&str; 6] = [
 /// Writes `settings.json` and returns how to start Claude Code.
 pub(crate) fn prepare(
     clis: &Clis,
+    which: ClaudeCode,
     paths: &RunPaths,
     port: u16,
     prompt: &str,
@@ -54,7 +55,7 @@ pub(crate) fn prepare(
         ("DISABLE_ERROR_REPORTING", "1".to_owned()),
     ];
     Ok(Launch {
-        program: clis.claude.clone(),
+        program: clis.claude(which).to_path_buf(),
         args,
         env: env.map(|(k, v)| (k.to_owned(), v)).to_vec(),
     })

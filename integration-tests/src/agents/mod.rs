@@ -20,7 +20,7 @@ pub mod isolation;
 mod outcome;
 mod run;
 
-pub use install::{Clis, clis};
+pub use install::{ClaudeCode, Clis, clis};
 pub use isolation::{Isolation, isolation};
 pub use outcome::AgentOutcome;
 pub use run::{Agent, AgentRun};

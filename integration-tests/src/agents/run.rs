@@ -10,7 +10,7 @@ use std::time::Duration;
 use tempfile::TempDir;
 use tokio::sync::Semaphore;
 
-use super::install::{Clis, clis};
+use super::install::{ClaudeCode, Clis, clis};
 use super::isolation::isolation;
 use super::outcome::AgentOutcome;
 use super::{claude, cline};
@@ -78,6 +78,7 @@ pub struct AgentRun {
     script: Script,
     hooks: Vec<String>,
     env: Vec<(String, String)>,
+    claude: ClaudeCode,
 }
 
 impl AgentRun {
@@ -116,7 +117,27 @@ impl AgentRun {
                 "HOOKGATE_TIMEOUT_MS".to_owned(),
                 TEST_SHIM_TIMEOUT_MS.to_owned(),
             )],
+            claude: ClaudeCode::Oldest,
         }
+    }
+
+    /// Which pinned Claude Code runs (the oldest unless told otherwise;
+    /// ignored for other agents).
+    pub fn claude_code(mut self, which: ClaudeCode) -> Self {
+        self.claude = which;
+        self
+    }
+
+    /// Writes `text` to `path` under the work directory (creating its
+    /// directories): project files the agent reads, such as a slash
+    /// command in `.claude/commands/`.
+    pub fn work_file(self, path: &str, text: &str) -> Self {
+        let file = self.paths.work.join(path);
+        if let Some(dir) = file.parent() {
+            std::fs::create_dir_all(dir).expect("create the work file's directory");
+        }
+        std::fs::write(&file, text).expect("write the work file");
+        self
     }
 
     /// The run's directory (settings, logs, `home/`, `work/`).
@@ -188,6 +209,7 @@ impl AgentRun {
         let launch = match self.agent {
             Agent::ClaudeCode => claude::prepare(
                 clis,
+                self.claude,
                 &self.paths,
                 port,
                 &self.prompt,

@@ -14,6 +14,7 @@
 //! the network namespace).
 
 mod claude_code;
+mod claude_meanings;
 mod cline;
 mod scenario;
 mod support;
