@@ -79,6 +79,7 @@ pub struct AgentRun {
     hooks: Vec<String>,
     env: Vec<(String, String)>,
     claude: ClaudeCode,
+    ask_permissions: bool,
 }
 
 impl AgentRun {
@@ -118,7 +119,16 @@ impl AgentRun {
                 TEST_SHIM_TIMEOUT_MS.to_owned(),
             )],
             claude: ClaudeCode::Oldest,
+            ask_permissions: false,
         }
+    }
+
+    /// Claude Code: leave the Bash tool to permission prompts
+    /// (`--permission-mode default`) instead of allowing it, so a call asks
+    /// (firing PermissionRequest) and is refused when no hook allows it.
+    pub fn ask_permissions(mut self) -> Self {
+        self.ask_permissions = true;
+        self
     }
 
     /// Which pinned Claude Code runs (the oldest unless told otherwise;
@@ -209,7 +219,10 @@ impl AgentRun {
         let launch = match self.agent {
             Agent::ClaudeCode => claude::prepare(
                 clis,
-                self.claude,
+                claude::Options {
+                    which: self.claude,
+                    ask_permissions: self.ask_permissions,
+                },
                 &self.paths,
                 port,
                 &self.prompt,

@@ -16,5 +16,6 @@
 mod claude_code;
 mod claude_meanings;
 mod cline;
+mod conformance;
 mod scenario;
 mod support;
