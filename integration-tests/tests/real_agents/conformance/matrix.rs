@@ -96,6 +96,9 @@ pub(crate) struct Row {
     /// The subscriber received the event (always true for gateway-down
     /// runs, where no subscriber is asked).
     pub(crate) fired: bool,
+    /// The capabilities the real event arrived with, when they differ from
+    /// the fixture's (which the Expressed column is computed from).
+    pub(crate) drift: Option<Capabilities>,
 }
 
 impl Row {
@@ -121,6 +124,11 @@ impl Row {
             self.scenario.event,
             self.scenario.part.as_str()
         );
+        if let Some(real) = self.drift {
+            return Some(format!(
+                "{name}: the real payload parses with {real:?}, its fixture with other capabilities; update the fixture"
+            ));
+        }
         match (self.passes(), agent.limit(&self.scenario)) {
             (true, Some(_)) => Some(format!(
                 "{name}: listed as a limit but passes; remove the limit"
@@ -202,14 +210,14 @@ pub(crate) async fn run(agent: &AgentUnderTest, scenario: &Scenario) -> Row {
     let how = expressed(scenario.phase, scenario.part, caps);
     let expect = expect(scenario.phase, scenario.part, how, neutral);
 
-    let (outcome, fired) = match scenario.part {
+    let (outcome, fired, drift) = match scenario.part {
         Part::FailOpen | Part::FailClosed => {
             let socket = dead_socket(&run);
             let mut run = run.socket(&socket).hooks(&[scenario.hook]);
             if scenario.part == Part::FailClosed {
                 run = run.env("HOOKGATE_FAIL", "closed");
             }
-            (run.run().await, true)
+            (run.run().await, true, None)
         }
         part => {
             let answer = decision(part, &token, (agent.rewrite_input)(&touch(&rewritten)));
@@ -230,8 +238,23 @@ pub(crate) async fn run(agent: &AgentUnderTest, scenario: &Scenario) -> Row {
             )]))
             .await;
             let outcome = run.socket(gateway.socket()).run().await;
-            let fired = policy.events().iter().any(|e| e.native_event == event);
-            (outcome, fired)
+            let received = policy
+                .events()
+                .into_iter()
+                .find(|e| e.native_event == event);
+            let fired = received.is_some();
+            let drift = received
+                .and_then(|e| e.capabilities)
+                .map(|c| Capabilities {
+                    deny: c.deny,
+                    ask: c.ask,
+                    context: c.context,
+                    input_rewrite: c.input_rewrite,
+                    halt: c.halt,
+                    followup: c.followup,
+                })
+                .filter(|real| *real != caps);
+            (outcome, fired, drift)
         }
     };
     let calls = outcome.model_calls();
@@ -253,6 +276,7 @@ pub(crate) async fn run(agent: &AgentUnderTest, scenario: &Scenario) -> Row {
         expect,
         observed,
         fired,
+        drift,
     }
 }
 
@@ -307,7 +331,9 @@ Do not edit by hand.
 
 * **Expressed**: how hookgate renders the part for that event (`as feedback`:
   a deny after the fact, its reason as context; `as deny`: an ask nobody can
-  answer; `no (loss)`: left out and counted).
+  answer; `no (loss)`: left out and counted), from the adapter's capabilities
+  for the event's sample payload; the suite fails if the real payload parses
+  with other capabilities.
 * **Observed**: whether the scripted action happened (its marker file), the
   number of model requests, and whether a request carried the part's text.
 * **Result**: `pass` when the agent did what the part means (docs/agents.md,
