@@ -192,3 +192,30 @@ fn new_fields() {
     let bad = json!({"hook_event_name":"PreToolUse","tool_name":"mcp__a__b","mcp_server":"github"});
     assert!(parse(bad.to_string().as_bytes()).is_err());
 }
+
+/// Fail-closed: a skill's shell command is denied like a tool call (JSON
+/// naming its own event, plus exit 2); PostToolBatch, whose tools already
+/// ran, gets the neutral reply (exit 2 there would only end the loop).
+#[test]
+fn fail_closed_follows_the_meanings() {
+    use crate::{Dialect, FailMode, fallback};
+    let closed = |event| {
+        fallback(
+            Some(Dialect::ClaudeCode),
+            Some(event),
+            FailMode::Closed,
+            "down",
+        )
+    };
+    let skill = closed("PreSkillShellCommand");
+    assert_eq!(skill.exit_code, 2);
+    let json: Value = serde_json::from_slice(&skill.stdout).unwrap();
+    assert_eq!(
+        json["hookSpecificOutput"],
+        json!({"hookEventName": "PreSkillShellCommand", "permissionDecision": "deny", "permissionDecisionReason": "down"})
+    );
+    for event in POST_ACTION.into_iter().chain(["PostModelSwitch"]) {
+        assert_eq!(closed(event), Default::default(), "{event}");
+    }
+    assert_eq!(closed("PreModelSwitch").exit_code, 2);
+}
