@@ -27,14 +27,15 @@ pub(crate) const WORKTREE_CREATE_MESSAGE: &str = "hookgate: WorktreeCreate hooks
 /// Claude Code events where exit 2 blocks the action (protocols.md §1.3),
 /// minus the continuation events (`Stop`, `SubagentStop`, `TeammateIdle`):
 /// "blocking" those would force the agent to keep working, which is no
-/// safer than letting it stop.
+/// safer than letting it stop. `PostToolBatch` is not here either: its
+/// tools already ran, and exit 2 there only ends the loop.
 const CLAUDE_EXIT2_BLOCKS: [&str; 10] = [
     "UserPromptSubmit",
     "UserPromptExpansion",
     "TaskCreated",
     "TaskCompleted",
     "ConfigChange",
-    "PostToolBatch",
+    "PreModelSwitch",
     "PreCompact",
     "Elicitation",
     "ElicitationResult",
@@ -43,9 +44,11 @@ const CLAUDE_EXIT2_BLOCKS: [&str; 10] = [
 
 /// Claude Code events with nothing to block (or only a continuation to
 /// force): closed mode answers the neutral reply.
-const CLAUDE_NOTHING_TO_BLOCK: [&str; 19] = [
+const CLAUDE_NOTHING_TO_BLOCK: [&str; 21] = [
     "PostToolUse",
     "PostToolUseFailure",
+    "PostToolBatch",
+    "PostModelSwitch",
     "PermissionDenied",
     "Notification",
     "SessionStart",
@@ -170,9 +173,11 @@ fn claude_closed(native_event: Option<&str>, message: &str) -> Reply {
     match native_event {
         // The JSON deny is the documented way; exit 2 also blocks should the
         // JSON not be read, and puts the reason on stderr for Claude.
-        Some("PreToolUse") => Reply {
+        Some(event @ ("PreToolUse" | "PreSkillShellCommand")) => Reply {
             stdout: json_line(&[
-                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"#,
+                r#"{"hookSpecificOutput":{"hookEventName":""#,
+                event,
+                r#"","permissionDecision":"deny","permissionDecisionReason":"#,
                 &json_string(message),
                 "}}",
             ]),

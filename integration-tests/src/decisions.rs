@@ -41,3 +41,21 @@ pub fn rewrite(input: &serde_json::Value) -> Decision {
         ..Decision::default()
     }
 }
+
+/// Stop the agent's loop, saying why.
+pub fn halt(reason: &str) -> Decision {
+    Decision {
+        halt: true,
+        reason: reason.to_owned(),
+        ..Decision::default()
+    }
+}
+
+/// Deny with `reason` and a rewrite that is not a JSON object: the rewrite
+/// is dropped alone, the deny stands.
+pub fn deny_with_bad_rewrite(reason: &str) -> Decision {
+    Decision {
+        updated_input_json: "[\"not an object\"]".to_owned(),
+        ..deny(reason)
+    }
+}

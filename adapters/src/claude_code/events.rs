@@ -1,7 +1,13 @@
 //! Every Claude Code hook event: its canonical kind, whether Claude Code
 //! waits for the answer, and how each part of a decision can be said
-//! (protocols.md §1.3–1.5). Unknown events get [`UNKNOWN`]: kind `Other`,
-//! nothing expressible.
+//! (protocols.md §1.3–1.5, checked against the real CLIs 2.1.197 and
+//! 2.1.332: docs/conformance.md). Unknown events get [`UNKNOWN`]: kind
+//! `Other`, nothing expressible.
+//!
+//! A capability is only set where the real CLI was seen to do what the part
+//! means; where it does something else (context on `Stop` makes Claude keep
+//! going, `continue: false` on `SessionStart` is ignored) the part is a
+//! loss, never rendered.
 
 use crate::{Capabilities, EventKind};
 
@@ -16,8 +22,10 @@ pub(crate) enum DenyForm {
     Behavior,
     /// Top-level `decision: "block"` + `reason`.
     Block,
-    /// `decision: "block"` too, but the action already happened (PostToolUse):
-    /// Claude only gets the reason as feedback, so it also counts as a loss.
+    /// The action already happened (PostToolUse, PostToolUseFailure,
+    /// PostToolBatch): the reason goes to the model as feedback in
+    /// `additionalContext`, never as `decision: "block"` (which ends the
+    /// loop on PostToolBatch). Nothing was prevented, so it is also a loss.
     Feedback,
     /// Exit code 2, reason on stderr.
     Exit2,
@@ -102,27 +110,37 @@ pub(crate) const HALT: (bool, bool, bool, bool) = (false, false, false, true);
 pub(crate) const CTX_HALT: (bool, bool, bool, bool) = (false, true, false, true);
 pub(crate) const NONE: (bool, bool, bool, bool) = (false, false, false, false);
 
-/// The events of protocols.md §1.5, in its order.
+/// Flags: context only / ask only (plus the deny form).
+pub(crate) const CTX: (bool, bool, bool, bool) = (false, true, false, false);
+pub(crate) const ASK: (bool, bool, bool, bool) = (true, false, false, false);
+
+/// The events of protocols.md §1.5, in its order, then those added since
+/// 2.1.197. "Blocking" is true wherever Claude Code waits for the hook
+/// (every event whose answer it reads).
 #[rustfmt::skip]
-pub(crate) const EVENTS: [EventSpec; 31] = [
-    row("SessionStart", K::SessionStart, false, D::None, CTX_HALT, F::None, Some("source")),
-    row("Setup", K::Other, false, D::None, CTX_HALT, F::None, Some("trigger")),
+pub(crate) const EVENTS: [EventSpec; 34] = [
+    // `continue: false` is ignored on SessionStart (2.1.197 and 2.1.332).
+    row("SessionStart", K::SessionStart, true, D::None, CTX, F::None, Some("source")),
+    row("Setup", K::Other, true, D::None, CTX_HALT, F::None, Some("trigger")),
     row("InstructionsLoaded", K::Other, false, D::None, NONE, F::None, Some("load_reason")),
-    row("UserPromptSubmit", K::PromptSubmit, true, D::Block, CTX_HALT, F::None, None),
+    row("UserPromptSubmit", K::PromptSubmit, true, D::Block, CTX_HALT, F::None, Some("source")),
     row("UserPromptExpansion", K::Other, true, D::Block, CTX_HALT, F::None, None),
     row("MessageDisplay", K::Other, false, D::None, NONE, F::None, None),
     row("PreToolUse", K::PreToolUse, true, D::PermissionDecision, (true, true, true, true), F::None, None),
     row("PermissionRequest", K::PermissionRequest, true, D::Behavior, (true, false, true, true), F::None, None),
     row("PermissionDenied", K::Other, false, D::None, NONE, F::None, Some("reason")),
-    row("PostToolUse", K::PostToolUse, false, D::Feedback, CTX_HALT, F::None, None),
-    row("PostToolUseFailure", K::ToolFailure, false, D::None, CTX_HALT, F::None, None),
-    row("PostToolBatch", K::Other, true, D::Block, CTX_HALT, F::None, None),
+    row("PostToolUse", K::PostToolUse, true, D::Feedback, CTX_HALT, F::None, None),
+    // `continue: false` is ignored on PostToolUseFailure (both versions).
+    row("PostToolUseFailure", K::ToolFailure, true, D::Feedback, CTX, F::None, None),
+    // Any `decision: "block"` or exit 2 here ends the loop: only halt may.
+    row("PostToolBatch", K::Other, true, D::Feedback, CTX_HALT, F::None, None),
     row("Notification", K::Notification, false, D::None, NONE, F::None, Some("message")),
-    row("SubagentStart", K::SubagentStart, false, D::None, CTX_HALT, F::None, None),
-    row("SubagentStop", K::SubagentStop, true, D::None, CTX_HALT, F::Block, None),
+    row("SubagentStart", K::SubagentStart, true, D::None, CTX_HALT, F::None, None),
+    // Context on Stop / SubagentStop reads as "keep going": a loss.
+    row("SubagentStop", K::SubagentStop, true, D::None, HALT, F::Block, None),
     row("TaskCreated", K::Other, true, D::Block, NONE, F::None, None),
     row("TaskCompleted", K::Other, true, D::Exit2, HALT, F::None, None),
-    row("Stop", K::Stop, true, D::None, CTX_HALT, F::Block, None),
+    row("Stop", K::Stop, true, D::None, HALT, F::Block, None),
     row("StopFailure", K::Other, false, D::None, NONE, F::None, Some("error")),
     row("TeammateIdle", K::Other, true, D::None, HALT, F::Exit2, None),
     row("ConfigChange", K::ConfigChange, true, D::Block, HALT, F::None, Some("source")),
@@ -136,6 +154,13 @@ pub(crate) const EVENTS: [EventSpec; 31] = [
     row("SessionEnd", K::SessionEnd, false, D::None, NONE, F::None, Some("reason")),
     row("Elicitation", K::Other, true, D::Decline, HALT, F::None, Some("message")),
     row("ElicitationResult", K::Other, true, D::Decline, HALT, F::None, Some("action")),
+    // 2.1.332: the shell command a skill or slash command runs inline
+    // (`` !`cmd` ``), guarded like a shell tool call.
+    row("PreSkillShellCommand", K::PreToolUse, true, D::PermissionDecision, ASK, F::None, Some("command_name")),
+    // 2.1.251: a model switch (`/model`), allowed, denied or asked.
+    row("PreModelSwitch", K::Other, true, D::PermissionDecision, ASK, F::None, Some("source")),
+    // Did not fire in `-p` runs: nothing is promised for it.
+    row("PostModelSwitch", K::Other, false, D::None, NONE, F::None, Some("source")),
 ];
 
 /// Any event not in [`EVENTS`].

@@ -34,6 +34,12 @@ pub(crate) fn parse_as(protocol: &Protocol, payload: &[u8]) -> Result<HookEvent,
         None => None,
     };
 
+    let model = match native_event {
+        // The model switched to (or asked to switch to).
+        "PreModelSwitch" | "PostModelSwitch" => root.opt_string("to_model")?,
+        _ => root.opt_string("model")?,
+    };
+
     Ok(HookEvent {
         dialect,
         agent_version: None, // None of these agents sends its version.
@@ -45,8 +51,8 @@ pub(crate) fn parse_as(protocol: &Protocol, payload: &[u8]) -> Result<HookEvent,
         cwd: root.opt_string("cwd")?,
         workspace_roots: Vec::new(),
         transcript_path: root.opt_string("transcript_path")?,
-        model: root.opt_string("model")?,
-        tool: tool(protocol, &root, &map)?,
+        model,
+        tool: tool(protocol, native_event, &root, &map)?,
         prompt: root.opt_string("prompt")?,
         text,
         stop,
@@ -56,15 +62,21 @@ pub(crate) fn parse_as(protocol: &Protocol, payload: &[u8]) -> Result<HookEvent,
 }
 
 /// The tool of a tool event (any payload with a `tool_name`).
+/// `PreSkillShellCommand` is always a shell call: it is the command a skill
+/// or slash command runs inline, whatever tool name it is given.
 fn tool(
     protocol: &Protocol,
+    native_event: &str,
     root: &Fields<'_>,
     map: &Map<String, Value>,
 ) -> Result<Option<Tool>, ParseError> {
     let Some(name) = root.opt_str("tool_name")? else {
         return Ok(None);
     };
-    let class = (protocol.tool_class)(name);
+    let class = match native_event {
+        "PreSkillShellCommand" => ToolClass::Shell,
+        _ => (protocol.tool_class)(name),
+    };
     let input = match map.get("tool_input") {
         None | Some(Value::Null) => Value::Object(Map::new()),
         Some(value @ Value::Object(_)) => value.clone(),
@@ -101,12 +113,17 @@ fn tool(
         Some(Value::String(text)) => Some(text.clone()),
         Some(value) => serde_json::to_string(value).ok(),
     };
+    // Since 2.1.2xx tool events name the server: `mcp_server: {name, source}`.
+    let named_server = match root.opt_object("mcp_server")? {
+        Some(server) => server.opt_string("name")?,
+        None => None,
+    };
     Ok(Some(Tool {
         name: name.to_owned(),
         class,
         input,
         command,
-        mcp_server: mcp_server(name),
+        mcp_server: named_server.or_else(|| mcp_server(name)),
         file_path,
         output,
         error: root.opt_string("error")?,

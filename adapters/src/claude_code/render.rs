@@ -45,7 +45,7 @@ struct Specific<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     updated_input: Option<&'a Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    additional_context: Option<&'a str>,
+    additional_context: Option<String>,
 }
 
 /// PermissionRequest's `decision` object.
@@ -71,6 +71,7 @@ pub(crate) fn render_as(protocol: &Protocol, event: &HookEvent, decision: &Decis
         specific: None,
         stderr: String::new(),
         exit_code: 0,
+        feedback: None,
         losses: Vec::new(),
     };
     let permission = effective_permission(spec, decision, &mut reply.losses);
@@ -115,6 +116,8 @@ struct Builder<'a> {
     specific: Option<Specific<'a>>,
     stderr: String,
     exit_code: i32,
+    /// A deny after the fact: told to the model next to any context.
+    feedback: Option<String>,
     losses: Vec<Loss>,
 }
 
@@ -194,12 +197,16 @@ impl<'a> Builder<'a> {
                     interrupt: decision.halt.then_some(true),
                 });
             }
-            DenyForm::Block | DenyForm::Feedback => {
-                if self.spec.deny == DenyForm::Feedback {
-                    self.losses.push(Loss::Deny);
-                }
+            DenyForm::Block => {
                 self.output.decision = Some("block");
                 self.output.reason = Some(message);
+            }
+            // The action already ran: nothing is prevented (a loss), and
+            // the model is told why through the context, which keeps the
+            // loop going (`decision: "block"` ends it on PostToolBatch).
+            DenyForm::Feedback => {
+                self.losses.push(Loss::Deny);
+                self.feedback = Some(message);
             }
             DenyForm::Exit2 => self.exit2(&message),
             DenyForm::Decline => self.specific().action = Some("decline"),
@@ -242,19 +249,24 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// The context, after the feedback of a post-action deny (the events
+    /// with [`DenyForm::Feedback`] all take context).
     fn context(&mut self, decision: &'a Decision) {
-        let Some(context) = decision
+        let context = decision
             .additional_context
             .as_deref()
-            .filter(|c| !c.is_empty())
-        else {
-            return;
-        };
-        if self.spec.context {
-            self.specific().additional_context = Some(context);
-        } else {
+            .filter(|c| !c.is_empty());
+        if context.is_some() && !self.spec.context {
             self.losses.push(Loss::Context);
         }
+        let context = context.filter(|_| self.spec.context);
+        let text = match (self.feedback.take(), context) {
+            (None, None) => return,
+            (Some(feedback), None) => feedback,
+            (None, Some(context)) => context.to_owned(),
+            (Some(feedback), Some(context)) => format!("{feedback}\n\n{context}"),
+        };
+        self.specific().additional_context = Some(text);
     }
 
     fn followup(&mut self, decision: &Decision) {

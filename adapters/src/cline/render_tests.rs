@@ -78,30 +78,94 @@ fn neutral_replies() {
     );
 }
 
+/// A deny refuses the one call and tells the model why; the task goes on.
+/// Only where that cannot be relied on does it cancel the task.
 #[test]
-fn deny_and_ask_cancel_the_task() {
-    let deny = Decision {
+fn deny_refuses_the_call_and_cancel_is_the_fallback() {
+    let deny = |reason: &str| Decision {
         permission: Permission::Deny,
-        reason: Some("no".into()),
+        reason: Some(reason.into()),
         ..Decision::default()
     };
-    let rendered = render(&event("tool_call"), &deny);
-    assert_eq!(
-        stdout_json(&rendered),
-        json!({"cancel": true, "errorMessage": "no"})
-    );
-    assert!(rendered.losses.is_empty());
+    let mcp_call = {
+        let mut call = event("tool_call");
+        if let Some(tool) = call.tool.as_mut() {
+            tool.class = crate::ToolClass::Mcp;
+        }
+        call
+    };
+    let halt = Decision {
+        halt: true,
+        ..deny("stop")
+    };
+    let with_context = Decision {
+        additional_context: Some("ctx".into()),
+        updated_input: Some(json!({"commands": ["true"]})),
+        ..deny("no")
+    };
     let ask = Decision {
         permission: Permission::Ask,
         ..Decision::default()
     };
-    let rendered = render(&event("legacy.PreToolUse"), &ask);
-    assert_eq!(stdout_json(&rendered), json!({"cancel": true}));
-    assert_eq!(rendered.losses, vec![Loss::Ask]);
-    // A deny after the tool ran is lost, not turned into a cancel.
-    let rendered = render(&event("tool_result"), &deny);
-    assert_eq!(stdout_json(&rendered), json!({}));
-    assert_eq!(rendered.losses, vec![Loss::Deny]);
+    let cases = [
+        (
+            event("tool_call"),
+            deny("no"),
+            json!({"overrideInput": {}, "context": "no"}),
+            vec![],
+        ),
+        (
+            event("tool_call"),
+            with_context,
+            json!({"overrideInput": {}, "context": "no\n\nctx"}),
+            vec![Loss::InputRewrite],
+        ),
+        (
+            event("tool_call"),
+            ask.clone(),
+            json!({"overrideInput": {}, "context": "Blocked by hookgate policy."}),
+            vec![Loss::Ask],
+        ),
+        (
+            event("tool_call"),
+            halt,
+            json!({"cancel": true, "errorMessage": "stop"}),
+            vec![],
+        ),
+        (
+            mcp_call,
+            deny("no"),
+            json!({"cancel": true, "errorMessage": "no"}),
+            vec![],
+        ),
+        (
+            event("legacy.PreToolUse"),
+            ask,
+            json!({"cancel": true}),
+            vec![Loss::Ask],
+        ),
+        // After the tool ran: feedback, and a loss (nothing was prevented).
+        (
+            event("tool_result"),
+            deny("no"),
+            json!({"context": "no"}),
+            vec![Loss::Deny],
+        ),
+    ];
+    for (event, decision, reply, losses) in cases {
+        let rendered = render(&event, &decision);
+        assert_eq!(
+            stdout_json(&rendered),
+            reply,
+            "{} {decision:?}",
+            event.native_event
+        );
+        assert_eq!(
+            rendered.losses, losses,
+            "{} {decision:?}",
+            event.native_event
+        );
+    }
 }
 
 #[test]

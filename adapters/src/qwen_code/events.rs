@@ -26,7 +26,8 @@ pub(super) const EVENTS: [EventSpec; 17] = [
     row("PermissionDenied", K::Other, false, D::None, NONE, F::None, Some("reason")),
     row("PostToolUse", K::PostToolUse, false, D::Feedback, CTX_HALT, F::None, None),
     row("PostToolUseFailure", K::ToolFailure, false, D::None, CTX_HALT, F::None, None),
-    row("PostToolBatch", K::Other, true, D::Block, CTX_HALT, F::None, None),
+    // A post-action deny is feedback, never a loop stop (docs/agents.md).
+    row("PostToolBatch", K::Other, true, D::Feedback, CTX_HALT, F::None, None),
     row("Notification", K::Notification, false, D::None, NONE, F::None, Some("message")),
     row("SubagentStart", K::SubagentStart, false, D::None, CTX_HALT, F::None, None),
     row("SubagentStop", K::SubagentStop, true, D::None, CTX_HALT, F::Block, None),

@@ -1,12 +1,13 @@
-//! Proto reply → canonical decision: what a subscriber answered, or why
-//! its answer cannot be used.
+//! Proto reply → canonical decision: what a subscriber answered, part by
+//! part. A part that cannot be used is dropped on its own (and reported),
+//! so a malformed rewrite never cancels the deny next to it.
 
 use hookgate_adapters::{Decision, Permission};
 use hookgate_proto::v1;
 
 use crate::subscribers::remote::Failure;
 
-/// A subscriber reply that cannot be used.
+/// A part of a subscriber reply that cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BadDecision {
     #[error("updated_input_json is not valid JSON ({0})")]
@@ -15,17 +16,34 @@ pub enum BadDecision {
     UpdatedInputNotObject,
 }
 
+/// A subscriber's decision, with the parts that had to be dropped.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Converted {
+    pub decision: Decision,
+    /// Why each dropped part was unusable (empty for a clean reply).
+    pub dropped: Vec<BadDecision>,
+}
+
 /// A subscriber's proto decision in canonical form. Empty strings are
 /// "absent"; unknown permission values are "no opinion" (per the proto's
 /// compatibility rules); an `updated_input_json` that is not a JSON object
-/// makes the whole reply unusable.
-pub fn decision_from_proto(decision: v1::Decision) -> Result<Decision, BadDecision> {
+/// is dropped alone: the permission, reasons, halt and the rest still
+/// count, because a policy that denies and also botches a rewrite still
+/// denies.
+pub fn decision_from_proto(decision: v1::Decision) -> Converted {
+    let mut dropped = Vec::new();
     let updated_input = match decision.updated_input_json.trim() {
         "" => None,
         json => match serde_json::from_str::<serde_json::Value>(json) {
             Ok(value @ serde_json::Value::Object(_)) => Some(value),
-            Ok(_) => return Err(BadDecision::UpdatedInputNotObject),
-            Err(err) => return Err(BadDecision::UpdatedInputNotJson(err.to_string())),
+            Ok(_) => {
+                dropped.push(BadDecision::UpdatedInputNotObject);
+                None
+            }
+            Err(err) => {
+                dropped.push(BadDecision::UpdatedInputNotJson(err.to_string()));
+                None
+            }
         },
     };
     let permission = match v1::Permission::try_from(decision.permission) {
@@ -35,21 +53,24 @@ pub fn decision_from_proto(decision: v1::Decision) -> Result<Decision, BadDecisi
         Ok(v1::Permission::Unspecified) | Err(_) => Permission::Unspecified,
     };
     let text = |s: String| (!s.is_empty()).then_some(s);
-    Ok(Decision {
-        permission,
-        reason: text(decision.reason),
-        agent_message: text(decision.agent_message),
-        additional_context: text(decision.additional_context),
-        updated_input,
-        halt: decision.halt,
-        followup_message: text(decision.followup_message),
-    })
+    Converted {
+        decision: Decision {
+            permission,
+            reason: text(decision.reason),
+            agent_message: text(decision.agent_message),
+            additional_context: text(decision.additional_context),
+            updated_input,
+            halt: decision.halt,
+            followup_message: text(decision.followup_message),
+        },
+        dropped,
+    }
 }
 
-/// A decide subscriber's call in canonical form: its decision, or why it
-/// has none (an unusable reply becomes [`Failure::BadReply`]).
-pub fn decision_from_reply(reply: Result<v1::Decision, Failure>) -> Result<Decision, Failure> {
-    reply.and_then(|decision| decision_from_proto(decision).map_err(Failure::BadReply))
+/// A decide subscriber's call in canonical form: its decision (with any
+/// dropped parts), or why it has none.
+pub fn decision_from_reply(reply: Result<v1::Decision, Failure>) -> Result<Converted, Failure> {
+    reply.map(decision_from_proto)
 }
 
 /// A canonical decision as proto (what a subscriber would send).
@@ -86,15 +107,7 @@ mod tests {
             permission: v1::Permission::Deny as i32,
             ..v1::Decision::default()
         }));
-        assert_eq!(reply.unwrap().permission, Permission::Deny);
-        let bad = decision_from_reply(Ok(v1::Decision {
-            updated_input_json: "[1]".into(),
-            ..v1::Decision::default()
-        }));
-        assert!(matches!(
-            bad,
-            Err(Failure::BadReply(BadDecision::UpdatedInputNotObject))
-        ));
+        assert_eq!(reply.unwrap().decision.permission, Permission::Deny);
         let timeout = std::time::Duration::from_millis(5);
         let failed = decision_from_reply(Err(Failure::Timeout(timeout)));
         assert!(matches!(failed, Err(Failure::Timeout(t)) if t == timeout));
@@ -124,37 +137,65 @@ mod tests {
             },
         ];
         for decision in cases {
-            let back = decision_from_proto(decision_to_proto(&decision)).unwrap();
-            assert_eq!(back, decision);
+            let back = decision_from_proto(decision_to_proto(&decision));
+            assert_eq!(
+                back,
+                Converted {
+                    decision,
+                    dropped: vec![]
+                }
+            );
         }
     }
 
+    /// A bad rewrite is dropped alone: the deny, its reason, the context
+    /// and the halt of the same reply survive.
     #[test]
-    fn bad_replies_are_rejected_or_neutralized() {
-        let with_input = |json: &str| v1::Decision {
-            updated_input_json: json.into(),
-            ..v1::Decision::default()
-        };
-        assert_eq!(
-            decision_from_proto(with_input("[1]")),
-            Err(BadDecision::UpdatedInputNotObject)
-        );
-        assert_eq!(
-            decision_from_proto(with_input("\"x\"")),
-            Err(BadDecision::UpdatedInputNotObject)
-        );
-        assert!(matches!(
-            decision_from_proto(with_input("{nope")),
-            Err(BadDecision::UpdatedInputNotJson(_))
-        ));
-        assert!(decision_from_proto(with_input("  ")).unwrap().is_neutral());
+    fn a_bad_part_is_dropped_and_the_rest_survives() {
+        // (updated_input_json, what is dropped: "object", "json" or "").
+        let cases = [
+            ("[1]", "object"),
+            ("\"x\"", "object"),
+            ("null", "object"),
+            ("{nope", "json"),
+            ("  ", ""),
+        ];
+        for (json, why) in cases {
+            let converted = decision_from_proto(v1::Decision {
+                permission: v1::Permission::Deny as i32,
+                reason: "HG-DENY".into(),
+                additional_context: "HG-CTX".into(),
+                updated_input_json: json.into(),
+                halt: true,
+                ..v1::Decision::default()
+            });
+            let dropped: Vec<&str> = converted
+                .dropped
+                .iter()
+                .map(|bad| match bad {
+                    BadDecision::UpdatedInputNotObject => "object",
+                    BadDecision::UpdatedInputNotJson(_) => "json",
+                })
+                .collect();
+            let expected: Vec<&str> = [why].into_iter().filter(|w| !w.is_empty()).collect();
+            assert_eq!(dropped, expected, "{json}");
+            let decision = converted.decision;
+            assert_eq!(decision.permission, Permission::Deny, "{json}");
+            assert_eq!(decision.reason.as_deref(), Some("HG-DENY"), "{json}");
+            assert_eq!(
+                decision.additional_context.as_deref(),
+                Some("HG-CTX"),
+                "{json}"
+            );
+            assert!(decision.halt && decision.updated_input.is_none(), "{json}");
+        }
         let unknown_permission = v1::Decision {
             permission: 42,
             ..v1::Decision::default()
         };
         assert!(
             decision_from_proto(unknown_permission)
-                .unwrap()
+                .decision
                 .is_neutral()
         );
     }

@@ -54,9 +54,15 @@ impl Decider {
                 remote.stats().calls.fetch_add(1, Ordering::Relaxed);
                 let reply = remote.call(proto.encoded()).await;
                 match convert::decision_from_reply(reply) {
-                    Ok(decision) => {
-                        remote.stats().answered(decision.permission);
-                        decision
+                    Ok(converted) => {
+                        let stats = remote.stats();
+                        for bad in &converted.dropped {
+                            // Each unusable part is one bad-reply error.
+                            stats.error(ErrorKind::BadReply);
+                            tracing::warn!(subscriber = %remote.name(), error = %bad, "subscriber reply part dropped; the rest of its decision stands");
+                        }
+                        stats.answered(converted.decision.permission);
+                        converted.decision
                     }
                     Err(failure) => on_failure(remote, &failure),
                 }
@@ -77,9 +83,6 @@ impl Decider {
 /// (allow) or a deny naming the subscriber (deny).
 fn on_failure(remote: &Remote, failure: &Failure) -> Decision {
     let stats = remote.stats();
-    if let Failure::BadReply(_) = failure {
-        stats.error(ErrorKind::BadReply);
-    }
     let name = remote.name();
     let class = failure.class();
     // The full error (which may quote the payload) at debug only.

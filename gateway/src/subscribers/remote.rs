@@ -19,7 +19,6 @@ use prost::bytes::Bytes;
 use tonic::transport::{Channel, Endpoint};
 
 use crate::config::OnError;
-use crate::convert::BadDecision;
 use crate::metrics::{ErrorKind, SubscriberStats};
 use crate::subscribers::unary::{BadEndpoint, CallError, UnaryClient};
 
@@ -33,8 +32,6 @@ pub enum Failure {
     Timeout(Duration),
     #[error(transparent)]
     Call(CallError),
-    #[error("unusable reply: {0}")]
-    BadReply(BadDecision),
 }
 
 impl Failure {
@@ -47,7 +44,7 @@ impl Failure {
             Failure::Call(CallError::Connect(_)) => "not reachable",
             Failure::Call(CallError::Transport(_)) => "connection failed",
             Failure::Call(CallError::Status { .. }) => "answered with a gRPC error status",
-            Failure::Call(CallError::Protocol(_)) | Failure::BadReply(_) => "unusable reply",
+            Failure::Call(CallError::Protocol(_)) => "unusable reply",
         }
     }
 }
@@ -170,8 +167,6 @@ impl Remote {
                 self.stats.error(ErrorKind::BadReply);
                 self.stats.call_outcome(true);
             }
-            // Counted by the caller, which is who finds a reply unusable.
-            Err(Failure::BadReply(_)) => {}
         }
         result
     }

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
-use super::install::Clis;
+use super::install::{ClaudeCode, Clis};
 use super::run::{Launch, RunPaths, shell_quote};
 
 /// The events a Claude Code run hooks by default: every event of a plain
@@ -20,9 +20,18 @@ pub(crate) const DEFAULT_HOOKS: [&str; 6] = [
     "SessionEnd",
 ];
 
+/// Which Claude Code runs, and how its Bash permission is set.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Options {
+    pub(crate) which: ClaudeCode,
+    /// `--permission-mode default` instead of `--allowedTools Bash`.
+    pub(crate) ask_permissions: bool,
+}
+
 /// Writes `settings.json` and returns how to start Claude Code.
 pub(crate) fn prepare(
     clis: &Clis,
+    options: Options,
     paths: &RunPaths,
     port: u16,
     prompt: &str,
@@ -31,19 +40,23 @@ pub(crate) fn prepare(
 ) -> std::io::Result<Launch> {
     let settings = paths.root.join("settings.json");
     std::fs::write(&settings, settings_json(hooks, shim).to_string())?;
-    let args = vec![
+    // As root, bypassing permissions is refused; the Bash tool must be
+    // allowed explicitly or it is blocked before any hook could allow it.
+    // With permission prompts the Bash call asks instead, which fires
+    // PermissionRequest (2.1.332) and is refused when nobody answers.
+    let permissions = if options.ask_permissions {
+        ["--permission-mode", "default"]
+    } else {
+        ["--allowedTools", "Bash"]
+    };
+    let mut args = vec![
         "-p".to_owned(),
         prompt.to_owned(),
         "--settings".to_owned(),
         settings.display().to_string(),
-        // As root, bypassing permissions is refused; the Bash tool must be
-        // allowed explicitly or it is blocked before any hook could allow it.
-        "--allowedTools".to_owned(),
-        "Bash".to_owned(),
-        "--output-format".to_owned(),
-        "stream-json".to_owned(),
-        "--verbose".to_owned(),
     ];
+    args.extend(permissions.map(str::to_owned));
+    args.extend(["--output-format", "stream-json", "--verbose"].map(str::to_owned));
     let env = [
         ("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}")),
         ("ANTHROPIC_API_KEY", "hookgate-test-key".to_owned()),
@@ -54,7 +67,7 @@ pub(crate) fn prepare(
         ("DISABLE_ERROR_REPORTING", "1".to_owned()),
     ];
     Ok(Launch {
-        program: clis.claude.clone(),
+        program: clis.claude(options.which).to_path_buf(),
         args,
         env: env.map(|(k, v)| (k.to_owned(), v)).to_vec(),
     })

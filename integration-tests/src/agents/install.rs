@@ -1,26 +1,57 @@
 //! The pinned agent CLIs, installed with npm by the test setup itself.
 //!
-//! `npm install --prefix <cache> @anthropic-ai/claude-code@<v> cline@<v>`
-//! into `<cargo target dir>/agent-clis/<versions>/` (or
+//! Each pinned package goes into its own npm prefix,
+//! `<cargo target dir>/agent-clis/<name>-<version>/` (or under
 //! `$HOOKGATE_AGENT_CLIS_DIR`), once: a marker file naming the exact
-//! packages is written after a successful install and checked on every
+//! package is written after a successful install and checked on every
 //! later run. Concurrent installs are serialized twice over: a `OnceLock`
 //! within the test process, and `flock(1)` on a lock file across processes
 //! (the kernel drops the lock if an installer dies). The install needs the
-//! npm registry (about a minute, 400 MB); if npm is missing or the install
-//! fails, every real-agent test fails with the reason — never a skip.
+//! npm registry (about a minute, 1 GB for all three); if npm is missing or
+//! the install fails, every real-agent test fails with the reason — never
+//! a skip.
+//!
+//! **Bumping the newest Claude Code**: `npm view @anthropic-ai/claude-code
+//! version` names the newest the registry serves; set
+//! [`CLAUDE_CODE_NEWEST`] to it (the only place it is written), run the
+//! real-agent tests (`cargo test -p hookgate-integration-tests --test
+//! real_agents`), which also rewrite docs/conformance.md, and review what
+//! changed there.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Mutex, OnceLock};
 
-/// The Claude Code npm package and the version under test.
+/// The Claude Code npm package.
 pub const CLAUDE_CODE_PACKAGE: &str = "@anthropic-ai/claude-code";
-pub const CLAUDE_CODE_VERSION: &str = "2.1.197";
+/// The oldest Claude Code hookgate supports.
+pub const CLAUDE_CODE_OLDEST: &str = "2.1.197";
+/// The newest Claude Code the npm registry served when last bumped.
+pub const CLAUDE_CODE_NEWEST: &str = "2.1.332";
 /// The Cline CLI npm package and the version under test.
 pub const CLINE_PACKAGE: &str = "cline";
 pub const CLINE_VERSION: &str = "3.0.65";
+
+/// Which pinned Claude Code a run uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ClaudeCode {
+    Oldest,
+    Newest,
+}
+
+impl ClaudeCode {
+    /// Both, oldest first.
+    pub const ALL: [ClaudeCode; 2] = [ClaudeCode::Oldest, ClaudeCode::Newest];
+
+    /// The npm version.
+    pub fn version(self) -> &'static str {
+        match self {
+            ClaudeCode::Oldest => CLAUDE_CODE_OLDEST,
+            ClaudeCode::Newest => CLAUDE_CODE_NEWEST,
+        }
+    }
+}
 
 /// One more agent CLI from npm, installed into a prefix of its own
 /// (`<cache>/<dir>-<version>/`), so that pinning one does not reinstall
@@ -106,12 +137,20 @@ const INSTALL_SECS: &str = "1200";
 /// The installed CLIs.
 #[derive(Debug, Clone)]
 pub struct Clis {
-    /// Claude Code's native binary.
-    pub claude: PathBuf,
+    /// Claude Code's native binaries: oldest, newest.
+    claude: [PathBuf; 2],
     /// Cline's launcher (a Node script that runs its compiled binary).
     pub cline: PathBuf,
-    /// The npm prefix they live in.
-    pub prefix: PathBuf,
+}
+
+impl Clis {
+    /// The native binary of the `which` Claude Code.
+    pub fn claude(&self, which: ClaudeCode) -> &Path {
+        match which {
+            ClaudeCode::Oldest => &self.claude[0],
+            ClaudeCode::Newest => &self.claude[1],
+        }
+    }
 }
 
 static CLIS: OnceLock<Result<Clis, String>> = OnceLock::new();
@@ -122,61 +161,83 @@ pub fn clis() -> &'static Clis {
     match CLIS.get_or_init(install) {
         Ok(clis) => clis,
         Err(reason) => panic!(
-            "the real agent CLIs ({CLAUDE_CODE_PACKAGE}@{CLAUDE_CODE_VERSION}, \
-             {CLINE_PACKAGE}@{CLINE_VERSION}) are unavailable: {reason}"
+            "the real agent CLIs ({CLAUDE_CODE_PACKAGE}@{CLAUDE_CODE_OLDEST} and \
+             @{CLAUDE_CODE_NEWEST}, {CLINE_PACKAGE}@{CLINE_VERSION}) are unavailable: {reason}"
         ),
     }
 }
 
-/// What is installed, as the marker records it.
-fn spec() -> String {
-    format!("{CLAUDE_CODE_PACKAGE}@{CLAUDE_CODE_VERSION} {CLINE_PACKAGE}@{CLINE_VERSION}")
+/// One pinned package: its npm name and version, the short name of its
+/// prefix, and its binary inside the prefix.
+struct Pin {
+    package: &'static str,
+    version: &'static str,
+    short: &'static str,
+    bin: &'static str,
+}
+
+impl Pin {
+    fn spec(&self) -> String {
+        format!("{}@{}", self.package, self.version)
+    }
 }
 
 fn install() -> Result<Clis, String> {
     let root = cache_root()?;
-    let prefix = root.join(format!(
-        "claude-code-{CLAUDE_CODE_VERSION}_cline-{CLINE_VERSION}"
-    ));
-    let marker = prefix.join(".hookgate-installed");
-    let clis = Clis {
-        claude: prefix.join("node_modules/@anthropic-ai/claude-code/bin/claude.exe"),
-        cline: prefix.join("node_modules/cline/bin/cline"),
-        prefix: prefix.clone(),
+    let claude = |version| Pin {
+        package: CLAUDE_CODE_PACKAGE,
+        version,
+        short: "claude-code",
+        bin: "node_modules/@anthropic-ai/claude-code/bin/claude.exe",
     };
-    if !installed(&marker) {
-        std::fs::create_dir_all(&prefix)
-            .map_err(|err| format!("creating {}: {err}", prefix.display()))?;
-        let packages = [
-            format!("{CLAUDE_CODE_PACKAGE}@{CLAUDE_CODE_VERSION}"),
-            format!("{CLINE_PACKAGE}@{CLINE_VERSION}"),
-        ];
-        run_npm_install(
-            &root.join("install.lock"),
-            &marker,
-            &prefix,
-            &spec(),
-            &packages,
-        )?;
-        if !installed(&marker) {
-            return Err(format!(
-                "npm install finished but {} does not name {}",
-                marker.display(),
-                spec()
-            ));
+    let pins = [
+        claude(CLAUDE_CODE_OLDEST),
+        claude(CLAUDE_CODE_NEWEST),
+        Pin {
+            package: CLINE_PACKAGE,
+            version: CLINE_VERSION,
+            short: "cline",
+            bin: "node_modules/cline/bin/cline",
+        },
+    ];
+    let mut bins = Vec::new();
+    for pin in &pins {
+        let prefix = root.join(format!("{}-{}", pin.short, pin.version));
+        let marker = prefix.join(".hookgate-installed");
+        if !installed(&marker, pin) {
+            std::fs::create_dir_all(&prefix)
+                .map_err(|err| format!("creating {}: {err}", prefix.display()))?;
+            let spec = pin.spec();
+            run_npm_install(
+                &root.join("install.lock"),
+                &marker,
+                &prefix,
+                &spec,
+                std::slice::from_ref(&spec),
+            )?;
+            if !installed(&marker, pin) {
+                return Err(format!(
+                    "npm install finished but {} does not name {}",
+                    marker.display(),
+                    pin.spec()
+                ));
+            }
         }
+        let bin = prefix.join(pin.bin);
+        check_version(pin.short, &bin, pin.version)?;
+        bins.push(bin);
     }
-    for (name, path, version) in [
-        ("claude", &clis.claude, CLAUDE_CODE_VERSION),
-        ("cline", &clis.cline, CLINE_VERSION),
-    ] {
-        check_version(name, path, version)?;
-    }
-    Ok(clis)
+    let [oldest, newest, cline]: [PathBuf; 3] = bins
+        .try_into()
+        .map_err(|_| "one binary per pinned package".to_owned())?;
+    Ok(Clis {
+        claude: [oldest, newest],
+        cline,
+    })
 }
 
-fn installed(marker: &Path) -> bool {
-    std::fs::read_to_string(marker).is_ok_and(|text| text.trim() == spec())
+fn installed(marker: &Path, pin: &Pin) -> bool {
+    std::fs::read_to_string(marker).is_ok_and(|text| text.trim() == pin.spec())
 }
 
 /// `$HOOKGATE_AGENT_CLIS_DIR`, else `<target>/agent-clis` (the test binary

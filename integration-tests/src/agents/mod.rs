@@ -23,7 +23,7 @@ mod outcome;
 mod qwen;
 mod run;
 
-pub use install::{Clis, NpmCli, clis, npm_cli};
+pub use install::{ClaudeCode, Clis, NpmCli, clis, npm_cli};
 pub use isolation::{Isolation, isolation};
 pub use outcome::AgentOutcome;
 pub use run::{Agent, AgentRun};

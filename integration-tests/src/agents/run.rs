@@ -10,7 +10,7 @@ use std::time::Duration;
 use tempfile::TempDir;
 use tokio::sync::Semaphore;
 
-use super::install::{self, Clis, NpmCli, clis, npm_cli};
+use super::install::{self, ClaudeCode, Clis, NpmCli, clis, npm_cli};
 use super::isolation::isolation;
 use super::outcome::AgentOutcome;
 use super::{claude, cline, droid, qwen};
@@ -99,6 +99,8 @@ pub struct AgentRun {
     script: Script,
     hooks: Vec<String>,
     env: Vec<(String, String)>,
+    claude: ClaudeCode,
+    ask_permissions: bool,
 }
 
 impl AgentRun {
@@ -137,7 +139,36 @@ impl AgentRun {
                 "HOOKGATE_TIMEOUT_MS".to_owned(),
                 TEST_SHIM_TIMEOUT_MS.to_owned(),
             )],
+            claude: ClaudeCode::Oldest,
+            ask_permissions: false,
         }
+    }
+
+    /// Claude Code: leave the Bash tool to permission prompts
+    /// (`--permission-mode default`) instead of allowing it, so a call asks
+    /// (firing PermissionRequest) and is refused when no hook allows it.
+    pub fn ask_permissions(mut self) -> Self {
+        self.ask_permissions = true;
+        self
+    }
+
+    /// Which pinned Claude Code runs (the oldest unless told otherwise;
+    /// ignored for other agents).
+    pub fn claude_code(mut self, which: ClaudeCode) -> Self {
+        self.claude = which;
+        self
+    }
+
+    /// Writes `text` to `path` under the work directory (creating its
+    /// directories): project files the agent reads, such as a slash
+    /// command in `.claude/commands/`.
+    pub fn work_file(self, path: &str, text: &str) -> Self {
+        let file = self.paths.work.join(path);
+        if let Some(dir) = file.parent() {
+            std::fs::create_dir_all(dir).expect("create the work file's directory");
+        }
+        std::fs::write(&file, text).expect("write the work file");
+        self
     }
 
     /// The run's directory (settings, logs, `home/`, `work/`).
@@ -213,7 +244,11 @@ impl AgentRun {
         let (paths, prompt, hooks, shim) = (&self.paths, &self.prompt, &self.hooks, &self.shim);
         let launch = match (self.agent, &installed) {
             (Agent::ClaudeCode, Installed::Pair(clis)) => {
-                claude::prepare(clis, paths, port, prompt, hooks, shim)
+                let options = claude::Options {
+                    which: self.claude,
+                    ask_permissions: self.ask_permissions,
+                };
+                claude::prepare(clis, options, paths, port, prompt, hooks, shim)
             }
             (Agent::Cline, Installed::Pair(clis)) => {
                 cline::prepare(clis, paths, port, prompt, hooks, shim)

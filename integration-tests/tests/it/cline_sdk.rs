@@ -1,4 +1,4 @@
-//! Cline SDK file hooks, `tool_call` of `run_commands`: deny (cancel),
+//! Cline SDK file hooks, `tool_call` of `run_commands`: deny (refusal),
 //! allow, context and `overrideInput`, as the one JSON object the SDK reads
 //! from stdout (it ignores exit codes).
 
@@ -6,7 +6,7 @@ use hookgate_integration_tests::{decisions, payloads};
 use hookgate_proto::v1 as pb;
 use serde_json::json;
 
-use crate::support::{Dialect, answer, assert_cline_cancel, cline_json};
+use crate::support::{Dialect, answer, assert_cline_refusal, cline_json};
 
 fn payload() -> String {
     payloads::fixture("cline", "tool_call.json")
@@ -35,7 +35,7 @@ async fn deny() {
     )
     .await;
     assert_canonical(&event);
-    assert_cline_cancel(&out, "no npm here");
+    assert_cline_refusal(&out, "no npm here");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

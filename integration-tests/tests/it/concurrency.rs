@@ -6,7 +6,8 @@ use hookgate_proto::v1 as pb;
 use serde_json::json;
 
 use crate::support::{
-    Dialect, assert_claude_deny, assert_cline_cancel, claude_specific, cline_json, gateway, str_at,
+    Dialect, assert_claude_deny, assert_cline_cancel, assert_cline_refusal, claude_specific,
+    cline_json, gateway, str_at,
 };
 
 const SHIMS: usize = 200;
@@ -93,7 +94,7 @@ fn assert_reply(i: usize, out: &ShimOutput) {
                 assert_eq!(json, json!({"permission": "allow"}), "shim {i}: {out}");
             }
         }
-        Dialect::ClineSdk if odd => assert_cline_cancel(out, &deny),
+        Dialect::ClineSdk if odd => assert_cline_refusal(out, &deny),
         Dialect::ClineSdk => assert_eq!(
             cline_json(out),
             json!({"context": allow}),

@@ -10,7 +10,7 @@ use hookgate_proto::v1 as pb;
 use tokio::sync::Barrier;
 
 use crate::support::{
-    Dialect, EVENTUALLY, assert_claude_deny, assert_cline_cancel, claude_specific, gateway, str_at,
+    Dialect, EVENTUALLY, assert_claude_deny, assert_cline_refusal, claude_specific, gateway, str_at,
 };
 
 /// How long each rendezvous subscriber waits for the other. If the gateway
@@ -117,7 +117,8 @@ async fn hung_subscriber_failing_closed_denies() {
         .shim(Some("cline"))
         .run(Dialect::ClineSdk.shell_payload("ls"))
         .await;
-    assert_cline_cancel(&out, "");
+    // on_error = deny is a deny: the one call is refused, the task goes on.
+    assert_cline_refusal(&out, "hookgate: subscriber");
     hung.wait_for(2, EVENTUALLY).await;
 }
 

@@ -258,6 +258,20 @@ pub(crate) fn assert_cline_cancel(out: &ShimOutput, reason: &str) {
     assert!(str_at(&json, "errorMessage").contains(reason), "{out}");
 }
 
+/// A Cline SDK refusal of one call: an empty `overrideInput` (fails
+/// Cline's input validation, so the call does not run) and the reason as
+/// context; no `cancel`, so the task goes on.
+pub(crate) fn assert_cline_refusal(out: &ShimOutput, reason: &str) {
+    let json = cline_json(out);
+    assert_eq!(json.get("cancel"), None, "{out}");
+    assert_eq!(
+        json.get("overrideInput"),
+        Some(&serde_json::json!({})),
+        "{out}"
+    );
+    assert!(str_at(&json, "context").contains(reason), "{out}");
+}
+
 /// The event the subscriber received carries what `hookgate_adapters`
 /// parses from the payload in-process, field by field, and the payload
 /// itself as `raw_json`.

@@ -1,10 +1,9 @@
 //! The Cline CLI 3.0 (`cline --json`) with `.clinerules/hooks/<Event>`
 //! wrapper scripts running `gateway-shim cline`.
 //!
-//! What Cline does with a blocking reply differs from Claude Code: a
-//! `cancel` aborts the whole task (no further model request, the reason
-//! reaches neither the model nor stdout; `run_result.finishReason` is
-//! `"aborted"`), so a deny is asserted as exactly that.
+//! A deny refuses the one call and the task goes on (the reason reaches the
+//! model); a halt is Cline's `cancel`, which aborts the whole task (no
+//! further model request; `run_result.finishReason` is `"aborted"`).
 
 use hookgate_integration_tests::agents::{Agent, AgentOutcome};
 use hookgate_integration_tests::decisions;
@@ -12,7 +11,7 @@ use hookgate_proto::v1::EventKind;
 use serde_json::{Value, json};
 
 use crate::scenario::{Gated, GatewayDown, Marker, ShimFail, only_on};
-use crate::support::{of_kind, run, the_shell_call};
+use crate::support::{run, the_shell_call};
 
 /// `run_result.finishReason` of the `--json` output.
 fn finish_reason(outcome: &AgentOutcome) -> String {
@@ -47,26 +46,44 @@ fn assert_completed_after_the_tool(outcome: &AgentOutcome) {
     assert_eq!(finish_reason(outcome), "completed", "{outcome}");
 }
 
+/// A deny refuses the one call (`overrideInput: {}` fails Cline's input
+/// validation), the model reads why, and the task goes on to completion.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_denied_command_does_not_run_and_the_task_is_aborted() {
+async fn a_denied_command_does_not_run_the_model_reads_why_and_the_task_goes_on() {
+    const REASON: &str = "HG-CLINE-DENY: policy forbids this";
     let run = run(Agent::Cline);
     let marker = Marker::in_work(&run, "denied-marker");
     let command = marker.touch();
-    let gated = Gated::deciding(only_on(
-        EventKind::PreToolUse,
-        decisions::deny("HG-CLINE-DENY: policy forbids this"),
-    ))
-    .await;
+    let gated = Gated::deciding(only_on(EventKind::PreToolUse, decisions::deny(REASON))).await;
 
     let outcome = gated.shell_then_text(run, &command, "Understood.").await;
 
     marker.assert_not_ran(&outcome, "the denied command ran");
     the_shell_call(&gated.policy.events(), &command);
-    assert_aborted_at_the_tool(&outcome);
+    assert_completed_after_the_tool(&outcome);
+    let next = outcome.model_calls()[1];
     assert!(
-        of_kind(&gated.policy.events(), EventKind::PostToolUse).is_empty(),
-        "no tool ran, so no post-tool event"
+        next.mentions(REASON),
+        "the model's next request must carry the deny reason\n{outcome}"
     );
+}
+
+/// A halt is Cline's `cancel`: the task ends at the tool call.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_halt_stops_the_task_at_the_tool() {
+    let run = run(Agent::Cline);
+    let marker = Marker::in_work(&run, "halted-marker");
+    let command = marker.touch();
+    let gated = Gated::deciding(only_on(
+        EventKind::PreToolUse,
+        decisions::halt("HG-CLINE-HALT"),
+    ))
+    .await;
+
+    let outcome = gated.shell_then_text(run, &command, "Understood.").await;
+
+    marker.assert_not_ran(&outcome, "the halted command ran");
+    assert_aborted_at_the_tool(&outcome);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

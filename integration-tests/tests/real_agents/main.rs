@@ -15,7 +15,9 @@
 //! the network namespace).
 
 mod claude_code;
+mod claude_meanings;
 mod cline;
+mod conformance;
 mod droid;
 mod qwen_code;
 mod scenario;

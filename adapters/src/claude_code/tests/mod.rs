@@ -3,6 +3,7 @@
 //! decision (pinned in `replies/<Event>.txt`); the rules that matter most
 //! are also asserted directly.
 
+mod meanings;
 mod parsing;
 
 use serde_json::{Value, json};

@@ -1,0 +1,44 @@
+//! The Cline CLI's table: the SDK tool hooks (the only ones it waits for;
+//! the lifecycle hooks run detached) × the parts they could be asked.
+
+use hookgate_adapters::{Capabilities, Dialect};
+use hookgate_integration_tests::agents::Agent;
+use hookgate_integration_tests::agents::install::CLINE_VERSION;
+use serde_json::json;
+
+use super::matrix::{AgentUnderTest, Scenario, Setup, fixture_capabilities};
+use super::meaning::{Part, Phase};
+use crate::support::run;
+
+fn scenarios() -> Vec<Scenario> {
+    let pre = Part::PRE_TOOL.map(|part| Scenario {
+        event: "tool_call",
+        hook: "PreToolUse",
+        phase: Phase::Pre,
+        part,
+        setup: Setup::Shell,
+    });
+    let post = [Part::Deny, Part::Context, Part::Halt].map(|part| Scenario {
+        event: "tool_result",
+        hook: "PostToolUse",
+        phase: Phase::Post,
+        part,
+        setup: Setup::Shell,
+    });
+    pre.into_iter().chain(post).collect()
+}
+
+fn capabilities(event: &str) -> Capabilities {
+    fixture_capabilities(Dialect::ClineSdk, "cline", event)
+}
+
+pub(super) fn agent() -> AgentUnderTest {
+    AgentUnderTest {
+        label: format!("Cline CLI {CLINE_VERSION}"),
+        scenarios: scenarios(),
+        new_run: Box::new(|| run(Agent::Cline)),
+        rewrite_input: |command| json!({"commands": [command]}),
+        capabilities,
+        limits: Vec::new(),
+    }
+}

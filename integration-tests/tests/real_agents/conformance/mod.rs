@@ -1,0 +1,71 @@
+//! The conformance suite (issue #13): a table of scenarios per agent
+//! version — event × decision part — each run through the real CLI with
+//! `gateway-shim`, a real gateway and a test subscriber, judged on what the
+//! agent did (marker files, the model's requests, how many there were).
+//! It writes docs/conformance.md and fails on any row that neither does
+//! what the part means (docs/agents.md, top) nor is a documented limit.
+//!
+//! - [`meaning`]: what each part must make the agent do, per event phase;
+//! - [`matrix`]: one scenario run and the markdown it becomes;
+//! - [`claude`], [`cline`]: each agent's table and runner. A new agent is
+//!   one more such module and one more entry in [`agents`];
+//! - [`doc_check`]: docs/conformance.md agrees with `render`'s capability
+//!   tables (no capability is advertised that the matrix did not observe).
+
+mod claude;
+mod cline;
+mod doc_check;
+mod matrix;
+mod meaning;
+
+use std::path::PathBuf;
+
+use futures_util::future::join_all;
+use hookgate_integration_tests::agents::ClaudeCode;
+
+use matrix::{AgentUnderTest, Row};
+
+/// Every agent version under test, in the order docs/conformance.md lists
+/// them.
+pub(crate) fn agents() -> Vec<AgentUnderTest> {
+    vec![
+        claude::agent(ClaudeCode::Oldest),
+        claude::agent(ClaudeCode::Newest),
+        cline::agent(),
+    ]
+}
+
+/// docs/conformance.md in this checkout.
+pub(crate) fn doc_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/conformance.md")
+}
+
+/// Runs every scenario of every agent (two agents at a time: the harness
+/// caps it), writes docs/conformance.md, then fails on every row that is
+/// neither a pass nor a documented limit — and on documented limits that
+/// now pass, so the list stays true.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn conformance_matrix() {
+    let agents = agents();
+    let mut sections = Vec::new();
+    for agent in &agents {
+        let rows: Vec<Row> = join_all(agent.scenarios.iter().map(|s| matrix::run(agent, s))).await;
+        sections.push((agent, rows));
+    }
+    let doc = matrix::markdown(&sections);
+    // Renamed into place: `doc_check` may be reading it at the same time.
+    let path = doc_path();
+    let fresh = path.with_extension("md.new");
+    std::fs::write(&fresh, &doc).expect("write docs/conformance.md.new");
+    std::fs::rename(&fresh, &path).expect("rename it to docs/conformance.md");
+    let problems: Vec<String> = sections
+        .iter()
+        .flat_map(|(agent, rows)| rows.iter().filter_map(|row| row.problem(agent)))
+        .collect();
+    assert!(
+        problems.is_empty(),
+        "{} conformance problem(s):\n{}\n\n{doc}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
