@@ -11,6 +11,7 @@ mod concurrency;
 mod cursor;
 mod fail_modes;
 mod fan_out;
+mod memory;
 mod filters;
 mod observe;
 mod peer_uid;
