@@ -9,7 +9,7 @@
 
 use serde_json::{Value, json};
 
-use super::script::Step;
+use super::script::{LONE_SURROGATE, Step};
 use super::shell::{self, BASH, EXECUTE, ShellTool};
 
 /// The shell tools offered over this API: Claude Code's and Droid's.
@@ -32,13 +32,22 @@ fn stop_reason(step: &Step) -> &'static str {
 }
 
 /// The streamed reply, one SSE event per element.
+/// The tool input as the JSON text of an `input_json_delta`, with every
+/// [`LONE_SURROGATE`] token written as the escape `\ud800`.
+fn partial_json(shell: &ShellTool, command: &str) -> String {
+    shell
+        .input(command)
+        .to_string()
+        .replace(LONE_SURROGATE, "\\ud800")
+}
+
 pub(crate) fn events(step: &Step, shell: ShellTool, seq: u64, model: &str) -> Vec<String> {
     let stop_reason = stop_reason(step);
     // The block starts empty; its content arrives as one delta.
     let (start, delta) = match step {
         Step::Shell { command } => (
             json!({"type": "tool_use", "id": tool_use_id(seq), "name": shell.name, "input": {}}),
-            json!({"type": "input_json_delta", "partial_json": shell.input(command).to_string()}),
+            json!({"type": "input_json_delta", "partial_json": partial_json(&shell, command)}),
         ),
         Step::Text { text } => (
             json!({"type": "text", "text": ""}),

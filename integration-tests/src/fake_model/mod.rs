@@ -22,7 +22,7 @@ mod server;
 mod shell;
 
 pub use record::{AnthropicToolResult, RecordError, RecordedRequest, read_requests};
-pub use script::{Script, ScriptError, Step};
+pub use script::{LONE_SURROGATE, Script, ScriptError, Step};
 pub use server::{FakeModel, serve};
 
 /// The model name the fake server reports when a request names none.

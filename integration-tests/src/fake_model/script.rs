@@ -9,6 +9,13 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+/// Stands for a lone UTF-16 surrogate in a scripted shell command. JSON
+/// can carry one only as the escape `\ud800`, which no Rust string holds,
+/// so the Anthropic stream writes the escape where this token stands: the
+/// agent's `JSON.parse` then holds a JavaScript string with an unpaired
+/// surrogate, as a model can make it do through any tool argument.
+pub const LONE_SURROGATE: &str = "@HG-LONE-SURROGATE@";
+
 /// One scripted answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]

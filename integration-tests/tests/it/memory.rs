@@ -33,7 +33,13 @@ fn rss(pid: u32) -> (u64, u64) {
         status
             .lines()
             .find_map(|line| line.strip_prefix(name))
-            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .and_then(|rest| {
+                rest.trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse::<u64>()
+                    .ok()
+            })
             .map_or(0, |kib| kib * 1024)
     };
     (field("VmRSS:"), field("VmHWM:"))
@@ -72,7 +78,10 @@ async fn peak_memory_stays_under_the_budget() {
 
     let mut tasks = tokio::task::JoinSet::new();
     for _ in 0..256 {
-        tasks.spawn(slow_sender(gateway.socket().to_path_buf(), Duration::from_secs(3)));
+        tasks.spawn(slow_sender(
+            gateway.socket().to_path_buf(),
+            Duration::from_secs(3),
+        ));
     }
     let payload = write_payload(MAX_STDIN);
     let mut shims = tokio::task::JoinSet::new();

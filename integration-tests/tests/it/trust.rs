@@ -276,3 +276,99 @@ async fn idle_connections_do_not_starve_a_good_shim() {
     assert_eq!(status["refused"]["busy"], 0, "{status}");
     drop(idle);
 }
+
+/// A subscriber's 20 MiB rewrite can never reach the agent (the shim
+/// refuses replies over its limit): it is an unusable reply, counted, and
+/// the subscriber's `on_error` decides, so the shim is answered by the
+/// gateway, not by its own fallback.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rewrite_too_large_for_the_agent_is_a_bad_reply() {
+    use hookgate_integration_tests::{
+        OnError, SubscriberEntry, TestSubscriber, config_toml, decisions,
+    };
+    let huge = serde_json::json!({"command": "x".repeat(20 << 20)});
+    let subscriber = TestSubscriber::fixed(decisions::rewrite(&huge)).await;
+    let entry = SubscriberEntry::decide("big", &subscriber.endpoint()).on_error(OnError::Deny);
+    let gateway = TestGateway::start(&config_toml(&[entry])).await;
+    let out = gateway
+        .shim(Some("claude-code"))
+        .run(payloads::claude_bash("ls"))
+        .await;
+    let json = out.json();
+    assert_eq!(
+        json["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{out}"
+    );
+    assert!(
+        out.stdout_str().contains("`big` failed (unusable reply)"),
+        "{out}"
+    );
+    let status = gateway.status_json().await;
+    let big = &status["subscribers"][0];
+    assert_eq!(big["errors_by_kind"]["bad_reply"], 1, "{status}");
+    assert_eq!(status["fallbacks"]["bad_reply"], 0, "{status}");
+}
+
+/// Shims that gave up while the gateway was stalled are not evaluated
+/// later: their requests are dropped before the fan-out and counted, and
+/// the subscriber's own error text (which may quote the payload) never
+/// reaches the gateway's log at info level.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn abandoned_requests_are_dropped_and_logs_stay_bounded() {
+    use hookgate_integration_tests::{SubscriberEntry, TestSubscriber, config_toml};
+    const SECRET_IN_ERROR: &str = "HG-PAYLOAD-QUOTED-IN-AN-EXCEPTION";
+    // Each call takes 1.5 s, then fails with an error status whose message
+    // quotes the payload, as grpcio does with exception text.
+    let slow = TestSubscriber::start(std::sync::Arc::new(|_| {
+        Box::pin(async {
+            tokio::time::sleep(Duration::from_millis(1500)).await;
+            Err(tonic::Status::internal(SECRET_IN_ERROR))
+        })
+    }))
+    .await;
+    let entry = SubscriberEntry::decide("slow", &slow.endpoint()).timeout_ms(10_000);
+    let toml = format!(
+        "[server]\nmax_connections = 1\nqueue_wait_ms = 10000\n{}",
+        config_toml(&[entry])
+    );
+    let gateway = TestGateway::start(&toml).await;
+    // One call holds the only slot; five more give up after 300 ms.
+    let holder = gateway.shim(Some("claude-code"));
+    let first = tokio::spawn(async move { holder.run(payloads::claude_bash("ls")).await });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut quitters = Vec::new();
+    for _ in 0..5 {
+        let shim = gateway
+            .shim(Some("claude-code"))
+            .env("HOOKGATE_TIMEOUT_MS", "300");
+        quitters.push(tokio::spawn(async move {
+            shim.run(payloads::claude_bash("ls")).await
+        }));
+    }
+    for quitter in quitters {
+        let out = quitter.await.expect("a shim");
+        assert_eq!(out.code, Some(0), "fail-open after its deadline: {out}");
+    }
+    assert_eq!(first.await.expect("the first shim").code, Some(0));
+    let status = tokio::time::timeout(EVENTUALLY, async {
+        loop {
+            let status = gateway.status_json().await;
+            if status["refused"]["shim_gone"] == 5 {
+                return status;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await
+    .expect("the five abandoned requests are counted");
+    assert_eq!(
+        slow.count(),
+        1,
+        "only the first call reached the subscriber: {status}"
+    );
+    assert!(
+        !gateway.stderr().contains(SECRET_IN_ERROR),
+        "subscriber error text is logged at debug only:\n{}",
+        gateway.stderr()
+    );
+}

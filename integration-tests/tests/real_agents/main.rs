@@ -22,3 +22,4 @@ mod droid;
 mod qwen_code;
 mod scenario;
 mod support;
+mod trust;
