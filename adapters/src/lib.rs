@@ -55,6 +55,8 @@ mod merge;
 #[cfg(feature = "json")]
 mod parse;
 #[cfg(feature = "json")]
+pub mod paths;
+#[cfg(feature = "json")]
 mod render;
 
 #[cfg(feature = "json")]

@@ -97,10 +97,18 @@ fn tool(root: &Fields<'_>, map: &Map<String, Value>) -> Result<Option<Tool>, Par
         Some(Value::String(text)) => Some(text.clone()),
         Some(value) => serde_json::to_string(value).ok(),
     };
+    let mut paths = crate::paths::named_in(&input);
+    if name == "Glob" {
+        // Glob's `pattern` is a path pattern (Grep's is a regex, not a path).
+        if let Some(pattern) = input_str("pattern")? {
+            crate::paths::push(&mut paths, &pattern);
+        }
+    }
     Ok(Some(Tool {
         name: name.to_owned(),
         class,
         input,
+        paths,
         command,
         mcp_server: mcp_server(name),
         file_path,
