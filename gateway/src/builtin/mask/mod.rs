@@ -55,13 +55,32 @@ fn assignment_is_secret(name: &str, value: &str) -> bool {
     secret_name(name) || (entropy::looks_random(value) && !names::plain_name(name))
 }
 
+/// A string that is itself JSON (Cline's stringified mirror, Cursor's MCP
+/// `tool_input`) masked as JSON, so its escaped quotes and newlines do not
+/// hide an assignment; `None` when it is not JSON.
+fn mask_embedded_json(text: &str) -> Option<String> {
+    let trimmed = text.trim_start();
+    if !trimmed.starts_with(['{', '[']) {
+        return None;
+    }
+    let original: Value = serde_json::from_str(text).ok()?;
+    let mut masked = original.clone();
+    mask_json(&mut masked);
+    // Untouched JSON keeps its exact text (spacing, escapes).
+    Some(if masked == original {
+        text.to_owned()
+    } else {
+        masked.to_string()
+    })
+}
+
 /// Masks every string in a JSON value, in place; a value under a key that
 /// names a secret (`"api_key": "..."`, `"credential": {...}`) is masked
 /// whole.
 pub fn mask_json(value: &mut Value) {
     match value {
         Value::String(s) => {
-            let masked = mask_str(s);
+            let masked = mask_embedded_json(s).unwrap_or_else(|| mask_str(s));
             if masked != *s {
                 *s = masked;
             }

@@ -46,6 +46,9 @@ fn benign_text_survives() {
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
     {
         assert_eq!(mask_str(line), line);
+        let mut value = json!(line);
+        mask_json(&mut value);
+        assert_eq!(value, json!(line), "as a JSON string");
     }
 }
 
@@ -114,6 +117,9 @@ fn json_values_and_secret_keys() {
         "A=1\nSTRIPE_KEY=[REDACTED]\n"
     );
     assert_eq!(value["usage"]["input_tokens"], 12);
+    let mut mirror = json!({ "commands": json!(["PASSWORD=hunter2 ./run", "{\"pwd\": \"hunter2\"}"]).to_string() });
+    mask_json(&mut mirror);
+    assert!(!mirror.to_string().contains("hunter2"), "{mirror}");
     assert_eq!(value["hook_event_name"], "PreToolUse");
 }
 
