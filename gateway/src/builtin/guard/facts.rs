@@ -59,9 +59,10 @@ const NAMES_ONLY: &[&str] = &[
 /// Git subcommands that name files without showing their contents.
 const GIT_NAMES_ONLY: &[&str] = &["add", "rm", "mv", "check-ignore", "ls-files", "status"];
 /// Commands that write (or delete) every operand.
-const WRITERS: &[&str] = &[
-    "tee", "touch", "truncate", "shred", "rm", "unlink", "vi", "vim", "nvim", "nano", "emacs",
-    "code",
+const WRITERS: &[&str] = &["tee", "touch", "truncate", "shred", "rm", "unlink"];
+/// Editors read and write every operand.
+const EDITORS: &[&str] = &[
+    "vi", "vim", "nvim", "nano", "emacs", "code", "ed", "micro", "hx",
 ];
 /// Commands whose last operand is written, the others read.
 const COPIERS: &[&str] = &["cp", "mv", "install", "ln", "rsync", "scp"];
@@ -141,11 +142,15 @@ fn command_paths(c: &Simple) -> Vec<(String, Access)> {
         && split.has_any(&[argv::Flag::Short('i'), argv::Flag::Long("in-place".into())]);
     for (i, operand) in operands.iter().enumerate() {
         let copied_to = COPIERS.contains(&name) && i == last && i > 0;
-        let access = if WRITERS.contains(&name) || copied_to || in_place {
+        let access = if WRITERS.contains(&name) || EDITORS.contains(&name) || copied_to || in_place
+        {
             Access::Write
         } else {
             Access::Read
         };
+        if EDITORS.contains(&name) {
+            paths.push(((*operand).to_owned(), Access::Read));
+        }
         paths.push(((*operand).to_owned(), access));
         // `git show HEAD:.env`, `scp host:.env .`: the path after the colon.
         if let Some((_, after)) = operand.rsplit_once(':')

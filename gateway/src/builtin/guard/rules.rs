@@ -145,7 +145,7 @@ impl FetchRule {
             if !any_name(&self.interpreters, &c.name) {
                 return None;
             }
-            let piped = program_from_stdin(c)
+            let piped = super::shell::program_from_stdin(c)
                 .then(|| c.stdin.iter().find(|n| any_name(&self.fetchers, n)))
                 .flatten();
             let substituted = || {
@@ -159,41 +159,4 @@ impl FetchRule {
                 .map(|fetcher| format!("`{fetcher}` output run by `{}`", c.name))
         })
     }
-}
-
-/// Does the interpreter `c` read its program from stdin: no inline code
-/// (`-c`, `-e`, `-m`, ...), and no script operand other than stdin itself?
-fn program_from_stdin(c: &Simple) -> bool {
-    let shell = super::shell::SHELLS.contains(&c.name.as_str());
-    let code_flags: &[char] = if shell {
-        &['c']
-    } else {
-        &['c', 'e', 'E', 'm', 'p', 'r']
-    };
-    let mut explicit_stdin = false;
-    for arg in &c.args {
-        let text = arg.text.as_str();
-        if matches!(text, "-" | "/dev/stdin" | "/dev/fd/0") {
-            return true;
-        }
-        if text == "--" {
-            continue;
-        }
-        if let Some(long) = text.strip_prefix("--") {
-            if matches!(long, "eval" | "print" | "command") {
-                return false;
-            }
-            continue;
-        }
-        if let Some(flags) = text.strip_prefix('-') {
-            if flags.contains(code_flags) {
-                return false;
-            }
-            explicit_stdin |= shell && flags.contains('s');
-            continue;
-        }
-        // A script operand (for `sh -s`, the script's arguments).
-        return explicit_stdin;
-    }
-    true
 }

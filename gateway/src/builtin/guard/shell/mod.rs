@@ -11,16 +11,18 @@
 //! parse cut short) is matched conservatively: the commands tree-sitter
 //! recovered are kept, and the line is also split by [`fallback`] into
 //! words at shell operators, each piece checked as a command of its own.
-//! Work is bounded: input size, tree depth, `sh -c` nesting and the number
-//! of commands; a line past a bound is reported as [`Parsed::too_complex`]
-//! and the guard denies it.
+//! Work is bounded: input size, parse time, tree depth, `sh -c` nesting
+//! and the number of commands; a line past a bound is reported as
+//! [`Parsed::too_complex`] and the guard denies it (a line longer than
+//! [`MAX_PARSE_BYTES`] is only split by [`fallback`]).
 
+mod expand;
 mod fallback;
 mod walk;
 mod word;
 mod wrappers;
 
-pub use wrappers::SHELLS;
+pub use wrappers::{SHELLS, program_from_stdin};
 
 use std::cell::RefCell;
 use std::ops::ControlFlow;
@@ -36,9 +38,10 @@ pub const MAX_TREE_DEPTH: usize = 128;
 pub const MAX_SHELL_DEPTH: usize = 4;
 /// Simple commands collected from one line.
 pub const MAX_COMMANDS: usize = 2048;
-/// A parse taking longer than this is abandoned (tree-sitter is linear;
-/// this only stops a pathological input).
-const PARSE_DEADLINE: Duration = Duration::from_millis(100);
+/// A parse taking longer than this is abandoned and the line denied
+/// (tree-sitter is linear, a few ms for 100 KiB; this only stops a
+/// pathological input, well within the shim's 5 s).
+const PARSE_DEADLINE: Duration = Duration::from_millis(250);
 
 /// Text standing for a value that cannot be known statically (`$x` of an
 /// unknown `x`, a command substitution): it matches no path and no flag.
@@ -143,11 +146,13 @@ fn parse_into(line: &str, scope: &walk::Scope, depth: usize, out: &mut Parsed) {
         out.too_complex = Some("`sh -c` strings are nested too deeply to check");
         return;
     }
-    let tree = (line.len() <= MAX_PARSE_BYTES)
-        .then(|| parse_tree(line))
-        .flatten();
+    let tree = if line.len() <= MAX_PARSE_BYTES {
+        parse_tree(line)
+    } else {
+        Tree::TooLong
+    };
     match tree {
-        Some(tree) => {
+        Tree::Parsed(tree) => {
             let root = tree.root_node();
             let mut walker = walk::Walker {
                 src: line.as_bytes(),
@@ -160,26 +165,46 @@ fn parse_into(line: &str, scope: &walk::Scope, depth: usize, out: &mut Parsed) {
                 fallback::split(line, scope, depth, out);
             }
         }
-        None => {
+        Tree::Overran => {
+            out.too_complex = Some("the command line took too long to parse");
+        }
+        Tree::TooLong | Tree::NoParser => {
             out.unparsed = true;
             fallback::split(line, scope, depth, out);
         }
     }
 }
 
-/// The syntax tree of `line`, or `None` when no parser could be made or the
-/// parse overran its deadline.
-fn parse_tree(line: &str) -> Option<tree_sitter::Tree> {
+/// What parsing gave.
+enum Tree {
+    Parsed(tree_sitter::Tree),
+    /// Past [`PARSE_DEADLINE`].
+    Overran,
+    /// Past [`MAX_PARSE_BYTES`]: only split.
+    TooLong,
+    /// No parser could be made (the grammar's ABI refused); only split.
+    NoParser,
+}
+
+/// The syntax tree of `line`.
+fn parse_tree(line: &str) -> Tree {
     PARSER.with(|cell| {
-        let mut slot = cell.try_borrow_mut().ok()?;
+        let Ok(mut slot) = cell.try_borrow_mut() else {
+            return Tree::NoParser;
+        };
         if slot.is_none() {
             let mut parser = tree_sitter::Parser::new();
-            parser
+            if parser
                 .set_language(&tree_sitter_bash::LANGUAGE.into())
-                .ok()?;
+                .is_err()
+            {
+                return Tree::NoParser;
+            }
             *slot = Some(parser);
         }
-        let parser = slot.as_mut()?;
+        let Some(parser) = slot.as_mut() else {
+            return Tree::NoParser;
+        };
         let started = Instant::now();
         let mut overran = |_: &tree_sitter::ParseState| {
             if started.elapsed() > PARSE_DEADLINE {
@@ -197,6 +222,9 @@ fn parse_tree(line: &str) -> Option<tree_sitter::Tree> {
         );
         // A cancelled parse leaves state behind; the next parse starts clean.
         parser.reset();
-        tree
+        match tree {
+            Some(tree) => Tree::Parsed(tree),
+            None => Tree::Overran,
+        }
     })
 }

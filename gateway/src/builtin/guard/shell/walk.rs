@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use tree_sitter::Node;
 
-use super::{MAX_COMMANDS, MAX_TREE_DEPTH, Parsed, Redirect, Simple, Word, wrappers};
+use super::{MAX_COMMANDS, MAX_TREE_DEPTH, Parsed, Redirect, Simple, wrappers};
 
 /// What is known at one point of the line.
 #[derive(Debug, Clone, Default)]
@@ -19,6 +19,9 @@ pub(super) struct Scope {
     pub(super) stdin: Vec<String>,
     /// Redirections of an enclosing statement (`{ ...; } > file`).
     pub(super) redirects: Vec<Redirect>,
+    /// What stdin holds when it is literal text (`echo TEXT |`,
+    /// `<<< TEXT`): a shell reading its program from stdin runs it.
+    pub(super) stdin_text: Option<String>,
 }
 
 impl Scope {
@@ -53,7 +56,7 @@ impl Walker<'_> {
     }
 
     /// Stops the walk when a bound is reached (and says which).
-    fn bounded(&mut self, level: usize) -> bool {
+    pub(super) fn bounded(&mut self, level: usize) -> bool {
         if level > MAX_TREE_DEPTH {
             self.out.too_complex = Some("the command line is nested too deeply to check");
         } else if self.out.commands.len() >= MAX_COMMANDS {
@@ -109,7 +112,7 @@ impl Walker<'_> {
         }
     }
 
-    fn children(&mut self, node: Node<'_>, scope: &mut Scope, level: usize) {
+    pub(super) fn children(&mut self, node: Node<'_>, scope: &mut Scope, level: usize) {
         let mut cursor = node.walk();
         for child in node.children(&mut cursor) {
             self.statements(child, scope, level + 1);
@@ -117,7 +120,7 @@ impl Walker<'_> {
     }
 
     /// The names of the commands `f` adds.
-    fn names_added(&mut self, f: impl FnOnce(&mut Self)) -> Vec<String> {
+    pub(super) fn names_added(&mut self, f: impl FnOnce(&mut Self)) -> Vec<String> {
         let before = self.out.commands.len();
         f(self);
         let mut names: Vec<String> = self.out.commands[before.min(self.out.commands.len())..]
@@ -131,11 +134,18 @@ impl Walker<'_> {
     /// Each stage reads what the stages before it write.
     fn pipeline(&mut self, node: Node<'_>, scope: &Scope, level: usize) {
         let mut upstream = scope.stdin.clone();
+        let mut text = None;
         let mut cursor = node.walk();
         for stage in node.named_children(&mut cursor) {
             let mut inner = scope.clone();
             inner.stdin = upstream.clone();
+            inner.stdin_text = text.take();
+            let before = self.out.commands.len();
             let names = self.names_added(|w| w.statements(stage, &mut inner, level + 1));
+            text = match self.out.commands.get(before..) {
+                Some([only]) => super::word::printed(only),
+                _ => None,
+            };
             upstream.extend(names);
         }
     }
@@ -204,6 +214,7 @@ impl Walker<'_> {
                 let mut cursor = node.walk();
                 for child in node.named_children(&mut cursor) {
                     let word = self.word(child, scope, level + 1);
+                    scope.stdin_text = word.known().then(|| word.text.clone());
                     scope.stdin.extend(word.subs);
                 }
             }
@@ -306,63 +317,6 @@ impl Walker<'_> {
     /// Parses `code` as a nested shell line (`sh -c`, `eval`).
     pub(super) fn nested(&mut self, code: &str, scope: &Scope) {
         super::parse_into(code, scope, self.depth + 1, self.out);
-    }
-
-    /// Evaluates a word node; substitutions inside are walked as commands
-    /// and named in [`Word::subs`].
-    pub(super) fn word(&mut self, node: Node<'_>, scope: &Scope, level: usize) -> Word {
-        let mut word = Word::default();
-        self.word_into(node, scope, level, &mut word);
-        word
-    }
-
-    fn word_into(&mut self, node: Node<'_>, scope: &Scope, level: usize, word: &mut Word) {
-        if self.bounded(level) {
-            word.text.push(super::UNKNOWN);
-            return;
-        }
-        match node.kind() {
-            "command_substitution" | "process_substitution" => {
-                let names = self.names_added(|w| {
-                    let mut inner = scope.clone();
-                    inner.stdin.clear();
-                    w.children(node, &mut inner, level);
-                });
-                word.subs.extend(names);
-                word.text.push(super::UNKNOWN);
-            }
-            "concatenation" | "string" | "command_name" => {
-                let mut cursor = node.walk();
-                for child in node.children(&mut cursor) {
-                    self.word_into(child, scope, level + 1, word);
-                }
-            }
-            "simple_expansion" | "expansion" => {
-                let simple = node.named_child_count() == 1;
-                let value = node
-                    .named_child(0)
-                    .filter(|n| simple && n.kind() == "variable_name")
-                    .and_then(|n| scope.var(&self.text(n)));
-                match value {
-                    Some(value) => word.text.push_str(&value),
-                    None => {
-                        // `${x:-$(cmd)}`: substitutions inside still run.
-                        let mut inner = Word::default();
-                        let mut cursor = node.walk();
-                        for child in node.named_children(&mut cursor) {
-                            self.word_into(child, scope, level + 1, &mut inner);
-                        }
-                        word.subs.extend(inner.subs);
-                        word.text.push(super::UNKNOWN);
-                    }
-                }
-            }
-            "\"" | "$\"" => {}
-            _ => {
-                let text = self.text(node);
-                super::word::literal(node.kind(), &text, word);
-            }
-        }
     }
 }
 

@@ -93,3 +93,18 @@ pub(super) fn cd(cwd: Option<&str>, arg: Option<&Word>) -> Option<String> {
     }
     crate::builtin::guard::argv::join(cwd, &arg.text)
 }
+
+/// What `echo`/`printf` with literal words prints, roughly (`\n`
+/// escapes are newlines): the script a shell after `|` would run.
+pub(super) fn printed(c: &super::Simple) -> Option<String> {
+    if !matches!(c.name.as_str(), "echo" | "printf") || !c.args.iter().all(Word::known) {
+        return None;
+    }
+    let words: Vec<&str> = c
+        .args
+        .iter()
+        .map(|a| a.text.as_str())
+        .skip_while(|a| c.name == "echo" && a.starts_with('-'))
+        .collect();
+    Some(words.join(" ").replace("\\n", "\n"))
+}

@@ -97,6 +97,12 @@ pub(super) fn emit(w: &mut Walker<'_>, mut simple: Simple, scope: &Scope, hops: 
             scope.stdin = simple.stdin.clone();
             return w.nested(&code.join(" "), &scope);
         }
+        // `watch CMD ARGS`: the words, joined, run by `sh -c`.
+        "watch" => {
+            let mut words = simple.args.iter().skip_while(|a| a.text.starts_with('-'));
+            let line: Vec<&str> = words.by_ref().map(|a| a.text.as_str()).collect();
+            return w.nested(&line.join(" "), &scope);
+        }
         "su" => {
             if let Some(code) = option_value(&simple.args, &["-c", "--command"]) {
                 scope.stdin = simple.stdin.clone();
@@ -105,11 +111,16 @@ pub(super) fn emit(w: &mut Walker<'_>, mut simple: Simple, scope: &Scope, hops: 
             return;
         }
         name if SHELLS.contains(&name) => {
-            if let Some(code) = shell_code(&simple.args)
-                && code.known()
-            {
+            let code = match shell_code(&simple.args) {
+                Some(code) => code.known().then(|| code.text.clone()),
+                // `echo 'rm -rf /' | sh`, `bash <<< '...'`: stdin is the script.
+                None if program_from_stdin(&simple) => scope.stdin_text.take(),
+                None => None,
+            };
+            if let Some(code) = code {
                 scope.stdin = simple.stdin.clone();
-                w.nested(&code.text, &scope);
+                scope.stdin_text = None;
+                w.nested(&code, &scope);
             }
             return;
         }
@@ -288,4 +299,41 @@ fn find(w: &mut Walker<'_>, simple: &Simple, scope: &Scope, hops: usize) {
             _ => {}
         }
     }
+}
+
+/// Does the interpreter `c` read its program from stdin: no inline code
+/// (`-c`, `-e`, `-m`, ...), and no script operand other than stdin itself?
+pub fn program_from_stdin(c: &Simple) -> bool {
+    let shell = SHELLS.contains(&c.name.as_str());
+    let code_flags: &[char] = if shell {
+        &['c']
+    } else {
+        &['c', 'e', 'E', 'm', 'p', 'r']
+    };
+    let mut explicit_stdin = false;
+    for arg in &c.args {
+        let text = arg.text.as_str();
+        if matches!(text, "-" | "/dev/stdin" | "/dev/fd/0") {
+            return true;
+        }
+        if text == "--" {
+            continue;
+        }
+        if let Some(long) = text.strip_prefix("--") {
+            if matches!(long, "eval" | "print" | "command") {
+                return false;
+            }
+            continue;
+        }
+        if let Some(flags) = text.strip_prefix('-') {
+            if flags.contains(code_flags) {
+                return false;
+            }
+            explicit_stdin |= shell && flags.contains('s');
+            continue;
+        }
+        // A script operand (for `sh -s`, the script's arguments).
+        return explicit_stdin;
+    }
+    true
 }
