@@ -160,17 +160,29 @@ fn command_paths(c: &Simple) -> Vec<(String, Access)> {
             paths.push((after.to_owned(), access));
         }
     }
-    // `--env-file=.env`, `of=.env` (dd): a value that may be a path.
+    // `--env-file=.env`, `--config=x`, `of=.env` (dd): a value that names a
+    // file by its option (`--exclude=.env` only names a pattern).
     for arg in args {
-        if let Some((key, value)) = arg.text.split_once('=')
-            && (key.starts_with("--") || (name == "dd" && matches!(key, "if" | "of")))
+        if let Some((key, value)) = arg.text.split_once('=') {
+            let file_option = key.starts_with("--")
+                && ["file", "path", "config", "input", "source", "from"]
+                    .iter()
+                    .any(|word| key.contains(word));
+            if file_option || (name == "dd" && matches!(key, "if" | "of")) {
+                let access = if key == "of" {
+                    Access::Write
+                } else {
+                    Access::Read
+                };
+                paths.push((value.to_owned(), access));
+            }
+        }
+        // `curl -d @.env`, `-F f=@.env`: the file's contents are sent.
+        if let Some((_, file)) = arg.text.split_once('@')
+            && (arg.text.starts_with('@') || arg.text.contains("=@"))
+            && !file.is_empty()
         {
-            let access = if key == "of" {
-                Access::Write
-            } else {
-                Access::Read
-            };
-            paths.push((value.to_owned(), access));
+            paths.push((file.to_owned(), Access::Read));
         }
     }
     paths
