@@ -52,23 +52,20 @@ impl Walker<'_> {
     fn expansion(&mut self, node: Node<'_>, scope: &Scope, level: usize, word: &mut Word) {
         let mut cursor = node.walk();
         let children: Vec<Node<'_>> = node.children(&mut cursor).collect();
-        let var = children.iter().position(|c| c.kind() == "variable_name");
-        let value = var.and_then(|i| scope.var(&self.text(children[i])));
-        let op = var.and_then(|i| {
-            children[i + 1..]
-                .iter()
-                .find(|c| !c.is_named() && c.kind() != "}")
-                .map(|c| self.text(*c).into_owned())
-        });
-        let rest: Vec<Node<'_>> = var
-            .map(|i| {
-                children[i + 1..]
-                    .iter()
-                    .filter(|c| c.is_named())
-                    .copied()
-                    .collect()
-            })
-            .unwrap_or_default();
+        // `${`, the variable's name, then the operator and its words.
+        let (name, after) = match children.iter().position(|c| c.kind() == "variable_name") {
+            Some(i) => (
+                children.get(i).copied(),
+                children.get(i + 1..).unwrap_or_default(),
+            ),
+            None => (None, &[][..]),
+        };
+        let value = name.and_then(|n| scope.var(&self.text(n)));
+        let op = after
+            .iter()
+            .find(|c| !c.is_named() && c.kind() != "}")
+            .map(|c| self.text(*c).into_owned());
+        let rest: Vec<Node<'_>> = after.iter().filter(|c| c.is_named()).copied().collect();
         let mut inner = Word::default();
         for child in &rest {
             self.word_into(*child, scope, level + 1, &mut inner);
