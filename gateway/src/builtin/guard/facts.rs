@@ -123,9 +123,12 @@ fn command_paths(c: &Simple) -> Vec<(String, Access)> {
         .redirects
         .iter()
         .filter(|r| r.target.known())
-        .map(|r| {
+        .flat_map(|r| {
             let access = if r.write { Access::Write } else { Access::Read };
-            (r.target.text.clone(), access)
+            let globbed = super::globs::secret_matches(&r.target.text);
+            std::iter::once(r.target.text.clone())
+                .chain(globbed)
+                .map(move |path| (path, access))
         })
         .collect();
     let name = c.name.as_str();
@@ -152,6 +155,9 @@ fn command_paths(c: &Simple) -> Vec<(String, Access)> {
             paths.push(((*operand).to_owned(), Access::Read));
         }
         paths.push(((*operand).to_owned(), access));
+        for secret in super::globs::secret_matches(operand) {
+            paths.push((secret, access));
+        }
         // `git show HEAD:.env`, `scp host:.env .`: the path after the colon.
         if let Some((_, after)) = operand.rsplit_once(':')
             && !operand.contains("://")

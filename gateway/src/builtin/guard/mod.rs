@@ -14,6 +14,7 @@
 
 pub mod argv;
 pub mod facts;
+pub mod globs;
 pub mod rules;
 pub mod shell;
 

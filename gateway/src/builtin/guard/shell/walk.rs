@@ -107,6 +107,16 @@ impl Walker<'_> {
                 inner.stdin.clear();
                 self.children(node, &mut inner, level);
             }
+            // `$(< file)`: bash's `$(cat file)`, a read with no command.
+            "file_redirect" => {
+                let mut inner = scope.clone();
+                self.redirect(node, &mut inner, &mut Vec::new(), level);
+                self.push(Simple {
+                    redirects: inner.redirects,
+                    cwd: inner.cwd,
+                    ..Simple::default()
+                });
+            }
             "comment" | "heredoc_body" | "heredoc_start" | "heredoc_end" => {}
             _ => self.children(node, scope, level),
         }
