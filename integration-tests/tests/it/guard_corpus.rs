@@ -309,6 +309,15 @@ async fn no_secret_reaches_the_audit_file() {
             .await;
         sent += 1;
     }
+    // Contents no pattern masks: stored for an allowed read, absent for a
+    // denied one.
+    let allowed =
+        payloads::cursor_read_file("/Users/dev/acme-web/notes.txt", "SETTING=allowed-marker\n");
+    let denied = payloads::cursor_read_file("/Users/dev/acme-web/.env", "SETTING=denied-marker\n");
+    for payload in [allowed, denied] {
+        gateway.shim(Some("cursor")).run(&payload).await;
+        sent += 1;
+    }
     let log = audit_lines(&gateway, sent).await;
     let leaks: Vec<&str> = secrets
         .iter()
@@ -328,6 +337,14 @@ async fn no_secret_reaches_the_audit_file() {
         );
     }
     // The denied read's content is not stored at all, not even masked.
+    assert!(
+        log.contains("allowed-marker"),
+        "the allowed read's content is logged"
+    );
+    assert!(
+        !log.contains("denied-marker"),
+        "the denied read's content is not"
+    );
     assert!(
         log.contains("its payload is not stored"),
         "no withheld payload"
