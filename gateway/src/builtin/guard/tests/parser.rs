@@ -134,5 +134,10 @@ fn rough_cost_per_command() {
         }
     }
     let per = started.elapsed() / (rounds * lines.len() as u32);
-    println!("guard: {per:?} per command (debug build)");
+    let build = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    println!("guard: {per:?} per command ({build} build)");
 }
