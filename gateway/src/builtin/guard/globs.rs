@@ -30,7 +30,14 @@ pub fn secret_matches(path: &str) -> Vec<String> {
         Some((dir, base)) => (Some(dir), base),
         None => (None, path),
     };
-    if !base.contains(['*', '?', '[']) {
+    let in_known_dir = dir.is_some_and(|d| {
+        WELL_KNOWN
+            .iter()
+            .filter_map(|(in_dir, _)| *in_dir)
+            .any(|wanted| in_dir_named(d, wanted))
+    });
+    // Most globs (`*`, `*.rs`) can name none of them: no glob is compiled.
+    if !base.contains(['*', '?', '[']) || !(base.starts_with('.') || in_known_dir) {
         return Vec::new();
     }
     let Ok(glob) = GlobBuilder::new(base).literal_separator(true).build() else {
@@ -42,9 +49,7 @@ pub fn secret_matches(path: &str) -> Vec<String> {
         .filter(|(in_dir, name)| {
             let dir_fits = match in_dir {
                 None => true,
-                Some(wanted) => {
-                    dir.is_some_and(|d| d == *wanted || d.ends_with(&format!("/{wanted}")))
-                }
+                Some(wanted) => dir.is_some_and(|d| in_dir_named(d, wanted)),
             };
             let dot_fits = !name.starts_with('.') || base.starts_with('.');
             dir_fits && dot_fits && matcher.is_match(name)
@@ -54,6 +59,14 @@ pub fn secret_matches(path: &str) -> Vec<String> {
             None => (*name).to_owned(),
         })
         .collect()
+}
+
+/// Is `dir` a directory named `name` (`.ssh`, `~/.ssh`, `/home/x/.ssh`)?
+fn in_dir_named(dir: &str, name: &str) -> bool {
+    dir == name
+        || dir
+            .strip_suffix(name)
+            .is_some_and(|head| head.ends_with('/'))
 }
 
 #[cfg(test)]
