@@ -99,8 +99,18 @@ pub(super) fn emit(w: &mut Walker<'_>, mut simple: Simple, scope: &Scope, hops: 
         }
         // `watch CMD ARGS`: the words, joined, run by `sh -c`.
         "watch" => {
-            let mut words = simple.args.iter().skip_while(|a| a.text.starts_with('-'));
-            let line: Vec<&str> = words.by_ref().map(|a| a.text.as_str()).collect();
+            let mut words = simple.args.iter();
+            let mut line = Vec::new();
+            while let Some(word) = words.next() {
+                match word.text.as_str() {
+                    _ if !line.is_empty() => line.push(word.text.as_str()),
+                    "-n" | "--interval" | "-q" | "--equexit" => {
+                        words.next();
+                    }
+                    flag if flag.starts_with('-') => {}
+                    text => line.push(text),
+                }
+            }
             return w.nested(&line.join(" "), &scope);
         }
         "su" => {
