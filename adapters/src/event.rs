@@ -73,6 +73,11 @@ pub struct Tool {
     pub command: Option<String>,
     pub mcp_server: Option<String>,
     pub file_path: Option<String>,
+    /// Every file path the call names (the file of a read or edit, the
+    /// path or glob of a search, each file of a multi-file tool, the
+    /// path-like arguments of an MCP tool), `file_path` included. Found by
+    /// [`crate::paths::named_in`] plus what an adapter knows of its tools.
+    pub paths: Vec<String>,
     /// Post-tool events: the output, as text (JSON values are serialized).
     pub output: Option<String>,
     pub error: Option<String>,
@@ -153,10 +158,12 @@ impl HookEvent {
 
 impl Tool {
     /// A tool call with only its name, class and input known.
+    /// Its paths are the ones [`crate::paths::named_in`] finds in `input`.
     pub fn new(name: impl Into<String>, class: ToolClass, input: serde_json::Value) -> Tool {
         Tool {
             name: name.into(),
             class,
+            paths: crate::paths::named_in(&input),
             input,
             command: None,
             mcp_server: None,

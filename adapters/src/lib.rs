@@ -59,6 +59,8 @@ mod merge;
 #[cfg(feature = "json")]
 mod parse;
 #[cfg(feature = "json")]
+pub mod paths;
+#[cfg(feature = "json")]
 mod qwen_code;
 #[cfg(feature = "json")]
 mod render;

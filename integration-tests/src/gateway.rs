@@ -45,19 +45,61 @@ impl TestGateway {
     /// socket is [`TestGateway::socket_in`] of it, so a test can use that
     /// path before the gateway runs) and with `extra_args` after `serve`.
     pub async fn start_in(dir: TempDir, config_toml: &str, extra_args: &[&str]) -> TestGateway {
-        let socket = TestGateway::socket_in(dir.path());
         let config = dir.path().join("gateway.toml");
-        let stderr_path = dir.path().join("gateway.stderr");
         std::fs::write(&config, config_toml).expect("write gateway config");
+        let mut args = vec![std::ffi::OsStr::new("--config"), config.as_os_str()];
+        args.extend(extra_args.iter().map(std::ffi::OsStr::new));
+        TestGateway::spawn(dir, &args, &[]).await
+    }
+
+    /// A gateway with no config file at all: it runs the embedded default
+    /// (`guard` and `audit`). `$HOME` is [`TestGateway::home`] and the audit
+    /// log is [`TestGateway::audit_log`], both inside the gateway's
+    /// directory.
+    pub async fn start_embedded() -> TestGateway {
+        let dir = private_dir();
+        let home = dir.path().join("home");
+        let state = dir.path().join("state");
+        std::fs::create_dir(&home).expect("create the test home");
+        let env = [
+            ("HOME", home.into_os_string()),
+            ("XDG_STATE_HOME", state.into_os_string()),
+        ];
+        TestGateway::spawn(dir, &[], &env).await
+    }
+
+    /// The home directory of a [`TestGateway::start_embedded`] gateway.
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    /// The audit log of a [`TestGateway::start_embedded`] gateway.
+    pub fn audit_log(&self) -> PathBuf {
+        self.dir
+            .path()
+            .join("state")
+            .join("hookgate")
+            .join("audit.jsonl")
+    }
+
+    /// Starts `gateway serve --socket <dir>/gateway.sock ARGS` with `env`;
+    /// `$XDG_CONFIG_HOME` is `dir`, so only an explicit `--config` gives it
+    /// a config file.
+    async fn spawn(
+        dir: TempDir,
+        args: &[&std::ffi::OsStr],
+        env: &[(&str, std::ffi::OsString)],
+    ) -> TestGateway {
+        let socket = TestGateway::socket_in(dir.path());
+        let stderr_path = dir.path().join("gateway.stderr");
         let stderr = File::create(&stderr_path).expect("create gateway stderr file");
         let mut command = Command::new(&binaries().gateway);
         command
             .arg("serve")
-            .arg("--config")
-            .arg(&config)
             .arg("--socket")
             .arg(&socket)
-            .args(extra_args)
+            .args(args)
+            .envs(env.iter().map(|(k, v)| (k, v)))
             .env("XDG_CONFIG_HOME", dir.path())
             .env("HOOKGATE_SOCKET", &socket)
             .stdin(Stdio::null())

@@ -78,3 +78,73 @@ pub fn cline_legacy_command(command: &str) -> String {
         });
     })
 }
+
+/// Claude Code `PreToolUse` of any tool with `input`.
+pub fn claude_tool(tool: &str, input: Value) -> String {
+    edit("claude-code", "PreToolUse.json", |v| {
+        v["tool_name"] = json!(tool);
+        v["tool_input"] = input;
+    })
+}
+
+/// Claude Code `PostToolUse` of `Bash` that printed `output`.
+pub fn claude_bash_output(command: &str, output: &str) -> String {
+    edit("claude-code", "PostToolUse.json", |v| {
+        v["tool_name"] = json!("Bash");
+        v["tool_input"] = json!({ "command": command });
+        v["tool_response"] = json!({ "stdout": output, "stderr": "" });
+    })
+}
+
+/// Cursor `beforeReadFile` of `path`, carrying the file's `content`.
+pub fn cursor_read_file(path: &str, content: &str) -> String {
+    edit("cursor", "beforeReadFile.json", |v| {
+        v["file_path"] = json!(path);
+        v["content"] = json!(content);
+    })
+}
+
+/// Cursor `preToolUse` of any generic tool with `input`.
+pub fn cursor_tool(tool: &str, input: Value) -> String {
+    edit("cursor", "preToolUse.json", |v| {
+        v["tool_name"] = json!(tool);
+        v["tool_input"] = input;
+    })
+}
+
+/// Cursor `beforeMCPExecution` of `tool` with `input` (sent, as Cursor
+/// does, as a JSON string).
+pub fn cursor_mcp(tool: &str, input: &Value) -> String {
+    edit("cursor", "beforeMCPExecution.json", |v| {
+        v["tool_name"] = json!(tool);
+        v["tool_input"] = json!(input.to_string());
+    })
+}
+
+/// Cline SDK `tool_call` of any tool with `input` (and its stringified
+/// legacy-style mirror).
+pub fn cline_sdk_tool(tool: &str, input: Value) -> String {
+    edit("cline", "tool_call.json", |v| {
+        let mirror: serde_json::Map<String, Value> = input
+            .as_object()
+            .map(|map| {
+                map.iter()
+                    .map(|(k, v)| match v {
+                        Value::String(_) => (k.clone(), v.clone()),
+                        other => (k.clone(), json!(other.to_string())),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        v["tool_call"]["name"] = json!(tool);
+        v["tool_call"]["input"] = input;
+        v["preToolUse"] = json!({ "toolName": tool, "parameters": mirror });
+    })
+}
+
+/// Cline legacy `PreToolUse` of any tool with string `parameters`.
+pub fn cline_legacy_tool(tool: &str, parameters: Value) -> String {
+    edit("cline", "legacy.PreToolUse.json", |v| {
+        v["preToolUse"] = json!({ "toolName": tool, "parameters": parameters });
+    })
+}

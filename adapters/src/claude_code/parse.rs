@@ -118,10 +118,18 @@ fn tool(
         Some(server) => server.opt_string("name")?,
         None => None,
     };
+    let mut paths = crate::paths::named_in(&input);
+    if name == "Glob" {
+        // Glob's `pattern` is a path pattern (Grep's is a regex, not a path).
+        if let Some(pattern) = input_str("pattern")? {
+            crate::paths::push(&mut paths, &pattern);
+        }
+    }
     Ok(Some(Tool {
         name: name.to_owned(),
         class,
         input,
+        paths,
         command,
         mcp_server: named_server.or_else(|| mcp_server(name)),
         file_path,

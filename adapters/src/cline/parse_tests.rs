@@ -168,6 +168,13 @@ fn tools_are_classified_from_sdk_and_legacy_shapes() {
         (read.class, read.file_path.as_deref()),
         (ToolClass::FileRead, Some("a.ts"))
     );
+    assert_eq!(read.paths, ["a.ts", "b.ts"], "every file, not the first");
+    let patch =
+        "*** Begin Patch\n*** Update File: src/a.ts\n@@\n*** Add File: .env\n+X=1\n*** End Patch";
+    assert_eq!(
+        sdk("apply_patch", json!({ "input": patch })).paths,
+        ["src/a.ts", ".env"]
+    );
     let edit = sdk("editor", json!({"command": "create", "path": "src/x.ts"}));
     assert_eq!(
         (edit.class, edit.file_path.as_deref()),
@@ -205,13 +212,17 @@ fn tools_are_classified_from_sdk_and_legacy_shapes() {
     let legacy_mcp = with("legacy.PreToolUse", |m| {
         m.insert(
             "preToolUse".into(),
-            json!({"toolName": "use_mcp_tool", "parameters": {"server_name": "db", "tool_name": "q", "arguments": "{}"}}),
+            json!({"toolName": "use_mcp_tool", "parameters": {"server_name": "db", "tool_name": "q", "arguments": "{\"path\": \".env\"}"}}),
         );
     });
     let tool = parse_legacy(&legacy_mcp).unwrap().tool.unwrap();
     assert_eq!(
-        (tool.class, tool.mcp_server.as_deref()),
-        (ToolClass::Mcp, Some("db"))
+        (
+            tool.class,
+            tool.mcp_server.as_deref(),
+            tool.paths.as_slice()
+        ),
+        (ToolClass::Mcp, Some("db"), [".env".to_owned()].as_slice())
     );
 }
 

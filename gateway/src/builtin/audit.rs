@@ -178,6 +178,16 @@ fn permission_name(permission: Permission) -> &'static str {
     }
 }
 
+/// Is `record` a denied call that names files (whose payload is kept out)?
+fn withheld(record: &AuditRecord) -> bool {
+    record.decision.permission == Permission::Deny
+        && record
+            .event
+            .as_ref()
+            .and_then(|e| e.tool.as_ref())
+            .is_some_and(|t| t.file_path.is_some() || !t.paths.is_empty())
+}
+
 /// The JSON line for `record`, every string masked.
 pub fn line(record: &AuditRecord) -> Value {
     let ts_ms = record
@@ -202,10 +212,21 @@ pub fn line(record: &AuditRecord) -> Value {
         out["cwd"] = json!(event.cwd);
         if let Some(tool) = &event.tool {
             out["tool"] = json!({ "name": tool.name, "class": tool.class.as_str() });
+            if !tool.paths.is_empty() {
+                out["tool"]["paths"] = json!(tool.paths);
+            }
         }
-        out["payload"] = serde_json::from_slice(&record.payload).unwrap_or_else(|_| {
-            Value::String(String::from_utf8_lossy(&record.payload).into_owned())
-        });
+        out["payload"] = if withheld(record) {
+            // A denied file call's payload may hold the very contents the
+            // deny kept from the agent (Cursor's beforeReadFile sends them;
+            // a Write sends what it would write): not stored at all.
+            out["payload_bytes"] = json!(record.payload.len());
+            json!({ "withheld": "the call was denied and names files; its payload is not stored" })
+        } else {
+            serde_json::from_slice(&record.payload).unwrap_or_else(|_| {
+                Value::String(String::from_utf8_lossy(&record.payload).into_owned())
+            })
+        };
     }
     let d = &record.decision;
     out["decision"] = json!({
@@ -261,6 +282,31 @@ mod tests {
         assert_eq!(v["decision"]["permission"], "deny");
         assert_eq!(v["decision"]["reason"], "nope");
         assert!(!v.to_string().contains("abc123"));
+    }
+
+    #[test]
+    fn a_denied_file_call_keeps_its_contents_out() {
+        let payload = r#"{"hook_event_name":"beforeReadFile","file_path":".env","content":"PLAIN=visible-secret"}"#;
+        let mut record = record(payload, Decision::default());
+        let mut read = hookgate_adapters::Tool::new(
+            "Read",
+            hookgate_adapters::ToolClass::FileRead,
+            json!({"file_path": ".env", "content": "PLAIN=visible-secret"}),
+        );
+        read.file_path = Some(".env".into());
+        let mut e = (*record.event.clone().unwrap()).clone();
+        e.tool = Some(read);
+        record.event = Some(Arc::new(e));
+        let allowed = line(&record).to_string();
+        assert!(
+            allowed.contains("visible-secret"),
+            "allowed: stored (masked as usual)"
+        );
+        record.decision.permission = Permission::Deny;
+        let denied = line(&record);
+        assert!(!denied.to_string().contains("visible-secret"), "{denied}");
+        assert_eq!(denied["tool"]["paths"], json!([".env"]));
+        assert_eq!(denied["payload_bytes"], payload.len());
     }
 
     #[tokio::test]

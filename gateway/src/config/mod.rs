@@ -9,6 +9,7 @@
 
 mod error;
 mod raw;
+mod rules;
 mod validate;
 mod values;
 

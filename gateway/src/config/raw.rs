@@ -77,11 +77,41 @@ pub(super) struct RawSubscriber {
     pub(super) rules: Option<Spanned<Vec<RawRule>>>,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum RawAction {
+    Deny,
+    Ask,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum RawAccess {
+    Read,
+    Write,
+    Any,
+}
+
+/// One guard rule: one kind (`shell`, `file_path`, `mcp_tool`, `command`,
+/// `path`, `fetch`), its modifiers, an action and a reason.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawRule {
     pub(super) shell: Option<Spanned<String>>,
     pub(super) file_path: Option<Spanned<String>>,
     pub(super) mcp_tool: Option<Spanned<String>>,
+    /// Command names (`rm`, `python*`).
+    pub(super) command: Option<Spanned<Vec<String>>>,
+    pub(super) subcommand: Option<Spanned<Vec<String>>>,
+    pub(super) flags: Option<Spanned<Vec<String>>>,
+    pub(super) operand: Option<Spanned<String>>,
+    /// A path regex, with `unless` and `access`.
+    pub(super) path: Option<Spanned<String>>,
+    pub(super) unless: Option<Spanned<String>>,
+    pub(super) access: Option<Spanned<RawAccess>>,
+    /// Fetcher names, with the interpreters in `into`.
+    pub(super) fetch: Option<Spanned<Vec<String>>>,
+    pub(super) into: Option<Spanned<Vec<String>>>,
+    pub(super) action: Option<Spanned<RawAction>>,
     pub(super) reason: Spanned<String>,
 }

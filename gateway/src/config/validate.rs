@@ -12,7 +12,8 @@ use super::error::{ConfigError, Locator};
 use super::raw::{
     RawBuiltin, RawConfig, RawFailMode, RawMode, RawOnError, RawServer, RawSubscriber,
 };
-use super::values::{Platform, audit_path, check_endpoint, check_socket, guard_rule};
+use super::rules::guard_rule;
+use super::values::{Platform, audit_path, check_endpoint, check_socket};
 use super::{Config, Env, Mode, OnError, ServerConfig, SubscriberConfig, SubscriberKind};
 use crate::builtin::guard::Guard;
 use crate::subscribers::filter::Filter;
@@ -292,8 +293,13 @@ fn subscriber(
                         .enumerate()
                         .map(|(i, rule)| guard_rule(at, rule, &key(&format!("rules[{i}]"))))
                         .collect::<Result<Vec<_>, _>>()?;
+                    let home = env
+                        .home
+                        .as_ref()
+                        .and_then(|h| h.to_str())
+                        .map(str::to_owned);
                     SubscriberKind::Guard {
-                        guard: Guard::new(rules),
+                        guard: Guard::new(rules).with_home(home),
                     }
                 }
             }

@@ -1,4 +1,4 @@
-//! Checks of single values: endpoints, audit paths, guard rules. Each
+//! Checks of single values: endpoints, audit paths. Each
 //! error points at the value it rejects.
 
 use std::ops::Range;
@@ -10,13 +10,6 @@ use hookgate_wire::socket::{PIPE_PREFIX, is_pipe_name};
 
 use super::Env;
 use super::error::{ConfigError, Locator};
-use super::raw::RawRule;
-use crate::builtin::guard::{Rule, Target};
-
-/// Longest regex source accepted, and the compiled-size cap, so a config
-/// cannot make the hook path slow.
-const MAX_REGEX_LEN: usize = 4096;
-const REGEX_SIZE_LIMIT: usize = 1 << 20;
 
 /// What the platform the gateway runs on can use: Unix sockets (for
 /// `unix://` endpoints, and as its own socket) or, on Windows, named pipes.
@@ -127,62 +120,6 @@ pub(super) fn audit_path(
     Ok(path)
 }
 
-pub(super) fn guard_rule(at: &Locator<'_>, rule: RawRule, key: &str) -> Result<Rule, ConfigError> {
-    let targets = [
-        (Target::Shell, rule.shell),
-        (Target::FilePath, rule.file_path),
-        (Target::McpTool, rule.mcp_tool),
-    ];
-    let mut present = targets.into_iter().filter_map(|(t, p)| p.map(|p| (t, p)));
-    let Some((target, pattern)) = present.next() else {
-        return Err(at.error(
-            rule.reason.span(),
-            key,
-            "a rule needs one of `shell`, `file_path` or `mcp_tool`",
-        ));
-    };
-    if let Some((other, extra)) = present.next() {
-        return Err(at.error(
-            extra.span(),
-            format!("{key}.{}", other.as_str()),
-            format!(
-                "a rule has exactly one target; write a second rule for `{}`",
-                other.as_str()
-            ),
-        ));
-    }
-    let pattern_key = format!("{key}.{}", target.as_str());
-    if pattern.get_ref().len() > MAX_REGEX_LEN {
-        return Err(at.error(
-            pattern.span(),
-            pattern_key,
-            format!("regex longer than {MAX_REGEX_LEN} bytes"),
-        ));
-    }
-    let regex = regex::RegexBuilder::new(pattern.get_ref())
-        .size_limit(REGEX_SIZE_LIMIT)
-        .build()
-        .map_err(|err| {
-            at.error(
-                pattern.span(),
-                pattern_key,
-                format!("bad regex: {}", one_line(&err.to_string())),
-            )
-        })?;
-    if rule.reason.get_ref().trim().is_empty() {
-        return Err(at.error(
-            rule.reason.span(),
-            format!("{key}.reason"),
-            "must not be empty",
-        ));
-    }
-    Ok(Rule {
-        target,
-        pattern: regex,
-        reason: rule.reason.into_inner(),
-    })
-}
-
-fn one_line(text: &str) -> String {
+pub(super) fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }

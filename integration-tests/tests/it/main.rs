@@ -12,6 +12,7 @@ mod cursor;
 mod fail_modes;
 mod fan_out;
 mod filters;
+mod guard_corpus;
 mod memory;
 mod observe;
 mod peer_uid;

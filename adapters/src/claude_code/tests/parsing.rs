@@ -209,3 +209,49 @@ fn malformed_payloads_name_the_field_and_never_echo_the_payload() {
     let mcp = br#"{"hook_event_name": "PreToolUse", "tool_name": "mcp__x__y", "tool_input": {"command": 3}}"#;
     assert_eq!(parse(mcp).unwrap().tool.unwrap().command, None);
 }
+
+#[test]
+fn every_path_a_tool_names() {
+    let paths = |tool: &str, input: Value| {
+        let payload =
+            json!({"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input});
+        parse(payload.to_string().as_bytes())
+            .unwrap()
+            .tool
+            .unwrap()
+            .paths
+    };
+    let cases = [
+        ("Read", json!({"file_path": "/a/.env"}), vec!["/a/.env"]),
+        (
+            "Write",
+            json!({"file_path": ".env", "content": "A=1"}),
+            vec![".env"],
+        ),
+        (
+            "NotebookEdit",
+            json!({"notebook_path": "n.ipynb"}),
+            vec!["n.ipynb"],
+        ),
+        (
+            "Grep",
+            json!({"pattern": "KEY", "path": ".env"}),
+            vec![".env"],
+        ),
+        (
+            "Grep",
+            json!({"pattern": "KEY", "glob": "**/.env"}),
+            vec!["**/.env"],
+        ),
+        (
+            "Glob",
+            json!({"pattern": "**/.env*", "path": "src"}),
+            vec!["src", "**/.env*"],
+        ),
+        ("mcp__fs__read_file", json!({"path": ".env"}), vec![".env"]),
+        ("Bash", json!({"command": "cat .env"}), vec![]),
+    ];
+    for (tool, input, expected) in cases {
+        assert_eq!(paths(tool, input.clone()), expected, "{tool} {input}");
+    }
+}

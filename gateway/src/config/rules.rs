@@ -1,0 +1,236 @@
+//! `[[subscriber.rules]]` of the built-in guard: exactly one kind per rule,
+//! only that kind's modifiers, every regex and flag checked, each error
+//! pointing at the value it rejects.
+
+use std::ops::Range;
+
+use regex::Regex;
+use toml::Spanned;
+
+use super::error::{ConfigError, Locator};
+use super::raw::{RawAccess, RawAction, RawRule};
+use super::values::one_line;
+use crate::builtin::guard::argv::Flag;
+use crate::builtin::guard::facts::Access;
+use crate::builtin::guard::rules::{CommandRule, FetchRule, PathRule};
+use crate::builtin::guard::{Action, Matcher, Rule, Target};
+
+/// Longest regex source accepted, and the compiled-size cap, so a config
+/// cannot make the hook path slow.
+const MAX_REGEX_LEN: usize = 4096;
+const REGEX_SIZE_LIMIT: usize = 1 << 20;
+
+const KINDS: &str = "`shell`, `file_path`, `mcp_tool`, `command`, `path` or `fetch`";
+
+pub(super) fn guard_rule(at: &Locator<'_>, rule: RawRule, key: &str) -> Result<Rule, ConfigError> {
+    let field = |name: &str| format!("{key}.{name}");
+    let kinds: [(&str, Option<Range<usize>>); 6] = [
+        ("shell", rule.shell.as_ref().map(Spanned::span)),
+        ("file_path", rule.file_path.as_ref().map(Spanned::span)),
+        ("mcp_tool", rule.mcp_tool.as_ref().map(Spanned::span)),
+        ("command", rule.command.as_ref().map(Spanned::span)),
+        ("path", rule.path.as_ref().map(Spanned::span)),
+        ("fetch", rule.fetch.as_ref().map(Spanned::span)),
+    ];
+    let mut present = kinds.into_iter().filter_map(|(k, s)| s.map(|s| (k, s)));
+    let Some((kind, _)) = present.next() else {
+        return Err(at.error(
+            rule.reason.span(),
+            key,
+            format!("a rule needs one of {KINDS}"),
+        ));
+    };
+    if let Some((other, span)) = present.next() {
+        return Err(at.error(
+            span,
+            field(other),
+            format!(
+                "a rule has exactly one kind (here `{kind}`); write a second rule for `{other}`"
+            ),
+        ));
+    }
+    // Modifiers of another kind are mistakes, not ignored settings.
+    let modifiers: [(&str, &str, Option<Range<usize>>); 6] = [
+        (
+            "subcommand",
+            "command",
+            rule.subcommand.as_ref().map(Spanned::span),
+        ),
+        ("flags", "command", rule.flags.as_ref().map(Spanned::span)),
+        (
+            "operand",
+            "command",
+            rule.operand.as_ref().map(Spanned::span),
+        ),
+        ("unless", "path", rule.unless.as_ref().map(Spanned::span)),
+        ("access", "path", rule.access.as_ref().map(Spanned::span)),
+        ("into", "fetch", rule.into.as_ref().map(Spanned::span)),
+    ];
+    for (name, owner, span) in modifiers {
+        if let Some(span) = span
+            && owner != kind
+        {
+            return Err(at.error(
+                span,
+                field(name),
+                format!("`{name}` belongs to a `{owner}` rule, not a `{kind}` rule"),
+            ));
+        }
+    }
+    if rule.reason.get_ref().trim().is_empty() {
+        return Err(at.error(rule.reason.span(), field("reason"), "must not be empty"));
+    }
+    let regex = |value: &Spanned<String>, name: &str| compile(at, value, &field(name));
+    let matcher = match kind {
+        "shell" | "file_path" | "mcp_tool" => {
+            let (target, value) = match (&rule.shell, &rule.file_path, &rule.mcp_tool) {
+                (Some(v), _, _) => (Target::Shell, v),
+                (_, Some(v), _) => (Target::FilePath, v),
+                (_, _, Some(v)) => (Target::McpTool, v),
+                _ => {
+                    return Err(at.error(
+                        rule.reason.span(),
+                        key,
+                        format!("a rule needs one of {KINDS}"),
+                    ));
+                }
+            };
+            Matcher::Regex(target, regex(value, target.as_str())?)
+        }
+        "command" => Matcher::Command(CommandRule {
+            names: names(at, rule.command.as_ref(), &field("command"))?,
+            subcommands: match &rule.subcommand {
+                None => Vec::new(),
+                Some(list) => names(at, Some(list), &field("subcommand"))?,
+            },
+            flags: flags(at, rule.flags.as_ref(), &field("flags"))?,
+            operand: rule
+                .operand
+                .as_ref()
+                .map(|v| regex(v, "operand"))
+                .transpose()?,
+        }),
+        "path" => Matcher::Path(PathRule {
+            pattern: match &rule.path {
+                Some(value) => regex(value, "path")?,
+                None => return Err(at.error(rule.reason.span(), key, "a path rule needs `path`")),
+            },
+            unless: rule
+                .unless
+                .as_ref()
+                .map(|v| regex(v, "unless"))
+                .transpose()?,
+            access: match rule.access.map(Spanned::into_inner) {
+                None | Some(RawAccess::Any) => Access::Any,
+                Some(RawAccess::Read) => Access::Read,
+                Some(RawAccess::Write) => Access::Write,
+            },
+        }),
+        _ => {
+            let fetchers = names(at, rule.fetch.as_ref(), &field("fetch"))?;
+            let Some(into) = &rule.into else {
+                let span = rule
+                    .fetch
+                    .as_ref()
+                    .map_or(rule.reason.span(), Spanned::span);
+                return Err(at.error(
+                    span,
+                    field("into"),
+                    "a `fetch` rule needs `into`: the interpreters (`sh`, `python*`, ...)",
+                ));
+            };
+            Matcher::Fetch(FetchRule {
+                fetchers,
+                interpreters: names(at, Some(into), &field("into"))?,
+            })
+        }
+    };
+    Ok(Rule {
+        matcher,
+        action: match rule.action.map(Spanned::into_inner) {
+            None | Some(RawAction::Deny) => Action::Deny,
+            Some(RawAction::Ask) => Action::Ask,
+        },
+        reason: rule.reason.into_inner(),
+    })
+}
+
+fn compile(at: &Locator<'_>, value: &Spanned<String>, key: &str) -> Result<Regex, ConfigError> {
+    if value.get_ref().len() > MAX_REGEX_LEN {
+        return Err(at.error(
+            value.span(),
+            key,
+            format!("regex longer than {MAX_REGEX_LEN} bytes"),
+        ));
+    }
+    regex::RegexBuilder::new(value.get_ref())
+        .size_limit(REGEX_SIZE_LIMIT)
+        .build()
+        .map_err(|err| {
+            at.error(
+                value.span(),
+                key,
+                format!("bad regex: {}", one_line(&err.to_string())),
+            )
+        })
+}
+
+/// A non-empty list of command names: no spaces, no `/` (names are matched
+/// after the directory is dropped), `*` only at the end.
+fn names(
+    at: &Locator<'_>,
+    list: Option<&Spanned<Vec<String>>>,
+    key: &str,
+) -> Result<Vec<String>, ConfigError> {
+    let Some(list) = list else {
+        return Ok(Vec::new());
+    };
+    if list.get_ref().is_empty() {
+        return Err(at.error(list.span(), key, "an empty list matches nothing"));
+    }
+    for (i, name) in list.get_ref().iter().enumerate() {
+        let star = name.find('*');
+        if name.is_empty()
+            || name.contains(|c: char| c.is_whitespace() || c == '/')
+            || star.is_some_and(|i| i + 1 != name.len())
+        {
+            return Err(at.error(
+                list.span(),
+                format!("{key}[{i}]"),
+                format!("`{name}` is not a command name (no spaces or `/`; `*` only at the end)"),
+            ));
+        }
+    }
+    Ok(list.get_ref().clone())
+}
+
+/// Flags as `-x` or `--long`.
+fn flags(
+    at: &Locator<'_>,
+    list: Option<&Spanned<Vec<String>>>,
+    key: &str,
+) -> Result<Vec<Flag>, ConfigError> {
+    let Some(list) = list else {
+        return Ok(Vec::new());
+    };
+    if list.get_ref().is_empty() {
+        return Err(at.error(
+            list.span(),
+            key,
+            "an empty list matches nothing; remove the key",
+        ));
+    }
+    list.get_ref()
+        .iter()
+        .enumerate()
+        .map(|(i, spelling)| {
+            Flag::parse(spelling).ok_or_else(|| {
+                at.error(
+                    list.span(),
+                    format!("{key}[{i}]"),
+                    format!("`{spelling}` is not a flag: write `-x` (one letter) or `--long`"),
+                )
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,363 @@
+//! The embedded default config through the real shim and gateway: the
+//! guard's corpora (shell commands and file paths, shared with the
+//! gateway's unit tests) for the shell and file tools of Claude Code,
+//! Cursor and Cline (SDK and legacy), and the shell tools of Qwen Code and
+//! Factory Droid, judged from the agent's reply; and
+//! the secret corpus, which must not reach the audit file, while benign
+//! text does.
+
+use std::time::Duration;
+
+use hookgate_integration_tests::{ShimOutput, TestGateway, payloads};
+use serde_json::{Value, json};
+
+use crate::support::{Dialect, EVENTUALLY, cline_json, str_at};
+
+const SHELL: &str = include_str!("../../../gateway/src/builtin/guard/tests/corpus/shell.tsv");
+const FILES: &str = include_str!("../../../gateway/src/builtin/guard/tests/corpus/files.tsv");
+const SECRETS: &str = include_str!("../../../gateway/src/builtin/mask/corpus/secrets.tsv");
+const BENIGN: &str = include_str!("../../../gateway/src/builtin/mask/corpus/benign.txt");
+
+/// Tab-separated rows, `#` comments, `\n` in a field is a newline.
+fn rows(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| l.split('\t').map(|f| f.replace("\\n", "\n")).collect())
+        .collect()
+}
+
+/// What the agent will do, read from its reply: `Some(reason)` when the
+/// call is blocked, `None` when it goes ahead.
+fn blocked(dialect: Dialect, out: &ShimOutput) -> Option<String> {
+    match dialect {
+        // Qwen Code and Droid speak Claude Code's reply protocol.
+        Dialect::ClaudeCode | Dialect::QwenCode | Dialect::Droid => match out.code {
+            Some(2) => Some(out.stderr_str()),
+            Some(0) if out.stdout.iter().all(u8::is_ascii_whitespace) => None,
+            Some(0) => {
+                let json = out.json();
+                let specific = &json["hookSpecificOutput"];
+                (str_at(specific, "permissionDecision") == "deny")
+                    .then(|| str_at(specific, "permissionDecisionReason").to_owned())
+            }
+            _ => panic!("unexpected Claude Code reply: {out}"),
+        },
+        Dialect::Cursor => {
+            assert_eq!(out.code, Some(0), "{out}");
+            if out.stdout.iter().all(u8::is_ascii_whitespace) {
+                return None;
+            }
+            let json = out.json();
+            (str_at(&json, "permission") == "deny").then(|| {
+                format!(
+                    "{} {}",
+                    str_at(&json, "user_message"),
+                    str_at(&json, "agent_message")
+                )
+            })
+        }
+        // A cancel, or (SDK, built-in tools) the refusal of the one call:
+        // an empty `overrideInput` with the reason as context.
+        Dialect::ClineSdk | Dialect::ClineLegacy => {
+            let json = cline_json(out);
+            if json.get("cancel") == Some(&Value::Bool(true)) {
+                Some(str_at(&json, "errorMessage").to_owned())
+            } else if json.get("overrideInput") == Some(&json!({})) {
+                Some(str_at(&json, "context").to_owned())
+            } else {
+                None
+            }
+        }
+    }
+}
+
+/// Sends `payload` and checks the agent's verdict against the corpus row.
+async fn expect(
+    gateway: &TestGateway,
+    dialect: Dialect,
+    what: &str,
+    payload: &str,
+    verdict: &str,
+    reason: &str,
+) -> Option<String> {
+    let out = gateway.shim(Some(dialect.arg())).run(payload).await;
+    match (verdict, blocked(dialect, &out)) {
+        ("deny", Some(got)) if got.contains(reason) => None,
+        ("deny", Some(got)) => Some(format!(
+            "{dialect:?} {what:?}: reason {got:?}, wanted {reason:?}"
+        )),
+        ("deny", None) => Some(format!("{dialect:?} {what:?}: not blocked: {out}")),
+        ("allow", None) => None,
+        ("allow", Some(got)) => Some(format!("{dialect:?} {what:?}: blocked: {got}")),
+        (other, _) => Some(format!("bad verdict {other:?}")),
+    }
+}
+
+fn report(failures: &[String]) {
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shell_corpus_on_every_agents_shell_tools() {
+    let gateway = TestGateway::start_embedded().await;
+    let mut failures = Vec::new();
+    let rows = rows(SHELL);
+    assert!(rows.len() > 150);
+    for row in &rows {
+        let [verdict, reason, command] = row.as_slice() else {
+            panic!("bad row {row:?}");
+        };
+        let shapes = [
+            (Dialect::ClaudeCode, payloads::claude_bash(command)),
+            (Dialect::Cursor, payloads::cursor_shell(command)),
+            (Dialect::Cursor, payloads::cursor_pre_tool_use(command)),
+            (Dialect::ClineSdk, payloads::cline_sdk_command(command)),
+            (
+                Dialect::ClineLegacy,
+                payloads::cline_legacy_command(command),
+            ),
+            (Dialect::QwenCode, payloads::qwen_shell(command)),
+            (Dialect::Droid, payloads::droid_execute(command)),
+        ];
+        for (dialect, payload) in shapes {
+            failures.extend(expect(&gateway, dialect, command, &payload, verdict, reason).await);
+        }
+    }
+    report(&failures);
+}
+
+/// Every file tool of every agent that names `path`, touching it as
+/// `access` (read, write, search).
+fn file_calls(access: &str, path: &str) -> Vec<(Dialect, &'static str, String)> {
+    use payloads::*;
+    match access {
+        "read" => vec![
+            (
+                Dialect::ClaudeCode,
+                "Read",
+                claude_tool("Read", json!({ "file_path": path })),
+            ),
+            (
+                Dialect::ClaudeCode,
+                "MCP read_file",
+                claude_tool("mcp__fs__read_file", json!({ "path": path })),
+            ),
+            (
+                Dialect::Cursor,
+                "beforeReadFile",
+                cursor_read_file(path, "X=1\n"),
+            ),
+            (
+                Dialect::Cursor,
+                "Read",
+                cursor_tool("Read", json!({ "file_path": path })),
+            ),
+            (
+                Dialect::Cursor,
+                "MCP read_file",
+                cursor_mcp("read_file", &json!({ "path": path })),
+            ),
+            (
+                Dialect::ClineSdk,
+                "read_files (second)",
+                cline_sdk_tool(
+                    "read_files",
+                    json!({ "files": [{ "path": "README.md" }, { "path": path }] }),
+                ),
+            ),
+            (
+                Dialect::ClineLegacy,
+                "read_file",
+                cline_legacy_tool("read_file", json!({ "path": path })),
+            ),
+        ],
+        "write" => vec![
+            (
+                Dialect::ClaudeCode,
+                "Write",
+                claude_tool("Write", json!({ "file_path": path, "content": "X=1\n" })),
+            ),
+            (
+                Dialect::ClaudeCode,
+                "Edit",
+                claude_tool(
+                    "Edit",
+                    json!({ "file_path": path, "old_string": "a", "new_string": "b" }),
+                ),
+            ),
+            (
+                Dialect::Cursor,
+                "Write",
+                cursor_tool("Write", json!({ "file_path": path, "content": "X=1\n" })),
+            ),
+            (
+                Dialect::ClineSdk,
+                "editor",
+                cline_sdk_tool(
+                    "editor",
+                    json!({ "command": "create", "path": path, "file_text": "X=1\n" }),
+                ),
+            ),
+            (
+                Dialect::ClineLegacy,
+                "write_to_file",
+                cline_legacy_tool("write_to_file", json!({ "path": path, "content": "X=1\n" })),
+            ),
+        ],
+        "search" => vec![
+            (
+                Dialect::ClaudeCode,
+                "Grep",
+                claude_tool("Grep", json!({ "pattern": "KEY", "path": path })),
+            ),
+            (
+                Dialect::ClaudeCode,
+                "Glob",
+                claude_tool("Glob", json!({ "pattern": path })),
+            ),
+            (
+                Dialect::Cursor,
+                "Grep",
+                cursor_tool("Grep", json!({ "pattern": "KEY", "path": path })),
+            ),
+            (
+                Dialect::ClineLegacy,
+                "search_files",
+                cline_legacy_tool("search_files", json!({ "path": path, "regex": "KEY" })),
+            ),
+        ],
+        other => panic!("bad access {other}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn file_corpus_on_every_agents_file_tools() {
+    let gateway = TestGateway::start_embedded().await;
+    let mut failures = Vec::new();
+    for row in rows(FILES) {
+        let [verdict, reason, access, path] = row.as_slice() else {
+            panic!("bad row {row:?}");
+        };
+        for (dialect, tool, payload) in file_calls(access, path) {
+            let what = format!("{tool} {path}");
+            failures.extend(expect(&gateway, dialect, &what, &payload, verdict, reason).await);
+        }
+    }
+    report(&failures);
+}
+
+/// The audit file once it holds `lines` lines (bounded polling: the audit
+/// writer runs off the hook path).
+async fn audit_lines(gateway: &TestGateway, lines: usize) -> String {
+    let until = tokio::time::Instant::now() + EVENTUALLY;
+    loop {
+        let text = std::fs::read_to_string(gateway.audit_log()).unwrap_or_default();
+        if text.lines().count() >= lines {
+            return text;
+        }
+        assert!(
+            tokio::time::Instant::now() < until,
+            "the audit log has {} of {lines} lines",
+            text.lines().count()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_secret_reaches_the_audit_file() {
+    let gateway = TestGateway::start_embedded().await;
+    let secrets: Vec<(String, String)> = rows(SECRETS)
+        .into_iter()
+        .filter_map(|row| match row.as_slice() {
+            [secret, text] => Some((secret.clone(), text.clone())),
+            _ => None,
+        })
+        .collect();
+    assert!(secrets.len() >= 40);
+    let benign: Vec<String> = rows(BENIGN).into_iter().map(|row| row.join("\t")).collect();
+    let mut sent = 0;
+    for (_, text) in &secrets {
+        let calls = [
+            // In a command line, in a command's output, in the content of
+            // a file read (allowed) and of one the guard denies, in a write.
+            (Dialect::ClaudeCode, payloads::claude_bash(text)),
+            (
+                Dialect::ClaudeCode,
+                payloads::claude_bash_output("cat notes.txt", text),
+            ),
+            (
+                Dialect::Cursor,
+                payloads::cursor_read_file("/Users/dev/acme-web/notes.txt", text),
+            ),
+            (
+                Dialect::Cursor,
+                payloads::cursor_read_file("/Users/dev/acme-web/.env", text),
+            ),
+            (
+                Dialect::ClaudeCode,
+                payloads::claude_tool(
+                    "Write",
+                    json!({ "file_path": "/home/dev/acme-api/notes.md", "content": text }),
+                ),
+            ),
+            (Dialect::ClineSdk, payloads::cline_sdk_command(text)),
+        ];
+        for (dialect, payload) in calls {
+            gateway.shim(Some(dialect.arg())).run(&payload).await;
+            sent += 1;
+        }
+    }
+    for text in &benign {
+        gateway
+            .shim(Some("claude-code"))
+            .run(payloads::claude_bash(text))
+            .await;
+        sent += 1;
+    }
+    // Contents no pattern masks: stored for an allowed read, absent for a
+    // denied one.
+    let allowed =
+        payloads::cursor_read_file("/Users/dev/acme-web/notes.txt", "SETTING=allowed-marker\n");
+    let denied = payloads::cursor_read_file("/Users/dev/acme-web/.env", "SETTING=denied-marker\n");
+    for payload in [allowed, denied] {
+        gateway.shim(Some("cursor")).run(&payload).await;
+        sent += 1;
+    }
+    let log = audit_lines(&gateway, sent).await;
+    let leaks: Vec<&str> = secrets
+        .iter()
+        .filter(|(secret, _)| log.contains(secret.as_str()))
+        .map(|(secret, _)| secret.as_str())
+        .collect();
+    assert!(leaks.is_empty(), "secrets in the audit log: {leaks:?}");
+    let commands: Vec<String> = log
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).expect("every audit line is JSON"))
+        .map(|line| str_at(&line["payload"]["tool_input"], "command").to_owned())
+        .collect();
+    for text in &benign {
+        assert!(
+            commands.contains(text),
+            "benign text masked or missing: {text:?}"
+        );
+    }
+    // The denied read's content is not stored at all, not even masked.
+    assert!(
+        log.contains("allowed-marker"),
+        "the allowed read's content is logged"
+    );
+    assert!(
+        !log.contains("denied-marker"),
+        "the denied read's content is not"
+    );
+    assert!(
+        log.contains("its payload is not stored"),
+        "no withheld payload"
+    );
+}
