@@ -64,7 +64,7 @@ impl core::error::Error for DetectError {}
 /// * `hookName` → Cline: snake_case is the SDK format, PascalCase legacy;
 /// * `hook_event_name` in camelCase → Cursor;
 /// * `hook_event_name` in PascalCase → Qwen Code or Factory Droid when their
-///   variables or fields say so (see [`claude_protocol_agent`]), else Claude
+///   variables or fields say so (see `claude_protocol_agent`), else Claude
 ///   Code, unless the payload is recognisably Gemini CLI's (a top-level `timestamp`, a Gemini-only event
 ///   name or a `GEMINI_*` variable) or Codex's (the Codex-only `Interrupt`
 ///   event, or `turn_id` on any event but Claude Code's `MessageDisplay`):

@@ -5,8 +5,8 @@
 //! dumps; an audit log that stores API keys verbatim is a leak waiting to
 //! happen. Every string of the line goes through [`mask_str`]: a maintained
 //! set of provider token shapes, key blocks, URL credentials, password
-//! options and headers ([`patterns`]), then `NAME=value` assignments whose
-//! name says secret or whose value looks random ([`entropy`]). It is a net
+//! options and headers (`patterns`), then `NAME=value` assignments whose
+//! name says secret or whose value looks random (`entropy`). It is a net
 //! for known shapes, not a guarantee: the log file is also created 0600.
 //! Masking works on parsed JSON strings, so it never breaks the line.
 

@@ -9,12 +9,12 @@
 //!
 //! A line tree-sitter cannot parse cleanly (ERROR or MISSING nodes, a
 //! parse cut short) is matched conservatively: the commands tree-sitter
-//! recovered are kept, and the line is also split by [`fallback`] into
+//! recovered are kept, and the line is also split by `fallback` into
 //! words at shell operators, each piece checked as a command of its own.
 //! Work is bounded: input size, parse time, tree depth, `sh -c` nesting
 //! and the number of commands; a line past a bound is reported as
 //! [`Parsed::too_complex`] and the guard denies it (a line longer than
-//! [`MAX_PARSE_BYTES`] is only split by [`fallback`]).
+//! `MAX_PARSE_BYTES` is only split by `fallback`).
 
 mod expand;
 mod fallback;
@@ -28,7 +28,7 @@ use std::cell::RefCell;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-/// Lines longer than this are not parsed, only split by [`fallback`].
+/// Lines longer than this are not parsed, only split by `fallback`.
 pub const MAX_PARSE_BYTES: usize = 128 * 1024;
 /// Longest line looked at at all; past it the line is too complex.
 pub const MAX_LINE_BYTES: usize = 1024 * 1024;
@@ -118,7 +118,7 @@ pub struct Parsed {
     pub commands: Vec<Simple>,
     /// Some bound was reached: what, for the reason given to the agent.
     pub too_complex: Option<&'static str>,
-    /// tree-sitter reported errors, so [`fallback`] pieces were added.
+    /// tree-sitter reported errors, so `fallback` pieces were added.
     pub unparsed: bool,
 }
 
