@@ -24,7 +24,7 @@ const DEFAULT_MESSAGE: &str =
 /// of handing Claude Code a bogus path.
 pub(crate) const WORKTREE_CREATE_MESSAGE: &str = "hookgate: WorktreeCreate hooks replace git worktree creation and hookgate cannot create worktrees; remove the gateway from the WorktreeCreate hooks";
 
-/// Claude Code events where exit 2 blocks the action (protocols.md §1.3),
+/// Claude Code events where exit 2 blocks the action (docs/agents.md, "Claude Code"),
 /// minus the continuation events (`Stop`, `SubagentStop`, `TeammateIdle`):
 /// "blocking" those would force the agent to keep working, which is no
 /// safer than letting it stop. `PostToolBatch` is not here either: its

@@ -1,6 +1,6 @@
 //! Every Claude Code hook event: its canonical kind, whether Claude Code
 //! waits for the answer, and how each part of a decision can be said
-//! (protocols.md §1.3–1.5, checked against the real CLIs 2.1.197 and
+//! (docs/agents.md, "Claude Code", checked against the real CLIs 2.1.197 and
 //! 2.1.332: docs/conformance.md). Unknown events get [`UNKNOWN`]: kind
 //! `Other`, nothing expressible.
 //!
@@ -114,7 +114,7 @@ pub(crate) const NONE: (bool, bool, bool, bool) = (false, false, false, false);
 pub(crate) const CTX: (bool, bool, bool, bool) = (false, true, false, false);
 pub(crate) const ASK: (bool, bool, bool, bool) = (true, false, false, false);
 
-/// The events of protocols.md §1.5, in its order, then those added since
+/// The events Claude Code documents for its hooks, then those added since
 /// 2.1.197. "Blocking" is true wherever Claude Code waits for the hook
 /// (every event whose answer it reads).
 #[rustfmt::skip]

@@ -1,6 +1,6 @@
 //! Claude Code's hook dialect: `hook_event_name` in PascalCase, answers as
 //! exit codes plus a stdout JSON whose shape depends on the event
-//! (protocols.md §1; the rendering rules are in docs/agents.md).
+//! (the rendering rules and their sources are in docs/agents.md).
 //!
 //! `events` is the single table of what each event is and can express;
 //! `parse` and `render` both read it, so they cannot disagree.

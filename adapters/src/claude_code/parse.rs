@@ -140,7 +140,7 @@ fn tool(
     }))
 }
 
-/// The class of a Claude Code tool, by name (protocols.md §1.5).
+/// The class of a Claude Code tool, by name (docs/agents.md, "Claude Code").
 pub(super) fn tool_class(name: &str) -> ToolClass {
     match name {
         "Bash" | "PowerShell" => ToolClass::Shell,

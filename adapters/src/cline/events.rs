@@ -1,5 +1,5 @@
 //! Cline's events in both dialects: canonical kind and the answers Cline
-//! acts on (protocols.md §3). One table per dialect, so parse and render
+//! acts on (docs/agents.md, "Cline"). One table per dialect, so parse and render
 //! cannot disagree.
 //!
 //! Capabilities are what the current releases honour, not what older ones

@@ -1,5 +1,5 @@
 //! Cursor's events: which canonical kind each one is and which answers
-//! Cursor acts on for it (protocols.md §2.4). One table, so parse and
+//! Cursor acts on for it (docs/agents.md, "Cursor"). One table, so parse and
 //! render cannot disagree.
 
 use crate::{Capabilities, EventKind};
