@@ -385,3 +385,22 @@ async fn status_of_a_stopped_gateway_says_what_to_do_and_fails() {
         );
     }
 }
+
+/// `gateway status | head -1`: the reader closing the pipe early is not a
+/// failure (it used to panic with "failed printing to stdout", exit 101).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_into_a_closed_pipe_exits_cleanly() {
+    let gateway = TestGateway::start(&config_toml(&[])).await;
+    let mut child = tokio::process::Command::new(&binaries().gateway)
+        .arg("status")
+        .arg("--socket")
+        .arg(gateway.socket())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run gateway status");
+    // Close the reading end before it has asked the gateway anything: its
+    // whole table meets a closed pipe.
+    drop(child.stdout.take());
+    let status = child.wait().await.expect("wait for gateway status");
+    assert_eq!(status.code(), Some(0), "gateway status into a closed pipe");
+}
