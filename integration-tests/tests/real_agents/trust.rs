@@ -34,7 +34,7 @@ async fn a_lone_surrogate_does_not_get_past_the_guard(which: ClaudeCode) {
     assert!(
         calls
             .get(1)
-            .is_some_and(|call| call.mentions("reading a .env file")),
+            .is_some_and(|call| call.mentions("reading a secrets file (.env)")),
         "the model reads the guard's reason next\n{outcome}"
     );
     let status = gateway.status_json().await;
