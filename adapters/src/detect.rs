@@ -65,13 +65,14 @@ impl core::error::Error for DetectError {}
 /// * `hook_event_name` in camelCase → Cursor;
 /// * `hook_event_name` in PascalCase → Qwen Code or Factory Droid when their
 ///   variables or fields say so (see [`claude_protocol_agent`]), else Claude
-///   Code, unless the payload is recognisably Gemini CLI's (a top-level `timestamp`, a Gemini-only event
-///   name or a `GEMINI_*` variable) or Codex's (the Codex-only `Interrupt`
-///   event, or `turn_id` on any event but Claude Code's `MessageDisplay`):
-///   those have no adapter yet and give [`DetectError::UnsupportedAgent`].
-///   Codex's `SessionStart` and `SessionEnd` carry neither marker and are
-///   read as Claude Code; both are non-blocking and Claude Code's reply to
-///   them is also valid Codex output.
+///   Code, unless the payload is recognisably Gemini CLI's (a top-level
+///   `timestamp` without Qwen's `permission_mode`, a Gemini-only event name
+///   or a `GEMINI_*` variable: Gemini sets `GEMINI_CWD`, `GEMINI_SESSION_ID`,
+///   `GEMINI_PLANS_DIR` and `GEMINI_PROJECT_DIR` even when it redacts the
+///   rest of the hook's environment), after Codex (see [`is_codex`]).
+///   Codex's `SessionEnd` carries no marker but the `CODEX_*` variables;
+///   without them it is read as Claude Code's, which is harmless: it is
+///   non-blocking and its neutral reply is the same.
 /// * an event name of neither case → the environment decides (`CURSOR_*`,
 ///   then `CLAUDE_*`).
 pub fn detect(
@@ -85,9 +86,8 @@ pub fn detect(
     let env = Env(env_names);
 
     let dialect = match hint {
-        Some(agent @ (Agent::GeminiCli | Agent::Codex)) => {
-            return Err(DetectError::UnsupportedAgent(agent));
-        }
+        Some(Agent::GeminiCli) => Dialect::GeminiCli,
+        Some(Agent::Codex) => Dialect::Codex,
         Some(Agent::Cline) => cline_dialect(hook_name.as_deref(), &top),
         Some(Agent::Cursor) => Dialect::Cursor,
         Some(Agent::QwenCode) => Dialect::QwenCode,
@@ -106,7 +106,12 @@ pub fn detect(
     };
     let native_event = match dialect {
         Dialect::ClineSdk | Dialect::ClineLegacy => hook_name,
-        Dialect::ClaudeCode | Dialect::Cursor | Dialect::QwenCode | Dialect::Droid => event_name,
+        Dialect::ClaudeCode
+        | Dialect::Cursor
+        | Dialect::QwenCode
+        | Dialect::Droid
+        | Dialect::GeminiCli
+        | Dialect::Codex => event_name,
     };
     Ok(Detected {
         dialect,
@@ -139,11 +144,11 @@ fn unhinted_event_dialect(
         if let Some(dialect) = claude_protocol_agent(top, env) {
             return Ok(dialect);
         }
-        if top.has_key("timestamp") || GEMINI_ONLY_EVENTS.contains(&name) || env.has("GEMINI_") {
-            return Err(DetectError::UnsupportedAgent(Agent::GeminiCli));
+        if is_codex(name, top, env) {
+            return Ok(Dialect::Codex);
         }
-        if name == "Interrupt" || (top.has_key("turn_id") && name != "MessageDisplay") {
-            return Err(DetectError::UnsupportedAgent(Agent::Codex));
+        if top.has_key("timestamp") || GEMINI_ONLY_EVENTS.contains(&name) || env.has("GEMINI_") {
+            return Ok(Dialect::GeminiCli);
         }
         return Ok(Dialect::ClaudeCode);
     }
@@ -182,6 +187,17 @@ fn claude_protocol_agent(top: &TopLevel<'_>, env: &Env<'_>) -> Option<Dialect> {
     .any(|key| top.has_key(key));
     (env.has("FACTORY_") || env.has("DROID_") || droid_mode || droid_field)
         .then_some(Dialect::Droid)
+}
+
+/// Codex: the Codex-only `Interrupt` event, `turn_id` (on every turn
+/// event; Claude Code sends it only on `MessageDisplay`), `model` with
+/// `permission_mode` on SessionStart (Claude Code's SessionStart has
+/// neither), or a `CODEX_*` variable (`CODEX_HOME`, `CODEX_MANAGED_BY_NPM`).
+fn is_codex(name: &str, top: &TopLevel<'_>, env: &Env<'_>) -> bool {
+    name == "Interrupt"
+        || (top.has_key("turn_id") && name != "MessageDisplay")
+        || (name == "SessionStart" && top.has_key("model") && top.has_key("permission_mode"))
+        || env.has("CODEX_")
 }
 
 /// SDK or legacy. Without a readable `hookName` (only possible with a

@@ -33,6 +33,12 @@ pub enum Dialect {
     QwenCode,
     /// Factory Droid: Claude-shaped payloads, Claude Code's reply format.
     Droid,
+    /// Gemini CLI: Claude-shaped payloads plus `timestamp` under its own
+    /// event names (`BeforeTool`, ...); its own reply format.
+    GeminiCli,
+    /// Codex: Claude-shaped payloads plus `turn_id`, `model` and
+    /// `permission_mode`; its own strict reply schemas.
+    Codex,
 }
 
 /// What the shim does when the gateway cannot answer.
@@ -112,13 +118,15 @@ impl FromStr for Agent {
 
 impl Dialect {
     /// Every dialect, in a stable order.
-    pub const ALL: [Dialect; 6] = [
+    pub const ALL: [Dialect; 8] = [
         Dialect::ClaudeCode,
         Dialect::Cursor,
         Dialect::ClineSdk,
         Dialect::ClineLegacy,
         Dialect::QwenCode,
         Dialect::Droid,
+        Dialect::GeminiCli,
+        Dialect::Codex,
     ];
 
     /// The agent that speaks this dialect.
@@ -129,6 +137,8 @@ impl Dialect {
             Dialect::ClineSdk | Dialect::ClineLegacy => Agent::Cline,
             Dialect::QwenCode => Agent::QwenCode,
             Dialect::Droid => Agent::Droid,
+            Dialect::GeminiCli => Agent::GeminiCli,
+            Dialect::Codex => Agent::Codex,
         }
     }
 
@@ -146,6 +156,11 @@ impl Dialect {
             // Neither documents a cap; they follow Claude Code's protocol,
             // so they get its limit.
             Dialect::QwenCode | Dialect::Droid => 10_000,
+            // Gemini CLI documents no cap; Claude Code's, whose hook
+            // protocol it mirrors.
+            Dialect::GeminiCli => 10_000,
+            // Codex documents no cap either.
+            Dialect::Codex => 10_000,
         }
     }
 }

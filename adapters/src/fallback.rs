@@ -95,6 +95,36 @@ const CURSOR_NOTHING_TO_BLOCK: [&str; 14] = [
     "subagentStop",
 ];
 
+/// Gemini CLI events a hook can block before they happen. Its other
+/// events have nothing left to block (AfterTool: the tool ran; AfterAgent:
+/// "blocking" forces another turn) and answer the neutral reply.
+const GEMINI_BLOCKS: [&str; 3] = ["BeforeTool", "BeforeAgent", "BeforeModel"];
+
+/// Gemini CLI events with nothing to block.
+const GEMINI_NOTHING_TO_BLOCK: [&str; 8] = [
+    "SessionStart",
+    "SessionEnd",
+    "BeforeToolSelection",
+    "AfterModel",
+    "AfterTool",
+    "AfterAgent",
+    "PreCompress",
+    "Notification",
+];
+
+/// Codex events with nothing to block (or only a continuation to force).
+const CODEX_NOTHING_TO_BLOCK: [&str; 9] = [
+    "SessionStart",
+    "PostToolUse",
+    "Stop",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+    "PostCompact",
+    "Interrupt",
+    "SessionEnd",
+];
+
 /// The reply for `dialect` and `native_event` (when known) under `mode`.
 /// `message` explains the block to the user and model (closed mode only).
 pub fn fallback(
@@ -155,6 +185,22 @@ fn closed(dialect: Option<Dialect>, native_event: Option<&str>, message: &str) -
             stdout: cline_cancel(message),
             ..Reply::default()
         },
+        // Codex's PreToolUse and PermissionRequest schemas accept Claude
+        // Code's closed replies exactly; exit 2 with a non-empty stderr
+        // blocks a prompt. Its other events have nothing to block.
+        Some(Dialect::Codex) => match native_event {
+            Some(event @ ("PreToolUse" | "PermissionRequest" | "UserPromptSubmit")) => {
+                claude_closed(Some(event), message)
+            }
+            Some(event) if CODEX_NOTHING_TO_BLOCK.contains(&event) => Reply::default(),
+            _ => claude_closed(native_event, message),
+        },
+        Some(Dialect::GeminiCli) => match native_event {
+            Some(event) if GEMINI_NOTHING_TO_BLOCK.contains(&event) => Reply::default(),
+            Some(event) if GEMINI_BLOCKS.contains(&event) => gemini_deny(message),
+            // Unknown or unnamed event: deny wherever Gemini reads one.
+            _ => gemini_deny(message),
+        },
         // Unknown dialect: exit 2 with the message on stderr blocks in
         // Claude Code, Cursor and Codex; the `cancel` JSON blocks in Cline
         // (both formats read stdout whatever the exit code).
@@ -192,6 +238,21 @@ fn claude_closed(native_event: Option<&str>, message: &str) -> Reply {
         Some(event) if CLAUDE_NOTHING_TO_BLOCK.contains(&event) => Reply::default(),
         // Unknown or unnamed event: exit 2 blocks wherever exit 2 can.
         _ => exit2(message),
+    }
+}
+
+/// Gemini reads stdout JSON before the exit code, and a JSON reply
+/// without a decision lets the action go ahead whatever the code: the deny
+/// must be JSON. Exit 2 and stderr also deny should stdout not be read.
+fn gemini_deny(message: &str) -> Reply {
+    Reply {
+        stdout: json_line(&[
+            r#"{"decision":"deny","reason":"#,
+            &json_string(message),
+            "}",
+        ]),
+        stderr: line(message),
+        exit_code: 2,
     }
 }
 

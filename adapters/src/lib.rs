@@ -41,6 +41,8 @@ mod claude_code;
 #[cfg(feature = "json")]
 mod cline;
 #[cfg(feature = "json")]
+mod codex;
+#[cfg(feature = "json")]
 mod cursor;
 #[cfg(feature = "json")]
 mod decision;
@@ -52,6 +54,8 @@ mod droid;
 mod error;
 #[cfg(feature = "json")]
 mod event;
+#[cfg(feature = "json")]
+mod gemini_cli;
 #[cfg(feature = "json")]
 mod json;
 #[cfg(feature = "json")]

@@ -1,6 +1,8 @@
 //! Payload bytes to canonical event: dispatch to the dialect's adapter.
 
-use crate::{Dialect, HookEvent, ParseError, claude_code, cline, cursor, droid, qwen_code};
+use crate::{
+    Dialect, HookEvent, ParseError, claude_code, cline, codex, cursor, droid, gemini_cli, qwen_code,
+};
 
 /// Parses `payload` as `dialect` (usually from [`crate::detect`]).
 ///
@@ -15,5 +17,7 @@ pub fn parse(dialect: Dialect, payload: &[u8]) -> Result<HookEvent, ParseError> 
         Dialect::ClineLegacy => cline::parse_legacy(payload),
         Dialect::QwenCode => qwen_code::PROTOCOL.parse(payload),
         Dialect::Droid => droid::PROTOCOL.parse(payload),
+        Dialect::GeminiCli => gemini_cli::parse(payload),
+        Dialect::Codex => codex::PROTOCOL.parse(payload),
     }
 }

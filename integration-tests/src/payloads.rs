@@ -47,6 +47,13 @@ pub fn droid_execute(command: &str) -> String {
     })
 }
 
+/// Gemini CLI `BeforeTool` of `run_shell_command` running `command`.
+pub fn gemini_shell(command: &str) -> String {
+    edit("gemini-cli", "BeforeTool.json", |v| {
+        v["tool_input"]["command"] = json!(command);
+    })
+}
+
 /// Cursor `beforeShellExecution` of `command`.
 pub fn cursor_shell(command: &str) -> String {
     edit("cursor", "beforeShellExecution.json", |v| {

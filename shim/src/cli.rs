@@ -2,8 +2,11 @@
 //! than the whole shim, and the grammar is two optional words.
 //!
 //! ```text
-//! gateway-shim [claude-code|cursor|cline|gemini-cli|codex] [--fail-closed|--fail-open]
+//! gateway-shim [claude-code|cursor|cline|gemini-cli|qwen-code|droid] [--fail-closed|--fail-open]
 //! ```
+//!
+//! `USAGE` lists the agents that work (an agent name without an adapter is
+//! still parsed, so the gateway can count it, but is not advertised).
 //!
 //! A bad command line must never hurt the agent: it is reported on stderr and
 //! answered with a fallback reply (see `run`), not with a usage exit code the
@@ -17,7 +20,8 @@ use alloc::vec::Vec;
 use hookgate_adapters::{Agent, FailMode};
 
 /// Shown for `--help` and after a usage error.
-pub(crate) const USAGE: &str = "usage: gateway-shim [claude-code|cursor|cline|gemini-cli|codex] \
+pub(crate) const USAGE: &str = "usage: gateway-shim \
+                                [claude-code|cursor|cline|gemini-cli|qwen-code|droid] \
                                 [--fail-closed|--fail-open]";
 
 /// More arguments than this is certainly a misconfigured hook, and bounds

@@ -169,7 +169,7 @@ fn help() -> String {
         "\
 gateway-shim: the hook command agents run; forwards each hook call to the hookgate gateway.
 
-usage: gateway-shim [claude-code|cursor|cline|gemini-cli|codex] [--fail-closed|--fail-open]
+{USAGE}
 
 Reads the hook payload on stdin and answers on stdout/stderr/exit code.
 If the gateway cannot answer, it fails open (the agent's neutral reply) unless

@@ -105,6 +105,8 @@ fn dialect(dialect: Dialect) -> v1::Dialect {
         Dialect::ClineLegacy => v1::Dialect::ClineLegacy,
         Dialect::QwenCode => v1::Dialect::QwenCode,
         Dialect::Droid => v1::Dialect::Droid,
+        Dialect::GeminiCli => v1::Dialect::GeminiCli,
+        Dialect::Codex => v1::Dialect::Codex,
     }
 }
 

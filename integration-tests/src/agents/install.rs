@@ -52,6 +52,14 @@ pub const DROID: NpmCli = NpmCli {
     bin: "node_modules/@factory/cli-linux-x64/bin/droid",
 };
 
+/// Gemini CLI (a bundled Node script; needs no install script).
+pub const GEMINI_CLI: NpmCli = NpmCli {
+    package: "@google/gemini-cli",
+    version: "0.61.0",
+    dir: "gemini-cli",
+    bin: "node_modules/.bin/gemini",
+};
+
 static NPM_CLIS: Mutex<BTreeMap<&'static str, Result<PathBuf, String>>> =
     Mutex::new(BTreeMap::new());
 

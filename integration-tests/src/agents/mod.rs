@@ -2,7 +2,8 @@
 //! as their hook command.
 //!
 //! - [`install`]: the pinned npm installs of Claude Code and the Cline CLI
-//!   (together) and of Qwen Code and Factory Droid (each on its own), done
+//!   (together) and of Qwen Code, Factory Droid and Gemini CLI (each on its
+//!   own), done
 //!   once by the test setup itself;
 //! - [`isolation`](mod@isolation): a private network and PID namespace per run where the
 //!   machine allows it;
@@ -17,6 +18,7 @@
 mod claude;
 mod cline;
 mod droid;
+mod gemini;
 pub mod install;
 pub mod isolation;
 mod outcome;

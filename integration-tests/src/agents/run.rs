@@ -13,7 +13,7 @@ use tokio::sync::Semaphore;
 use super::install::{self, Clis, NpmCli, clis, npm_cli};
 use super::isolation::isolation;
 use super::outcome::AgentOutcome;
-use super::{claude, cline, droid, qwen};
+use super::{claude, cline, droid, gemini, qwen};
 use crate::binaries::binaries;
 use crate::fake_model::{Script, read_requests};
 use crate::shim::TEST_SHIM_TIMEOUT_MS;
@@ -36,6 +36,7 @@ pub enum Agent {
     Cline,
     QwenCode,
     Droid,
+    GeminiCli,
 }
 
 impl Agent {
@@ -46,8 +47,17 @@ impl Agent {
             Agent::Cline => &cline::DEFAULT_HOOKS,
             Agent::QwenCode => &qwen::DEFAULT_HOOKS,
             Agent::Droid => &droid::DEFAULT_HOOKS,
+            Agent::GeminiCli => &gemini::DEFAULT_HOOKS,
         };
         hooks.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    /// The agent's own name of the event before a tool call.
+    pub fn pre_tool_event(self) -> &'static str {
+        match self {
+            Agent::GeminiCli => "BeforeTool",
+            Agent::ClaudeCode | Agent::Cline | Agent::QwenCode | Agent::Droid => "PreToolUse",
+        }
     }
 
     /// The agent's own npm install, for those not in [`Clis`].
@@ -56,6 +66,7 @@ impl Agent {
             Agent::ClaudeCode | Agent::Cline => None,
             Agent::QwenCode => Some(&install::QWEN_CODE),
             Agent::Droid => Some(&install::DROID),
+            Agent::GeminiCli => Some(&install::GEMINI_CLI),
         }
     }
 }
@@ -224,6 +235,9 @@ impl AgentRun {
             (Agent::Droid, Installed::Single(program)) => {
                 droid::prepare(program, paths, port, prompt, hooks, shim)
             }
+            (Agent::GeminiCli, Installed::Single(program)) => {
+                gemini::prepare(program, paths, port, prompt, hooks, shim)
+            }
             (agent, _) => panic!("{agent:?}: installed the wrong CLI (see Agent::npm_cli)"),
         }
         .expect("write the agent's configuration");
@@ -318,6 +332,28 @@ fn free_port() -> u16 {
         .and_then(|listener| listener.local_addr())
         .map(|addr| addr.port())
         .expect("find a free port")
+}
+
+/// Claude Code-style hook groups running `gateway-shim` (no agent
+/// argument) for each of `hooks`: `{"<Event>": [{"matcher": <matcher>,
+/// "hooks": [{"type": "command", "command": "'<shim>'", "timeout":
+/// <timeout>}]}]}`, the timeout in the agent's own unit.
+pub(crate) fn hook_groups(
+    hooks: &[String],
+    shim: &Path,
+    matcher: &str,
+    timeout: u64,
+) -> serde_json::Map<String, serde_json::Value> {
+    let command = shell_quote(&shim.display().to_string());
+    hooks
+        .iter()
+        .map(|event| {
+            let group = serde_json::json!([{"matcher": matcher, "hooks": [
+                {"type": "command", "command": command, "timeout": timeout},
+            ]}]);
+            (event.clone(), group)
+        })
+        .collect()
 }
 
 /// `text` as one single-quoted shell word.

@@ -50,6 +50,12 @@ pub(crate) const RUN_COMMANDS: ShellTool = ShellTool {
     input: |command| json!({"commands": [command]}),
 };
 
+/// Codex's `exec_command` (Codex's hooks call it `Bash`, `{command}`).
+pub(crate) const EXEC_COMMAND: ShellTool = ShellTool {
+    name: "exec_command",
+    input: |command| json!({"cmd": command}),
+};
+
 /// Qwen Code's and Gemini CLI's `run_shell_command`.
 pub(crate) const RUN_SHELL_COMMAND: ShellTool = ShellTool {
     name: "run_shell_command",

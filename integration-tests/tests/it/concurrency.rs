@@ -93,6 +93,19 @@ fn assert_reply(i: usize, out: &ShimOutput) {
                 assert_eq!(json, json!({"permission": "allow"}), "shim {i}: {out}");
             }
         }
+        Dialect::GeminiCli if odd => {
+            assert_eq!(out.code, Some(0), "shim {i}: {out}");
+            assert_eq!(
+                out.json(),
+                json!({"decision": "deny", "reason": deny}),
+                "shim {i}: {out}"
+            );
+        }
+        // Gemini reads no allow, and BeforeTool ignores context (losses).
+        Dialect::GeminiCli => {
+            assert_eq!(out.code, Some(0), "shim {i}: {out}");
+            assert!(out.stdout.is_empty(), "shim {i}: {out}");
+        }
         Dialect::ClineSdk if odd => assert_cline_cancel(out, &deny),
         Dialect::ClineSdk => assert_eq!(
             cline_json(out),

@@ -25,7 +25,7 @@ fn assert_fail_open(out: &ShimOutput, dialect: Dialect) {
     assert_eq!(out.stderr, expected.stderr, "{dialect:?}: {out}");
     match dialect {
         // Claude Code (and Qwen, Droid): silence is the neutral answer.
-        Dialect::ClaudeCode | Dialect::QwenCode | Dialect::Droid => {
+        Dialect::ClaudeCode | Dialect::QwenCode | Dialect::Droid | Dialect::GeminiCli => {
             assert!(out.stdout.is_empty(), "{out}")
         }
         // Cursor: nothing or `{}`.
@@ -78,6 +78,11 @@ fn assert_fail_closed(out: &ShimOutput, dialect: Dialect) {
         Dialect::Cursor => {
             assert_eq!(out.code, Some(2), "{out}");
             assert!(out.stdout.is_empty(), "{out}");
+        }
+        // Gemini reads stdout JSON before the exit code: the deny is JSON.
+        Dialect::GeminiCli => {
+            assert_eq!(str_at(&out.json(), "decision"), "deny", "{out}");
+            assert!(!str_at(&out.json(), "reason").is_empty(), "{out}");
         }
         // Cline ignores exit codes (SDK): only `cancel` blocks.
         Dialect::ClineSdk | Dialect::ClineLegacy => {

@@ -25,16 +25,18 @@ pub(crate) enum Dialect {
     ClineLegacy,
     QwenCode,
     Droid,
+    GeminiCli,
 }
 
 impl Dialect {
-    pub(crate) const ALL: [Dialect; 6] = [
+    pub(crate) const ALL: [Dialect; 7] = [
         Dialect::ClaudeCode,
         Dialect::Cursor,
         Dialect::ClineSdk,
         Dialect::ClineLegacy,
         Dialect::QwenCode,
         Dialect::Droid,
+        Dialect::GeminiCli,
     ];
 
     /// The shim's argument.
@@ -45,6 +47,7 @@ impl Dialect {
             Dialect::ClineSdk | Dialect::ClineLegacy => "cline",
             Dialect::QwenCode => "qwen-code",
             Dialect::Droid => "droid",
+            Dialect::GeminiCli => "gemini-cli",
         }
     }
 
@@ -56,6 +59,7 @@ impl Dialect {
             Dialect::ClineLegacy => adapters::Dialect::ClineLegacy,
             Dialect::QwenCode => adapters::Dialect::QwenCode,
             Dialect::Droid => adapters::Dialect::Droid,
+            Dialect::GeminiCli => adapters::Dialect::GeminiCli,
         }
     }
 
@@ -66,6 +70,7 @@ impl Dialect {
             Dialect::ClineSdk | Dialect::ClineLegacy => pb::Agent::Cline,
             Dialect::QwenCode => pb::Agent::QwenCode,
             Dialect::Droid => pb::Agent::Droid,
+            Dialect::GeminiCli => pb::Agent::GeminiCli,
         }
     }
 
@@ -77,6 +82,7 @@ impl Dialect {
             Dialect::ClineLegacy => pb::Dialect::ClineLegacy,
             Dialect::QwenCode => pb::Dialect::QwenCode,
             Dialect::Droid => pb::Dialect::Droid,
+            Dialect::GeminiCli => pb::Dialect::GeminiCli,
         }
     }
 
@@ -87,6 +93,7 @@ impl Dialect {
                 "PreToolUse"
             }
             Dialect::Cursor => "beforeShellExecution",
+            Dialect::GeminiCli => "BeforeTool",
             Dialect::ClineSdk => "tool_call",
         }
     }
@@ -102,6 +109,7 @@ impl Dialect {
             Dialect::ClineLegacy => payloads::cline_legacy_command(command),
             Dialect::QwenCode => payloads::qwen_shell(command),
             Dialect::Droid => payloads::droid_execute(command),
+            Dialect::GeminiCli => payloads::gemini_shell(command),
         }
     }
 }

@@ -11,8 +11,8 @@ use hookgate_integration_tests::decisions;
 use hookgate_integration_tests::fake_model::RecordedRequest;
 use hookgate_proto::v1::EventKind;
 
-use crate::scenario::{Conformance, Gated, Marker, final_turn_tool_texts, only_on};
-use crate::support::{of_kind, run, the_shell_call};
+use crate::scenario::{Conformance, Gated, Marker};
+use crate::support::{of_kind, run};
 
 const AGENT: &str = "qwen-code";
 
@@ -31,27 +31,8 @@ async fn a_denied_command_does_not_run_and_the_model_reads_why() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_allowed_command_runs_and_the_model_reads_its_output() {
-    let run = run(Agent::QwenCode);
-    let marker = Marker::in_work(&run, "allowed-marker");
-    let output = "HG-QWEN-OUTPUT-41";
-    let command = format!("{} && echo {output}", marker.touch());
-    let observed = Gated::deciding_and_observed(
-        only_on(EventKind::PreToolUse, decisions::allow()),
-        decisions::deny("observers cannot decide"),
-    )
-    .await;
-
-    let outcome = observed.gated.shell_then_text(run, &command, "Done.").await;
-
-    marker.assert_ran(&outcome, "the allowed command did not run");
-    the_shell_call(&observed.gated.policy.events(), &command);
-    let results = final_turn_tool_texts(&outcome, QWEN.tool_texts);
-    assert!(
-        results.len() == 1 && results[0].contains(output),
-        "{results:?}\n{outcome}"
-    );
-    observed.assert_saw_output(&command, output).await;
-    observed.gated.assert_status_names(AGENT).await;
+    QWEN.allow_runs_and_the_model_reads_the_output("HG-QWEN-OUTPUT-41")
+        .await;
 }
 
 /// Qwen delivers context from SessionStart and UserPromptSubmit (in the

@@ -157,7 +157,7 @@ pub(crate) enum ShimFail {
     Closed,
 }
 
-/// A shell-then-text run whose `PreToolUse` hook points at a socket where
+/// A shell-then-text run whose pre-tool hook points at a socket where
 /// no gateway listens.
 pub(crate) struct GatewayDown {
     /// Created by the command if it ran.
@@ -167,7 +167,7 @@ pub(crate) struct GatewayDown {
 }
 
 impl GatewayDown {
-    /// Runs `agent` with its `PreToolUse` hook on a dead socket, the shim
+    /// Runs `agent` with its pre-tool hook on a dead socket, the shim
     /// configured by `fail`, the command touching `marker`.
     pub(crate) async fn run(agent: Agent, marker: &str, fail: ShimFail) -> GatewayDown {
         let run = run(agent);
@@ -179,7 +179,7 @@ impl GatewayDown {
             run = run.env("HOOKGATE_FAIL", "closed");
         }
         let outcome = run
-            .hooks(&["PreToolUse"])
+            .hooks(&[agent.pre_tool_event()])
             .script(Script::shell_then_text(&command, "Done."))
             .run()
             .await;
@@ -246,6 +246,32 @@ impl Conformance {
             "the model must read the deny reason as the tool's result: {results:?}\n{outcome}"
         );
         gated.assert_status_names(self.agent_name).await;
+    }
+
+    /// A subscriber's allow (an observer's deny must not count): the
+    /// command runs and prints `output`, the model reads it as the tool's
+    /// result, the observer sees it after the tool, status names the agent.
+    pub(crate) async fn allow_runs_and_the_model_reads_the_output(&self, output: &str) {
+        let run = run(self.agent);
+        let marker = Marker::in_work(&run, "allowed-marker");
+        let command = format!("{} && echo {output}", marker.touch());
+        let observed = Gated::deciding_and_observed(
+            only_on(EventKind::PreToolUse, decisions::allow()),
+            decisions::deny("observers cannot decide"),
+        )
+        .await;
+
+        let outcome = observed.gated.shell_then_text(run, &command, "Done.").await;
+
+        marker.assert_ran(&outcome, "the allowed command did not run");
+        crate::support::the_shell_call(&observed.gated.policy.events(), &command);
+        let results = final_turn_tool_texts(&outcome, self.tool_texts);
+        assert!(
+            results.len() == 1 && results[0].contains(output),
+            "{results:?}\n{outcome}"
+        );
+        observed.assert_saw_output(&command, output).await;
+        observed.gated.assert_status_names(self.agent_name).await;
     }
 
     /// Gateway down, default fail mode: the command runs.
