@@ -47,6 +47,13 @@ pub fn droid_execute(command: &str) -> String {
     })
 }
 
+/// Codex `PreToolUse` of `Bash` running `command`.
+pub fn codex_bash(command: &str) -> String {
+    edit("codex", "PreToolUse.json", |v| {
+        v["tool_input"]["command"] = json!(command);
+    })
+}
+
 /// Gemini CLI `BeforeTool` of `run_shell_command` running `command`.
 pub fn gemini_shell(command: &str) -> String {
     edit("gemini-cli", "BeforeTool.json", |v| {

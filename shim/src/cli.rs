@@ -2,7 +2,7 @@
 //! than the whole shim, and the grammar is two optional words.
 //!
 //! ```text
-//! gateway-shim [claude-code|cursor|cline|gemini-cli|qwen-code|droid] [--fail-closed|--fail-open]
+//! gateway-shim [claude-code|cursor|cline|gemini-cli|codex|qwen-code|droid] [--fail-closed|--fail-open]
 //! ```
 //!
 //! `USAGE` lists the agents that work (an agent name without an adapter is
@@ -21,7 +21,7 @@ use hookgate_adapters::{Agent, FailMode};
 
 /// Shown for `--help` and after a usage error.
 pub(crate) const USAGE: &str = "usage: gateway-shim \
-                                [claude-code|cursor|cline|gemini-cli|qwen-code|droid] \
+                                [claude-code|cursor|cline|gemini-cli|codex|qwen-code|droid] \
                                 [--fail-closed|--fail-open]";
 
 /// More arguments than this is certainly a misconfigured hook, and bounds

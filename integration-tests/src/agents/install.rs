@@ -60,6 +60,16 @@ pub const GEMINI_CLI: NpmCli = NpmCli {
     bin: "node_modules/.bin/gemini",
 };
 
+/// Codex: a Rust binary in the platform package `@openai/codex-linux-x64`
+/// (an optional dependency), started through the npm launcher as users
+/// run it (it sets `CODEX_MANAGED_BY_NPM` for hooks).
+pub const CODEX: NpmCli = NpmCli {
+    package: "@openai/codex",
+    version: "0.171.0",
+    dir: "codex",
+    bin: "node_modules/.bin/codex",
+};
+
 static NPM_CLIS: Mutex<BTreeMap<&'static str, Result<PathBuf, String>>> =
     Mutex::new(BTreeMap::new());
 

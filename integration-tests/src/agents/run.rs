@@ -13,7 +13,7 @@ use tokio::sync::Semaphore;
 use super::install::{self, Clis, NpmCli, clis, npm_cli};
 use super::isolation::isolation;
 use super::outcome::AgentOutcome;
-use super::{claude, cline, droid, gemini, qwen};
+use super::{claude, cline, codex, droid, gemini, qwen};
 use crate::binaries::binaries;
 use crate::fake_model::{Script, read_requests};
 use crate::shim::TEST_SHIM_TIMEOUT_MS;
@@ -37,6 +37,7 @@ pub enum Agent {
     QwenCode,
     Droid,
     GeminiCli,
+    Codex,
 }
 
 impl Agent {
@@ -48,6 +49,7 @@ impl Agent {
             Agent::QwenCode => &qwen::DEFAULT_HOOKS,
             Agent::Droid => &droid::DEFAULT_HOOKS,
             Agent::GeminiCli => &gemini::DEFAULT_HOOKS,
+            Agent::Codex => &codex::DEFAULT_HOOKS,
         };
         hooks.iter().map(|s| (*s).to_owned()).collect()
     }
@@ -56,7 +58,9 @@ impl Agent {
     pub fn pre_tool_event(self) -> &'static str {
         match self {
             Agent::GeminiCli => "BeforeTool",
-            Agent::ClaudeCode | Agent::Cline | Agent::QwenCode | Agent::Droid => "PreToolUse",
+            Agent::ClaudeCode | Agent::Cline | Agent::QwenCode | Agent::Droid | Agent::Codex => {
+                "PreToolUse"
+            }
         }
     }
 
@@ -67,6 +71,7 @@ impl Agent {
             Agent::QwenCode => Some(&install::QWEN_CODE),
             Agent::Droid => Some(&install::DROID),
             Agent::GeminiCli => Some(&install::GEMINI_CLI),
+            Agent::Codex => Some(&install::CODEX),
         }
     }
 }
@@ -237,6 +242,9 @@ impl AgentRun {
             }
             (Agent::GeminiCli, Installed::Single(program)) => {
                 gemini::prepare(program, paths, port, prompt, hooks, shim)
+            }
+            (Agent::Codex, Installed::Single(program)) => {
+                codex::prepare(program, paths, port, prompt, hooks, shim)
             }
             (agent, _) => panic!("{agent:?}: installed the wrong CLI (see Agent::npm_cli)"),
         }

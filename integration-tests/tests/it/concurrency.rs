@@ -38,16 +38,19 @@ fn decide(event: &pb::HookEvent) -> pb::Decision {
     }
 }
 
+/// Shims `2k` and `2k + 1` share a dialect, so every dialect gets both
+/// an odd (denied) and an even (allowed) number, however many there are.
 fn dialect_of(i: usize) -> Dialect {
-    Dialect::ALL[i % Dialect::ALL.len()]
+    Dialect::ALL[(i / 2) % Dialect::ALL.len()]
 }
 
 fn assert_reply(i: usize, out: &ShimOutput) {
     let odd = i % 2 == 1;
     let (deny, allow) = (format!("odd <{i}>"), format!("even <{i}>"));
     match dialect_of(i) {
-        Dialect::ClaudeCode if odd => assert_claude_deny(out, "PreToolUse", &deny),
-        Dialect::ClaudeCode => {
+        // Codex's PreToolUse schema has the same deny, allow and context.
+        Dialect::ClaudeCode | Dialect::Codex if odd => assert_claude_deny(out, "PreToolUse", &deny),
+        Dialect::ClaudeCode | Dialect::Codex => {
             assert_eq!(out.code, Some(0), "shim {i}: {out}");
             let json = out.json();
             let specific = claude_specific(out, &json, "PreToolUse");

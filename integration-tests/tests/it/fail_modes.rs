@@ -25,7 +25,11 @@ fn assert_fail_open(out: &ShimOutput, dialect: Dialect) {
     assert_eq!(out.stderr, expected.stderr, "{dialect:?}: {out}");
     match dialect {
         // Claude Code (and Qwen, Droid): silence is the neutral answer.
-        Dialect::ClaudeCode | Dialect::QwenCode | Dialect::Droid | Dialect::GeminiCli => {
+        Dialect::ClaudeCode
+        | Dialect::QwenCode
+        | Dialect::Droid
+        | Dialect::GeminiCli
+        | Dialect::Codex => {
             assert!(out.stdout.is_empty(), "{out}")
         }
         // Cursor: nothing or `{}`.
@@ -48,8 +52,10 @@ fn assert_fail_open(out: &ShimOutput, dialect: Dialect) {
 /// The fail-closed reply blocks the tool call the way the agent obeys.
 fn assert_fail_closed(out: &ShimOutput, dialect: Dialect) {
     match dialect {
-        // Qwen Code and Droid obey Claude Code's replies (measured).
-        Dialect::ClaudeCode | Dialect::QwenCode | Dialect::Droid => match out.code {
+        // Qwen Code and Droid obey Claude Code's replies (measured); so
+        // does Codex's PreToolUse schema, and exit 2 with stderr.
+        Dialect::ClaudeCode | Dialect::QwenCode | Dialect::Droid | Dialect::Codex => match out.code
+        {
             // Exit 2 blocks and Claude Code reads the reason on stderr;
             // it ignores stdout then, which may repeat the deny as JSON.
             Some(2) => {

@@ -26,10 +26,11 @@ pub(crate) enum Dialect {
     QwenCode,
     Droid,
     GeminiCli,
+    Codex,
 }
 
 impl Dialect {
-    pub(crate) const ALL: [Dialect; 7] = [
+    pub(crate) const ALL: [Dialect; 8] = [
         Dialect::ClaudeCode,
         Dialect::Cursor,
         Dialect::ClineSdk,
@@ -37,6 +38,7 @@ impl Dialect {
         Dialect::QwenCode,
         Dialect::Droid,
         Dialect::GeminiCli,
+        Dialect::Codex,
     ];
 
     /// The shim's argument.
@@ -48,6 +50,7 @@ impl Dialect {
             Dialect::QwenCode => "qwen-code",
             Dialect::Droid => "droid",
             Dialect::GeminiCli => "gemini-cli",
+            Dialect::Codex => "codex",
         }
     }
 
@@ -60,6 +63,7 @@ impl Dialect {
             Dialect::QwenCode => adapters::Dialect::QwenCode,
             Dialect::Droid => adapters::Dialect::Droid,
             Dialect::GeminiCli => adapters::Dialect::GeminiCli,
+            Dialect::Codex => adapters::Dialect::Codex,
         }
     }
 
@@ -71,6 +75,7 @@ impl Dialect {
             Dialect::QwenCode => pb::Agent::QwenCode,
             Dialect::Droid => pb::Agent::Droid,
             Dialect::GeminiCli => pb::Agent::GeminiCli,
+            Dialect::Codex => pb::Agent::Codex,
         }
     }
 
@@ -83,15 +88,18 @@ impl Dialect {
             Dialect::QwenCode => pb::Dialect::QwenCode,
             Dialect::Droid => pb::Dialect::Droid,
             Dialect::GeminiCli => pb::Dialect::GeminiCli,
+            Dialect::Codex => pb::Dialect::Codex,
         }
     }
 
     /// The pre-tool-use event's native name in this dialect's sample.
     pub(crate) fn pre_tool_use_event(self) -> &'static str {
         match self {
-            Dialect::ClaudeCode | Dialect::ClineLegacy | Dialect::QwenCode | Dialect::Droid => {
-                "PreToolUse"
-            }
+            Dialect::ClaudeCode
+            | Dialect::ClineLegacy
+            | Dialect::QwenCode
+            | Dialect::Droid
+            | Dialect::Codex => "PreToolUse",
             Dialect::Cursor => "beforeShellExecution",
             Dialect::GeminiCli => "BeforeTool",
             Dialect::ClineSdk => "tool_call",
@@ -110,6 +118,7 @@ impl Dialect {
             Dialect::QwenCode => payloads::qwen_shell(command),
             Dialect::Droid => payloads::droid_execute(command),
             Dialect::GeminiCli => payloads::gemini_shell(command),
+            Dialect::Codex => payloads::codex_bash(command),
         }
     }
 }

@@ -13,7 +13,7 @@ use hookgate_integration_tests::fake_model::Script;
 use hookgate_integration_tests::{SubscriberEntry, TestGateway, TestSubscriber, decisions};
 use hookgate_proto::v1::{Decision, EventKind, HookEvent};
 
-use crate::support::{dead_socket, eventually, fallback_reasons, gateway, run, touch};
+use crate::support::{dead_socket, eventually, fallback_reasons, gateway, of_kind, run, touch};
 
 /// A decider answering `decision` to events of `kind` and staying neutral
 /// on every other event.
@@ -272,6 +272,54 @@ impl Conformance {
         );
         observed.assert_saw_output(&command, output).await;
         observed.gated.assert_status_names(self.agent_name).await;
+    }
+
+    /// Context from SessionStart and the prompt event reaches the model in
+    /// the first request, context after the tool in the request after it
+    /// (and not before); the markers are `<tag>-CONTEXT-…`. For agents that
+    /// deliver all three (a prompt event without a prompt, like Qwen's
+    /// repeat before the tool-result turn, gets none).
+    pub(crate) async fn context_reaches_the_model(&self, tag: &str) {
+        let at_start = format!("{tag}-CONTEXT-SESSION-START");
+        let at_prompt = format!("{tag}-CONTEXT-PROMPT");
+        let after_tool = format!("{tag}-CONTEXT-POST-TOOL");
+        let run = run(self.agent);
+        let marker = Marker::in_work(&run, "context-marker");
+        let command = marker.touch();
+        let (start, prompt, post) = (at_start.clone(), at_prompt.clone(), after_tool.clone());
+        let gated = Gated::deciding(move |event| match event.kind() {
+            EventKind::SessionStart => decisions::context(&start),
+            EventKind::PromptSubmit if event.prompt.is_some() => decisions::context(&prompt),
+            EventKind::PostToolUse => decisions::context(&post),
+            _ => decisions::neutral(),
+        })
+        .await;
+
+        let outcome = gated.shell_then_text(run, &command, "Done.").await;
+
+        marker.assert_ran(&outcome, "the command did not run");
+        let events = gated.policy.events();
+        for kind in [EventKind::SessionStart, EventKind::PostToolUse] {
+            assert_eq!(of_kind(&events, kind).len(), 1, "{kind:?} in {events:#?}");
+        }
+        let prompts = of_kind(&events, EventKind::PromptSubmit);
+        assert!(
+            prompts.iter().any(|e| e.prompt.is_some()),
+            "the user's prompt reached the subscriber: {prompts:#?}"
+        );
+        let calls = outcome.model_calls();
+        assert_eq!(calls.len(), 2, "{outcome}");
+        for context in [&at_start, &at_prompt] {
+            assert!(
+                calls[0].mentions(context),
+                "the first request lacks {context}\n{outcome}"
+            );
+        }
+        assert!(
+            !calls[0].mentions(&after_tool) && calls[1].mentions(&after_tool),
+            "the post-tool context belongs to the request after the tool\n{outcome}"
+        );
+        gated.assert_status_names(self.agent_name).await;
     }
 
     /// Gateway down, default fail mode: the command runs.
