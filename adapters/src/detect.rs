@@ -80,6 +80,18 @@ pub fn detect(
     hint: Option<Agent>,
     env_names: &[&str],
 ) -> Result<Detected, DetectError> {
+    detect_with_event(payload, hint, None, env_names)
+}
+
+/// [`detect`], given also the native event named on the shim's command
+/// line after the agent (`gateway-shim copilot preToolUse`), which is the
+/// event of a payload that names none: Copilot CLI's camelCase hooks.
+pub fn detect_with_event(
+    payload: &[u8],
+    hint: Option<Agent>,
+    event_arg: Option<&str>,
+    env_names: &[&str],
+) -> Result<Detected, DetectError> {
     let top = sniff::scan(payload).ok_or(DetectError::NotAnObject)?;
     let hook_name = top.string_value("hookName");
     let event_name = top.string_value("hook_event_name");
@@ -88,6 +100,10 @@ pub fn detect(
     let dialect = match hint {
         Some(Agent::GeminiCli) => Dialect::GeminiCli,
         Some(Agent::Codex) => Dialect::Codex,
+        Some(Agent::Copilot) => match (&hook_name, &event_name) {
+            (None, Some(_)) => Dialect::CopilotPascal,
+            _ => Dialect::CopilotCamel,
+        },
         Some(Agent::Cline) => cline_dialect(hook_name.as_deref(), &top),
         Some(Agent::Cursor) => Dialect::Cursor,
         Some(Agent::QwenCode) => Dialect::QwenCode,
@@ -99,7 +115,17 @@ pub fn detect(
             _ => Dialect::ClaudeCode,
         },
         None => match (&hook_name, &event_name) {
+            // Copilot's `permissionRequest` (whatever the config's case):
+            // Cline's `hookName`s are snake_case or PascalCase, never camel.
+            (Some(name), _) if is_camel(name) && !name.contains('_') => Dialect::CopilotCamel,
             (Some(name), _) => cline_dialect(Some(name), &top),
+            // No event name: Copilot's camelCase payloads, when the shim
+            // was told the event and the payload or variables say Copilot.
+            (None, None)
+                if event_arg.is_some() && (top.has_key("sessionId") || env.has("COPILOT_")) =>
+            {
+                Dialect::CopilotCamel
+            }
             (None, Some(name)) => unhinted_event_dialect(name, &top, &env)?,
             (None, None) => return Err(DetectError::UnknownDialect),
         },
@@ -111,7 +137,9 @@ pub fn detect(
         | Dialect::QwenCode
         | Dialect::Droid
         | Dialect::GeminiCli
-        | Dialect::Codex => event_name,
+        | Dialect::Codex
+        | Dialect::CopilotPascal => event_name,
+        Dialect::CopilotCamel => hook_name.or_else(|| event_arg.map(String::from)),
     };
     Ok(Detected {
         dialect,
@@ -143,6 +171,9 @@ fn unhinted_event_dialect(
     if is_pascal(name) {
         if let Some(dialect) = claude_protocol_agent(top, env) {
             return Ok(dialect);
+        }
+        if is_copilot(name, top, env) {
+            return Ok(Dialect::CopilotPascal);
         }
         if is_codex(name, top, env) {
             return Ok(Dialect::Codex);
@@ -189,6 +220,18 @@ fn claude_protocol_agent(top: &TopLevel<'_>, env: &Env<'_>) -> Option<Dialect> {
         .then_some(Dialect::Droid)
 }
 
+/// Copilot CLI's PascalCase payloads: a `COPILOT_*` variable (hooks get
+/// `COPILOT_CLI=1`), or a top-level `timestamp` (Claude Code never sends
+/// one) on a Claude Code event name Gemini CLI does not use, or on one it
+/// shares without `transcript_path` (which Gemini sends on every event).
+fn is_copilot(name: &str, top: &TopLevel<'_>, env: &Env<'_>) -> bool {
+    const SHARED_WITH_GEMINI: [&str; 3] = ["SessionStart", "SessionEnd", "Notification"];
+    env.has("COPILOT_")
+        || (top.has_key("timestamp")
+            && !GEMINI_ONLY_EVENTS.contains(&name)
+            && (!SHARED_WITH_GEMINI.contains(&name) || !top.has_key("transcript_path")))
+}
+
 /// Codex: the Codex-only `Interrupt` event, `turn_id` (on every turn
 /// event; Claude Code sends it only on `MessageDisplay`), `model` with
 /// `permission_mode` on SessionStart (Claude Code's SessionStart has
@@ -198,6 +241,25 @@ fn is_codex(name: &str, top: &TopLevel<'_>, env: &Env<'_>) -> bool {
         || (top.has_key("turn_id") && name != "MessageDisplay")
         || (name == "SessionStart" && top.has_key("model") && top.has_key("permission_mode"))
         || env.has("CODEX_")
+}
+
+/// What the shim's arguments say, for the gateway (which receives them
+/// forwarded): the first argument naming an agent, and the one after it,
+/// unless it is a flag, as the native event (`gateway-shim copilot
+/// preToolUse`). The shim parses the same grammar itself (`shim/src/cli.rs`).
+pub fn args_hint<S: AsRef<str>>(args: &[S]) -> (Option<Agent>, Option<&str>) {
+    let Some(at) = args
+        .iter()
+        .position(|arg| arg.as_ref().parse::<Agent>().is_ok())
+    else {
+        return (None, None);
+    };
+    let agent = args[at].as_ref().parse::<Agent>().ok();
+    let event = args
+        .get(at + 1)
+        .map(AsRef::as_ref)
+        .filter(|arg| !arg.starts_with('-') && arg.parse::<Agent>().is_err());
+    (agent, event)
 }
 
 /// SDK or legacy. Without a readable `hookName` (only possible with a

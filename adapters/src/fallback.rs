@@ -125,6 +125,29 @@ const CODEX_NOTHING_TO_BLOCK: [&str; 9] = [
     "SessionEnd",
 ];
 
+/// Copilot CLI events with nothing to block, in both config dialects.
+const COPILOT_NOTHING_TO_BLOCK: [&str; 19] = [
+    "SessionStart",
+    "UserPromptSubmit",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "Stop",
+    "SubagentStop",
+    "Notification",
+    "SessionEnd",
+    "sessionStart",
+    "userPromptSubmitted",
+    "postToolUse",
+    "postToolUseFailure",
+    "agentStop",
+    "subagentStart",
+    "subagentStop",
+    "preCompact",
+    "errorOccurred",
+    "notification",
+    "sessionEnd",
+];
+
 /// The reply for `dialect` and `native_event` (when known) under `mode`.
 /// `message` explains the block to the user and model (closed mode only).
 pub fn fallback(
@@ -195,6 +218,36 @@ fn closed(dialect: Option<Dialect>, native_event: Option<&str>, message: &str) -
             Some(event) if CODEX_NOTHING_TO_BLOCK.contains(&event) => Reply::default(),
             _ => claude_closed(native_event, message),
         },
+        // Copilot reads a JSON deny at exit 0 and shows its reason; any
+        // non-zero exit also denies (since 1.0.57) but drops the message.
+        Some(Dialect::CopilotPascal) => match native_event {
+            Some("PreToolUse") => Reply {
+                stdout: claude_pre_tool_deny(message),
+                ..Reply::default()
+            },
+            Some(event) if COPILOT_NOTHING_TO_BLOCK.contains(&event) => Reply::default(),
+            _ => exit2(message),
+        },
+        Some(Dialect::CopilotCamel) => match native_event {
+            Some("preToolUse") => Reply {
+                stdout: json_line(&[
+                    r#"{"permissionDecision":"deny","permissionDecisionReason":"#,
+                    &json_string(message),
+                    "}",
+                ]),
+                ..Reply::default()
+            },
+            Some("permissionRequest") => Reply {
+                stdout: json_line(&[
+                    r#"{"behavior":"deny","message":"#,
+                    &json_string(message),
+                    "}",
+                ]),
+                ..Reply::default()
+            },
+            Some(event) if COPILOT_NOTHING_TO_BLOCK.contains(&event) => Reply::default(),
+            _ => exit2(message),
+        },
         Some(Dialect::GeminiCli) => match native_event {
             Some(event) if GEMINI_NOTHING_TO_BLOCK.contains(&event) => Reply::default(),
             Some(event) if GEMINI_BLOCKS.contains(&event) => gemini_deny(message),
@@ -217,11 +270,7 @@ fn claude_closed(native_event: Option<&str>, message: &str) -> Reply {
         // The JSON deny is the documented way; exit 2 also blocks should the
         // JSON not be read, and puts the reason on stderr for Claude.
         Some("PreToolUse") => Reply {
-            stdout: json_line(&[
-                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"#,
-                &json_string(message),
-                "}}",
-            ]),
+            stdout: claude_pre_tool_deny(message),
             stderr: line(message),
             exit_code: 2,
         },
@@ -254,6 +303,15 @@ fn gemini_deny(message: &str) -> Reply {
         stderr: line(message),
         exit_code: 2,
     }
+}
+
+/// Claude Code's PreToolUse deny, as one JSON line.
+fn claude_pre_tool_deny(message: &str) -> Vec<u8> {
+    json_line(&[
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"#,
+        &json_string(message),
+        "}}",
+    ])
 }
 
 fn exit2(message: &str) -> Reply {

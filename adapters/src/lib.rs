@@ -31,7 +31,7 @@ mod fallback;
 mod reply;
 mod sniff;
 
-pub use detect::{DetectError, Detected, detect};
+pub use detect::{DetectError, Detected, args_hint, detect, detect_with_event};
 pub use dialect::{Agent, Dialect, FailMode, UnknownAgent};
 pub use fallback::fallback;
 pub use reply::Reply;
@@ -42,6 +42,8 @@ mod claude_code;
 mod cline;
 #[cfg(feature = "json")]
 mod codex;
+#[cfg(feature = "json")]
+mod copilot;
 #[cfg(feature = "json")]
 mod cursor;
 #[cfg(feature = "json")]
@@ -74,7 +76,7 @@ pub use {
     error::{ParseError, ParseErrorKind},
     event::{Capabilities, EventKind, HookEvent, StopInfo, Tool, ToolClass},
     merge::{Merged, RankedDecision, merge},
-    parse::parse,
+    parse::{parse, parse_detected},
     render::{Loss, Rendered, render},
 };
 

@@ -2,8 +2,8 @@
 //! adapter, and the [`Loss`]es it reports.
 
 use crate::{
-    Decision, Dialect, HookEvent, Reply, claude_code, cline, codex, cursor, droid, gemini_cli,
-    qwen_code,
+    Decision, Dialect, HookEvent, Reply, claude_code, cline, codex, copilot, cursor, droid,
+    gemini_cli, qwen_code,
 };
 
 /// A part of a decision the agent cannot express for this event. The
@@ -56,5 +56,7 @@ pub fn render(event: &HookEvent, decision: &Decision) -> Rendered {
         Dialect::Droid => droid::PROTOCOL.render(event, decision),
         Dialect::GeminiCli => gemini_cli::render(event, decision),
         Dialect::Codex => codex::render(event, decision),
+        Dialect::CopilotPascal => copilot::render_pascal(event, decision),
+        Dialect::CopilotCamel => copilot::render_camel(event, decision),
     }
 }

@@ -101,6 +101,8 @@ use FollowupForm as F;
 pub(crate) const HALT: (bool, bool, bool, bool) = (false, false, false, true);
 pub(crate) const CTX_HALT: (bool, bool, bool, bool) = (false, true, false, true);
 pub(crate) const NONE: (bool, bool, bool, bool) = (false, false, false, false);
+/// Context only (used by the agents that reuse these rows).
+pub(crate) const CTX: (bool, bool, bool, bool) = (false, true, false, false);
 
 /// The events of protocols.md §1.5, in its order.
 #[rustfmt::skip]

@@ -11,12 +11,9 @@
 
 use crate::EventKind as K;
 use crate::claude_code::events::{
-    CTX_HALT, DenyForm as D, EventSpec, FollowupForm as F, HALT, NONE, row,
+    CTX, CTX_HALT, DenyForm as D, EventSpec, FollowupForm as F, HALT, NONE, row,
 };
 
-/// Context only (SubagentStart, PostToolUse: `continue: false` there only
-/// replaces the tool's output, the loop goes on).
-const CTX: (bool, bool, bool, bool) = (false, true, false, false);
 /// PreToolUse: context and rewrite; no ask, no `continue: false`.
 const CTX_REWRITE: (bool, bool, bool, bool) = (false, true, true, false);
 

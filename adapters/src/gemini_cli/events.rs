@@ -14,11 +14,9 @@
 
 use crate::EventKind as K;
 use crate::claude_code::events::{
-    CTX_HALT, DenyForm as D, EventSpec, FollowupForm as F, HALT, NONE, row,
+    CTX, CTX_HALT, DenyForm as D, EventSpec, FollowupForm as F, HALT, NONE, row,
 };
 
-/// Context only (SessionStart: `continue` is not read there).
-const CTX: (bool, bool, bool, bool) = (false, true, false, false);
 /// BeforeTool: rewrite and halt; context is ignored there.
 const REWRITE_HALT: (bool, bool, bool, bool) = (false, false, true, true);
 

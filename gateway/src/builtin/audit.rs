@@ -168,6 +168,8 @@ pub fn dialect_name(dialect: Dialect) -> &'static str {
         Dialect::Droid => "droid",
         Dialect::GeminiCli => "gemini-cli",
         Dialect::Codex => "codex",
+        Dialect::CopilotPascal => "copilot-pascal",
+        Dialect::CopilotCamel => "copilot-camel",
     }
 }
 

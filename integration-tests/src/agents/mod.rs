@@ -2,8 +2,8 @@
 //! as their hook command.
 //!
 //! - [`install`]: the pinned npm installs of Claude Code and the Cline CLI
-//!   (together) and of Qwen Code, Factory Droid, Gemini CLI and Codex (each
-//!   on its own), done
+//!   (together) and of Qwen Code, Factory Droid, Gemini CLI, Codex and
+//!   Copilot CLI (each on its own), done
 //!   once by the test setup itself;
 //! - [`isolation`](mod@isolation): a private network and PID namespace per run where the
 //!   machine allows it;
@@ -18,6 +18,7 @@
 mod claude;
 mod cline;
 mod codex;
+mod copilot;
 mod droid;
 mod gemini;
 pub mod install;

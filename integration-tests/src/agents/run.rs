@@ -10,10 +10,11 @@ use std::time::Duration;
 use tempfile::TempDir;
 use tokio::sync::Semaphore;
 
+use super::copilot::Case;
 use super::install::{self, Clis, NpmCli, clis, npm_cli};
 use super::isolation::isolation;
 use super::outcome::AgentOutcome;
-use super::{claude, cline, codex, droid, gemini, qwen};
+use super::{claude, cline, codex, copilot, droid, gemini, qwen};
 use crate::binaries::binaries;
 use crate::fake_model::{Script, read_requests};
 use crate::shim::TEST_SHIM_TIMEOUT_MS;
@@ -38,6 +39,11 @@ pub enum Agent {
     Droid,
     GeminiCli,
     Codex,
+    /// Copilot CLI with its hooks in the PascalCase (Claude-compatible)
+    /// config dialect.
+    CopilotPascal,
+    /// Copilot CLI with its hooks in the camelCase config dialect.
+    CopilotCamel,
 }
 
 impl Agent {
@@ -50,6 +56,8 @@ impl Agent {
             Agent::Droid => &droid::DEFAULT_HOOKS,
             Agent::GeminiCli => &gemini::DEFAULT_HOOKS,
             Agent::Codex => &codex::DEFAULT_HOOKS,
+            Agent::CopilotPascal => &copilot::PASCAL_HOOKS,
+            Agent::CopilotCamel => &copilot::CAMEL_HOOKS,
         };
         hooks.iter().map(|s| (*s).to_owned()).collect()
     }
@@ -58,9 +66,13 @@ impl Agent {
     pub fn pre_tool_event(self) -> &'static str {
         match self {
             Agent::GeminiCli => "BeforeTool",
-            Agent::ClaudeCode | Agent::Cline | Agent::QwenCode | Agent::Droid | Agent::Codex => {
-                "PreToolUse"
-            }
+            Agent::CopilotCamel => "preToolUse",
+            Agent::ClaudeCode
+            | Agent::Cline
+            | Agent::QwenCode
+            | Agent::Droid
+            | Agent::Codex
+            | Agent::CopilotPascal => "PreToolUse",
         }
     }
 
@@ -72,6 +84,7 @@ impl Agent {
             Agent::Droid => Some(&install::DROID),
             Agent::GeminiCli => Some(&install::GEMINI_CLI),
             Agent::Codex => Some(&install::CODEX),
+            Agent::CopilotPascal | Agent::CopilotCamel => Some(&install::COPILOT),
         }
     }
 }
@@ -245,6 +258,12 @@ impl AgentRun {
             }
             (Agent::Codex, Installed::Single(program)) => {
                 codex::prepare(program, paths, port, prompt, hooks, shim)
+            }
+            (Agent::CopilotPascal, Installed::Single(program)) => {
+                copilot::prepare(program, paths, port, prompt, (hooks, Case::Pascal), shim)
+            }
+            (Agent::CopilotCamel, Installed::Single(program)) => {
+                copilot::prepare(program, paths, port, prompt, (hooks, Case::Camel), shim)
             }
             (agent, _) => panic!("{agent:?}: installed the wrong CLI (see Agent::npm_cli)"),
         }

@@ -50,6 +50,12 @@ pub(crate) const RUN_COMMANDS: ShellTool = ShellTool {
     input: |command| json!({"commands": [command]}),
 };
 
+/// GitHub Copilot CLI's `bash`.
+pub(crate) const COPILOT_BASH: ShellTool = ShellTool {
+    name: "bash",
+    input: |command| json!({"command": command, "description": "Run the scripted command", "mode": "sync"}),
+};
+
 /// Codex's `exec_command` (Codex's hooks call it `Bash`, `{command}`).
 pub(crate) const EXEC_COMMAND: ShellTool = ShellTool {
     name: "exec_command",

@@ -1,5 +1,6 @@
 //! The real agent CLIs — Claude Code, the Cline CLI, Qwen Code, Factory
-//! Droid, Gemini CLI and Codex, pinned versions installed by the test setup —
+//! Droid, Gemini CLI, Codex and GitHub Copilot CLI, pinned versions
+//! installed by the test setup —
 //! running headless and offline with `gateway-shim` as their hook command,
 //! against a real
 //! `gateway` and test gRPC subscribers, with the scripted `fake-model` as
@@ -18,6 +19,7 @@
 mod claude_code;
 mod cline;
 mod codex;
+mod copilot;
 mod droid;
 mod gemini_cli;
 mod qwen_code;
