@@ -96,6 +96,26 @@ fn assert_reply(i: usize, out: &ShimOutput) {
                 assert_eq!(json, json!({"permission": "allow"}), "shim {i}: {out}");
             }
         }
+        Dialect::CopilotPascal if odd => assert_claude_deny(out, "PreToolUse", &deny),
+        Dialect::CopilotCamel if odd => {
+            assert_eq!(out.code, Some(0), "shim {i}: {out}");
+            assert_eq!(
+                out.json(),
+                json!({"permissionDecision": "deny", "permissionDecisionReason": deny}),
+                "shim {i}: {out}"
+            );
+        }
+        // Copilot's preToolUse takes no context (a loss): the allow alone.
+        Dialect::CopilotPascal => assert_eq!(
+            out.json(),
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}),
+            "shim {i}: {out}"
+        ),
+        Dialect::CopilotCamel => assert_eq!(
+            out.json(),
+            json!({"permissionDecision": "allow"}),
+            "shim {i}: {out}"
+        ),
         Dialect::GeminiCli if odd => {
             assert_eq!(out.code, Some(0), "shim {i}: {out}");
             assert_eq!(

@@ -29,7 +29,9 @@ fn assert_fail_open(out: &ShimOutput, dialect: Dialect) {
         | Dialect::QwenCode
         | Dialect::Droid
         | Dialect::GeminiCli
-        | Dialect::Codex => {
+        | Dialect::Codex
+        | Dialect::CopilotPascal
+        | Dialect::CopilotCamel => {
             assert!(out.stdout.is_empty(), "{out}")
         }
         // Cursor: nothing or `{}`.
@@ -84,6 +86,21 @@ fn assert_fail_closed(out: &ShimOutput, dialect: Dialect) {
         Dialect::Cursor => {
             assert_eq!(out.code, Some(2), "{out}");
             assert!(out.stdout.is_empty(), "{out}");
+        }
+        // Copilot: a JSON deny at exit 0 (a non-zero exit denies without
+        // the reason).
+        Dialect::CopilotPascal => {
+            assert_eq!(out.code, Some(0), "{out}");
+            let json = out.json();
+            assert_eq!(
+                str_at(&json["hookSpecificOutput"], "permissionDecision"),
+                "deny",
+                "{out}"
+            );
+        }
+        Dialect::CopilotCamel => {
+            assert_eq!(out.code, Some(0), "{out}");
+            assert_eq!(str_at(&out.json(), "permissionDecision"), "deny", "{out}");
         }
         // Gemini reads stdout JSON before the exit code: the deny is JSON.
         Dialect::GeminiCli => {

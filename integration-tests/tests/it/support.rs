@@ -27,10 +27,12 @@ pub(crate) enum Dialect {
     Droid,
     GeminiCli,
     Codex,
+    CopilotPascal,
+    CopilotCamel,
 }
 
 impl Dialect {
-    pub(crate) const ALL: [Dialect; 8] = [
+    pub(crate) const ALL: [Dialect; 10] = [
         Dialect::ClaudeCode,
         Dialect::Cursor,
         Dialect::ClineSdk,
@@ -39,9 +41,12 @@ impl Dialect {
         Dialect::Droid,
         Dialect::GeminiCli,
         Dialect::Codex,
+        Dialect::CopilotPascal,
+        Dialect::CopilotCamel,
     ];
 
-    /// The shim's argument.
+    /// The shim's arguments (space-separated; camelCase Copilot payloads
+    /// name no event, so the shim is told).
     pub(crate) fn arg(self) -> &'static str {
         match self {
             Dialect::ClaudeCode => "claude-code",
@@ -51,6 +56,8 @@ impl Dialect {
             Dialect::Droid => "droid",
             Dialect::GeminiCli => "gemini-cli",
             Dialect::Codex => "codex",
+            Dialect::CopilotPascal => "copilot",
+            Dialect::CopilotCamel => "copilot preToolUse",
         }
     }
 
@@ -64,6 +71,8 @@ impl Dialect {
             Dialect::Droid => adapters::Dialect::Droid,
             Dialect::GeminiCli => adapters::Dialect::GeminiCli,
             Dialect::Codex => adapters::Dialect::Codex,
+            Dialect::CopilotPascal => adapters::Dialect::CopilotPascal,
+            Dialect::CopilotCamel => adapters::Dialect::CopilotCamel,
         }
     }
 
@@ -76,6 +85,7 @@ impl Dialect {
             Dialect::Droid => pb::Agent::Droid,
             Dialect::GeminiCli => pb::Agent::GeminiCli,
             Dialect::Codex => pb::Agent::Codex,
+            Dialect::CopilotPascal | Dialect::CopilotCamel => pb::Agent::Copilot,
         }
     }
 
@@ -89,6 +99,8 @@ impl Dialect {
             Dialect::Droid => pb::Dialect::Droid,
             Dialect::GeminiCli => pb::Dialect::GeminiCli,
             Dialect::Codex => pb::Dialect::Codex,
+            Dialect::CopilotPascal => pb::Dialect::CopilotPascal,
+            Dialect::CopilotCamel => pb::Dialect::CopilotCamel,
         }
     }
 
@@ -99,7 +111,9 @@ impl Dialect {
             | Dialect::ClineLegacy
             | Dialect::QwenCode
             | Dialect::Droid
-            | Dialect::Codex => "PreToolUse",
+            | Dialect::Codex
+            | Dialect::CopilotPascal => "PreToolUse",
+            Dialect::CopilotCamel => "preToolUse",
             Dialect::Cursor => "beforeShellExecution",
             Dialect::GeminiCli => "BeforeTool",
             Dialect::ClineSdk => "tool_call",
@@ -119,6 +133,8 @@ impl Dialect {
             Dialect::Droid => payloads::droid_execute(command),
             Dialect::GeminiCli => payloads::gemini_shell(command),
             Dialect::Codex => payloads::codex_bash(command),
+            Dialect::CopilotPascal => payloads::copilot_bash(command),
+            Dialect::CopilotCamel => payloads::copilot_camel_bash(command),
         }
     }
 }
