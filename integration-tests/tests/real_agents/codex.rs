@@ -52,3 +52,17 @@ async fn with_the_gateway_down_the_agent_proceeds_by_default() {
 async fn with_the_gateway_down_fail_closed_blocks_the_command() {
     CODEX.gateway_down_fails_closed().await;
 }
+
+/// Codex applies `updatedInput` only with `permissionDecision: "allow"`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rewritten_command_runs_instead_of_the_original() {
+    CODEX.rewrite_runs_the_new_command().await;
+}
+
+/// Stop `decision: "block"`: the reason comes back as a `<hook_prompt>` user message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_followup_at_the_stop_continues_the_loop() {
+    CODEX
+        .followup_continues_the_loop("HG-CODEX-FOLLOWUP: run the linter too")
+        .await;
+}

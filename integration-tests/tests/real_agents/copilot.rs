@@ -88,3 +88,31 @@ async fn camel_with_the_gateway_down_the_agent_proceeds_by_default() {
 async fn camel_with_the_gateway_down_fail_closed_blocks_the_command() {
     CAMEL.gateway_down_fails_closed().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pascal_a_rewritten_command_runs_instead_of_the_original() {
+    PASCAL.rewrite_runs_the_new_command().await;
+}
+
+/// agentStop / Stop `decision: "block"`: the reason is submitted as a new
+/// user prompt.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pascal_a_followup_at_the_stop_continues_the_loop() {
+    PASCAL
+        .followup_continues_the_loop("HG-COPILOT-PASCAL-FOLLOWUP: run the linter too")
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn camel_a_rewritten_command_runs_instead_of_the_original() {
+    CAMEL.rewrite_runs_the_new_command().await;
+}
+
+/// agentStop / Stop `decision: "block"`: the reason is submitted as a new
+/// user prompt.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn camel_a_followup_at_the_stop_continues_the_loop() {
+    CAMEL
+        .followup_continues_the_loop("HG-COPILOT-CAMEL-FOLLOWUP: run the linter too")
+        .await;
+}

@@ -53,3 +53,17 @@ async fn with_the_gateway_down_the_agent_proceeds_by_default() {
 async fn with_the_gateway_down_fail_closed_blocks_the_command() {
     GEMINI.gateway_down_fails_closed().await;
 }
+
+/// Gemini merges `tool_input` into the original input: the new `command` wins.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rewritten_command_runs_instead_of_the_original() {
+    GEMINI.rewrite_runs_the_new_command().await;
+}
+
+/// AfterAgent `decision: "block"`: the reason is sent as a new user turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_followup_at_the_stop_continues_the_loop() {
+    GEMINI
+        .followup_continues_the_loop("HG-GEMINI-FOLLOWUP: run the linter too")
+        .await;
+}

@@ -322,6 +322,84 @@ impl Conformance {
         gated.assert_status_names(self.agent_name).await;
     }
 
+    /// A subscriber's rewrite of the shell call's `command` (the rest of
+    /// the agent's own input kept): the rewritten command runs, the
+    /// original does not, status names the agent.
+    pub(crate) async fn rewrite_runs_the_new_command(&self) {
+        let run = run(self.agent);
+        let original = Marker::in_work(&run, "original-marker");
+        let rewritten = Marker::in_work(&run, "rewritten-marker");
+        let new_command = rewritten.touch();
+        let gated = Gated::deciding(move |event| {
+            let Some(tool) = event
+                .tool
+                .as_ref()
+                .filter(|_| event.kind() == EventKind::PreToolUse)
+            else {
+                return decisions::neutral();
+            };
+            let mut input: serde_json::Value =
+                serde_json::from_str(&tool.input_json).unwrap_or_default();
+            match input.as_object_mut() {
+                Some(fields) => {
+                    fields.insert("command".to_owned(), new_command.clone().into());
+                    decisions::rewrite(&input)
+                }
+                None => decisions::neutral(),
+            }
+        })
+        .await;
+
+        let outcome = gated.shell_then_text(run, &original.touch(), "Done.").await;
+
+        rewritten.assert_ran(&outcome, "the rewritten command did not run");
+        original.assert_not_ran(&outcome, "the original command ran");
+        gated.assert_status_names(self.agent_name).await;
+    }
+
+    /// A subscriber's follow-up at the agent's first stop: the agent goes
+    /// on with one more model turn, which reads the message; the second
+    /// stop says the agent is continuing and gets no follow-up.
+    pub(crate) async fn followup_continues_the_loop(&self, message: &str) {
+        let run = run(self.agent);
+        let marker = Marker::in_work(&run, "followup-marker");
+        let text = message.to_owned();
+        let gated = Gated::deciding(move |event| {
+            let continuing = event.stop.as_ref().is_some_and(|stop| stop.continuing);
+            if event.kind() == EventKind::Stop && !continuing {
+                hookgate_proto::v1::Decision {
+                    followup_message: text.clone(),
+                    ..decisions::neutral()
+                }
+            } else {
+                decisions::neutral()
+            }
+        })
+        .await;
+
+        let outcome = gated.shell_then_text(run, &marker.touch(), "Done.").await;
+
+        marker.assert_ran(&outcome, "the command did not run");
+        let calls = outcome.model_calls();
+        assert_eq!(
+            calls.len(),
+            3,
+            "the tool turn, the final turn, the follow-up\n{outcome}"
+        );
+        assert!(
+            !calls[1].mentions(message) && calls[2].mentions(message),
+            "the follow-up belongs to the third request\n{outcome}"
+        );
+        let events = gated.policy.events();
+        let stops = of_kind(&events, EventKind::Stop);
+        assert_eq!(stops.len(), 2, "{stops:#?}");
+        assert!(
+            stops[1].stop.as_ref().is_some_and(|stop| stop.continuing),
+            "{stops:#?}"
+        );
+        gated.assert_status_names(self.agent_name).await;
+    }
+
     /// Gateway down, default fail mode: the command runs.
     pub(crate) async fn gateway_down_fails_open(&self) {
         let down = GatewayDown::run(self.agent, "fail-open-marker", ShimFail::Default).await;
