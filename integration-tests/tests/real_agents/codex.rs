@@ -66,3 +66,11 @@ async fn a_followup_at_the_stop_continues_the_loop() {
         .followup_continues_the_loop("HG-CODEX-FOLLOWUP: run the linter too")
         .await;
 }
+
+/// Nobody can answer an ask headless: it blocks like a deny.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ask_blocks_the_command_headless() {
+    CODEX
+        .ask_blocks_headless("HG-CODEX-ASK: a human must approve this")
+        .await;
+}

@@ -116,3 +116,19 @@ async fn camel_a_followup_at_the_stop_continues_the_loop() {
         .followup_continues_the_loop("HG-COPILOT-CAMEL-FOLLOWUP: run the linter too")
         .await;
 }
+
+/// Nobody can answer an ask in `-p`: it blocks like a deny.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pascal_an_ask_blocks_the_command_headless() {
+    PASCAL
+        .ask_blocks_headless("HG-COPILOT-PASCAL-ASK: a human must approve this")
+        .await;
+}
+
+/// Nobody can answer an ask in `-p`: it blocks like a deny.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn camel_an_ask_blocks_the_command_headless() {
+    CAMEL
+        .ask_blocks_headless("HG-COPILOT-CAMEL-ASK: a human must approve this")
+        .await;
+}

@@ -227,23 +227,36 @@ impl Conformance {
     /// A subscriber's deny: the command does not run, the model reads the
     /// reason as the tool's result, status names the agent.
     pub(crate) async fn deny_blocks_and_the_model_reads_why(&self, reason: &str) {
+        self.blocks_and_the_model_reads_why(decisions::deny(reason), reason)
+            .await;
+    }
+
+    /// A subscriber's ask, in a headless run nobody can answer: rendered
+    /// as a deny (an ask Gemini CLI is sent hangs the run; one Codex
+    /// rejects voids the reply and the tool runs), so it blocks like one.
+    pub(crate) async fn ask_blocks_headless(&self, reason: &str) {
+        let ask = Decision {
+            permission: hookgate_proto::v1::Permission::Ask as i32,
+            reason: reason.to_owned(),
+            ..decisions::neutral()
+        };
+        self.blocks_and_the_model_reads_why(ask, reason).await;
+    }
+
+    async fn blocks_and_the_model_reads_why(&self, decision: Decision, reason: &str) {
         let run = run(self.agent);
         let marker = Marker::in_work(&run, "denied-marker");
         let command = marker.touch();
-        let gated = Gated::deciding(only_on(
-            EventKind::PreToolUse,
-            hookgate_integration_tests::decisions::deny(reason),
-        ))
-        .await;
+        let gated = Gated::deciding(only_on(EventKind::PreToolUse, decision)).await;
 
         let outcome = gated.shell_then_text(run, &command, "Understood.").await;
 
-        marker.assert_not_ran(&outcome, "the denied command ran");
+        marker.assert_not_ran(&outcome, "the blocked command ran");
         crate::support::the_shell_call(&gated.policy.events(), &command);
         let results = final_turn_tool_texts(&outcome, self.tool_texts);
         assert!(
             results.len() == 1 && results[0].contains(reason),
-            "the model must read the deny reason as the tool's result: {results:?}\n{outcome}"
+            "the model must read the reason as the tool's result: {results:?}\n{outcome}"
         );
         gated.assert_status_names(self.agent_name).await;
     }
