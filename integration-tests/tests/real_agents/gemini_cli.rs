@@ -11,7 +11,11 @@
 use hookgate_integration_tests::agents::Agent;
 use hookgate_integration_tests::fake_model::RecordedRequest;
 
-use crate::scenario::Conformance;
+use hookgate_integration_tests::decisions;
+use hookgate_proto::v1::{Decision, EventKind};
+
+use crate::scenario::{Conformance, Gated, Marker, only_on};
+use crate::support::run;
 
 const AGENT: &str = "gemini-cli";
 
@@ -74,4 +78,28 @@ async fn an_ask_blocks_the_command_headless() {
     GEMINI
         .ask_blocks_headless("HG-GEMINI-ASK: a human must approve this")
         .await;
+}
+
+/// BeforeTool `continue: false`: the tool does not run and the run ends
+/// there, with no model request after the tool call.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_halt_before_the_tool_ends_the_run() {
+    let run = run(Agent::GeminiCli);
+    let marker = Marker::in_work(&run, "halted-marker");
+    let halt = Decision {
+        halt: true,
+        reason: "HG-GEMINI-HALT: stop everything".to_owned(),
+        ..decisions::neutral()
+    };
+    let gated = Gated::deciding(only_on(EventKind::PreToolUse, halt)).await;
+
+    let outcome = gated.shell_then_text(run, &marker.touch(), "Done.").await;
+
+    marker.assert_not_ran(&outcome, "the halted command ran");
+    assert_eq!(
+        outcome.model_calls().len(),
+        1,
+        "the run ended at the halt\n{outcome}"
+    );
+    gated.assert_status_names(AGENT).await;
 }
