@@ -68,12 +68,12 @@ impl core::error::Error for DetectError {}
 ///   a `COPILOT_*` variable → the same, with `event_arg` as the event;
 /// * `hook_event_name` in PascalCase → Qwen Code or Factory Droid when their
 ///   variables or fields say so (see [`claude_protocol_agent`]), then
-///   Copilot CLI's PascalCase dialect ([`is_copilot`]), else Claude
+///   Copilot CLI's PascalCase dialect (`is_copilot`), else Claude
 ///   Code, unless the payload is recognisably Gemini CLI's (a top-level
 ///   `timestamp` without Qwen's `permission_mode`, a Gemini-only event name
 ///   or a `GEMINI_*` variable: Gemini sets `GEMINI_CWD`, `GEMINI_SESSION_ID`,
 ///   `GEMINI_PLANS_DIR` and `GEMINI_PROJECT_DIR` even when it redacts the
-///   rest of the hook's environment), after Codex (see [`is_codex`]).
+///   rest of the hook's environment), after Codex (see `is_codex`).
 ///   Codex's `SessionEnd` carries no marker but the `CODEX_*` variables;
 ///   without them it is read as Claude Code's, which is harmless: it is
 ///   non-blocking and its neutral reply is the same.

@@ -3,7 +3,7 @@
 //! 0.61.0, are in docs/agents.md ("Gemini CLI"):
 //!
 //! * deny → `decision: "deny"` + `reason` (BeforeTool: the model reads
-//!   "Tool execution blocked: <reason>"); AfterTool's deny only replaces
+//!   `Tool execution blocked: <reason>`); AfterTool's deny only replaces
 //!   the result of a tool that already ran, so it is also a [`Loss::Deny`];
 //! * ask → deny (no event can show a dialog headless), [`Loss::Ask`];
 //! * allow → the neutral reply: Gemini reads no allow, its own policy
