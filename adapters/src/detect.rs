@@ -67,7 +67,7 @@ impl core::error::Error for DetectError {}
 ///   `permissionRequest`); no event name but `event_arg` and `sessionId` or
 ///   a `COPILOT_*` variable → the same, with `event_arg` as the event;
 /// * `hook_event_name` in PascalCase → Qwen Code or Factory Droid when their
-///   variables or fields say so (see [`claude_protocol_agent`]), then
+///   variables or fields say so (see `claude_protocol_agent`), then
 ///   Copilot CLI's PascalCase dialect (`is_copilot`), else Claude
 ///   Code, unless the payload is recognisably Gemini CLI's (a top-level
 ///   `timestamp` without Qwen's `permission_mode`, a Gemini-only event name
