@@ -37,3 +37,8 @@ impl Decision {
         *self == Decision::default()
     }
 }
+
+/// `text` unless it is absent or empty: empty strings count as absent.
+pub(crate) fn non_empty(text: &Option<String>) -> Option<&str> {
+    text.as_deref().filter(|text| !text.is_empty())
+}

@@ -63,20 +63,37 @@ impl core::error::Error for DetectError {}
 /// Without a hint:
 /// * `hookName` → Cline: snake_case is the SDK format, PascalCase legacy;
 /// * `hook_event_name` in camelCase → Cursor;
+/// * `hookName` in camelCase → Copilot CLI's camelCase dialect (its
+///   `permissionRequest`); no event name but `event_arg` and `sessionId` or
+///   a `COPILOT_*` variable → the same, with `event_arg` as the event;
 /// * `hook_event_name` in PascalCase → Qwen Code or Factory Droid when their
-///   variables or fields say so (see `claude_protocol_agent`), else Claude
-///   Code, unless the payload is recognisably Gemini CLI's (a top-level `timestamp`, a Gemini-only event
-///   name or a `GEMINI_*` variable) or Codex's (the Codex-only `Interrupt`
-///   event, or `turn_id` on any event but Claude Code's `MessageDisplay`):
-///   those have no adapter yet and give [`DetectError::UnsupportedAgent`].
-///   Codex's `SessionStart` and `SessionEnd` carry neither marker and are
-///   read as Claude Code; both are non-blocking and Claude Code's reply to
-///   them is also valid Codex output.
+///   variables or fields say so (see `claude_protocol_agent`), then
+///   Copilot CLI's PascalCase dialect (`is_copilot`), else Claude
+///   Code, unless the payload is recognisably Gemini CLI's (a top-level
+///   `timestamp` without Qwen's `permission_mode`, a Gemini-only event name
+///   or a `GEMINI_*` variable: Gemini sets `GEMINI_CWD`, `GEMINI_SESSION_ID`,
+///   `GEMINI_PLANS_DIR` and `GEMINI_PROJECT_DIR` even when it redacts the
+///   rest of the hook's environment), after Codex (see `is_codex`).
+///   Codex's `SessionEnd` carries no marker but the `CODEX_*` variables;
+///   without them it is read as Claude Code's, which is harmless: it is
+///   non-blocking and its neutral reply is the same.
 /// * an event name of neither case → the environment decides (`CURSOR_*`,
 ///   then `CLAUDE_*`).
 pub fn detect(
     payload: &[u8],
     hint: Option<Agent>,
+    env_names: &[&str],
+) -> Result<Detected, DetectError> {
+    detect_with_event(payload, hint, None, env_names)
+}
+
+/// [`detect`], given also the native event named on the shim's command
+/// line after the agent (`gateway-shim copilot preToolUse`), which is the
+/// event of a payload that names none: Copilot CLI's camelCase hooks.
+pub fn detect_with_event(
+    payload: &[u8],
+    hint: Option<Agent>,
+    event_arg: Option<&str>,
     env_names: &[&str],
 ) -> Result<Detected, DetectError> {
     let top = sniff::scan(payload).ok_or(DetectError::NotAnObject)?;
@@ -85,9 +102,12 @@ pub fn detect(
     let env = Env(env_names);
 
     let dialect = match hint {
-        Some(agent @ (Agent::GeminiCli | Agent::Codex)) => {
-            return Err(DetectError::UnsupportedAgent(agent));
-        }
+        Some(Agent::GeminiCli) => Dialect::GeminiCli,
+        Some(Agent::Codex) => Dialect::Codex,
+        Some(Agent::Copilot) => match (&hook_name, &event_name) {
+            (None, Some(_)) => Dialect::CopilotPascal,
+            _ => Dialect::CopilotCamel,
+        },
         Some(Agent::Cline) => cline_dialect(hook_name.as_deref(), &top),
         Some(Agent::Cursor) => Dialect::Cursor,
         Some(Agent::QwenCode) => Dialect::QwenCode,
@@ -99,14 +119,31 @@ pub fn detect(
             _ => Dialect::ClaudeCode,
         },
         None => match (&hook_name, &event_name) {
+            // Copilot's `permissionRequest` (whatever the config's case):
+            // Cline's `hookName`s are snake_case or PascalCase, never camel.
+            (Some(name), _) if is_camel(name) && !name.contains('_') => Dialect::CopilotCamel,
             (Some(name), _) => cline_dialect(Some(name), &top),
+            // No event name: Copilot's camelCase payloads, when the shim
+            // was told the event and the payload or variables say Copilot.
+            (None, None)
+                if event_arg.is_some() && (top.has_key("sessionId") || env.has("COPILOT_")) =>
+            {
+                Dialect::CopilotCamel
+            }
             (None, Some(name)) => unhinted_event_dialect(name, &top, &env)?,
             (None, None) => return Err(DetectError::UnknownDialect),
         },
     };
     let native_event = match dialect {
         Dialect::ClineSdk | Dialect::ClineLegacy => hook_name,
-        Dialect::ClaudeCode | Dialect::Cursor | Dialect::QwenCode | Dialect::Droid => event_name,
+        Dialect::ClaudeCode
+        | Dialect::Cursor
+        | Dialect::QwenCode
+        | Dialect::Droid
+        | Dialect::GeminiCli
+        | Dialect::Codex
+        | Dialect::CopilotPascal => event_name,
+        Dialect::CopilotCamel => hook_name.or_else(|| event_arg.map(String::from)),
     };
     Ok(Detected {
         dialect,
@@ -139,11 +176,14 @@ fn unhinted_event_dialect(
         if let Some(dialect) = claude_protocol_agent(top, env) {
             return Ok(dialect);
         }
-        if top.has_key("timestamp") || GEMINI_ONLY_EVENTS.contains(&name) || env.has("GEMINI_") {
-            return Err(DetectError::UnsupportedAgent(Agent::GeminiCli));
+        if is_copilot(name, top, env) {
+            return Ok(Dialect::CopilotPascal);
         }
-        if name == "Interrupt" || (top.has_key("turn_id") && name != "MessageDisplay") {
-            return Err(DetectError::UnsupportedAgent(Agent::Codex));
+        if is_codex(name, top, env) {
+            return Ok(Dialect::Codex);
+        }
+        if top.has_key("timestamp") || GEMINI_ONLY_EVENTS.contains(&name) || env.has("GEMINI_") {
+            return Ok(Dialect::GeminiCli);
         }
         return Ok(Dialect::ClaudeCode);
     }
@@ -182,6 +222,48 @@ fn claude_protocol_agent(top: &TopLevel<'_>, env: &Env<'_>) -> Option<Dialect> {
     .any(|key| top.has_key(key));
     (env.has("FACTORY_") || env.has("DROID_") || droid_mode || droid_field)
         .then_some(Dialect::Droid)
+}
+
+/// Copilot CLI's PascalCase payloads: a `COPILOT_*` variable (hooks get
+/// `COPILOT_CLI=1`), or a top-level `timestamp` (Claude Code never sends
+/// one) on a Claude Code event name Gemini CLI does not use, or on one it
+/// shares without `transcript_path` (which Gemini sends on every event).
+fn is_copilot(name: &str, top: &TopLevel<'_>, env: &Env<'_>) -> bool {
+    const SHARED_WITH_GEMINI: [&str; 3] = ["SessionStart", "SessionEnd", "Notification"];
+    env.has("COPILOT_")
+        || (top.has_key("timestamp")
+            && !GEMINI_ONLY_EVENTS.contains(&name)
+            && (!SHARED_WITH_GEMINI.contains(&name) || !top.has_key("transcript_path")))
+}
+
+/// Codex: the Codex-only `Interrupt` event, `turn_id` (on every turn
+/// event; Claude Code sends it only on `MessageDisplay`), `model` with
+/// `permission_mode` on SessionStart (Claude Code's SessionStart has
+/// neither), or a `CODEX_*` variable (`CODEX_HOME`, `CODEX_MANAGED_BY_NPM`).
+fn is_codex(name: &str, top: &TopLevel<'_>, env: &Env<'_>) -> bool {
+    name == "Interrupt"
+        || (top.has_key("turn_id") && name != "MessageDisplay")
+        || (name == "SessionStart" && top.has_key("model") && top.has_key("permission_mode"))
+        || env.has("CODEX_")
+}
+
+/// What the shim's arguments say, for the gateway (which receives them
+/// forwarded): the first argument naming an agent, and the one after it,
+/// unless it is a flag, as the native event (`gateway-shim copilot
+/// preToolUse`). The shim parses the same grammar itself (`shim/src/cli.rs`).
+pub fn args_hint<S: AsRef<str>>(args: &[S]) -> (Option<Agent>, Option<&str>) {
+    let Some(at) = args
+        .iter()
+        .position(|arg| arg.as_ref().parse::<Agent>().is_ok())
+    else {
+        return (None, None);
+    };
+    let agent = args[at].as_ref().parse::<Agent>().ok();
+    let event = args
+        .get(at + 1)
+        .map(AsRef::as_ref)
+        .filter(|arg| !arg.starts_with('-') && arg.parse::<Agent>().is_err());
+    (agent, event)
 }
 
 /// SDK or legacy. Without a readable `hookName` (only possible with a

@@ -17,6 +17,8 @@ pub enum Agent {
     QwenCode,
     /// Factory Droid: Claude Code's protocol with its own events and tools.
     Droid,
+    /// GitHub Copilot CLI, in either of its two config dialects.
+    Copilot,
 }
 
 /// The JSON dialect of a hook payload. One agent may speak several.
@@ -33,6 +35,19 @@ pub enum Dialect {
     QwenCode,
     /// Factory Droid: Claude-shaped payloads, Claude Code's reply format.
     Droid,
+    /// Gemini CLI: Claude-shaped payloads plus `timestamp` under its own
+    /// event names (`BeforeTool`, ...); its own reply format.
+    GeminiCli,
+    /// Codex: Claude-shaped payloads plus `turn_id`, `model` and
+    /// `permission_mode`; its own strict reply schemas.
+    Codex,
+    /// Copilot CLI hooks configured with PascalCase event names:
+    /// Claude-shaped payloads (plus `timestamp`) and Claude Code's replies.
+    CopilotPascal,
+    /// Copilot CLI hooks configured with camelCase event names: its own
+    /// payloads, which name no event (the shim's argument does), and flat
+    /// replies.
+    CopilotCamel,
 }
 
 /// What the shim does when the gateway cannot answer.
@@ -57,7 +72,7 @@ impl FailMode {
 
 impl Agent {
     /// Every agent, in a stable order.
-    pub const ALL: [Agent; 7] = [
+    pub const ALL: [Agent; 8] = [
         Agent::ClaudeCode,
         Agent::Cursor,
         Agent::Cline,
@@ -65,6 +80,7 @@ impl Agent {
         Agent::Codex,
         Agent::QwenCode,
         Agent::Droid,
+        Agent::Copilot,
     ];
 
     /// The name users write in config files and on the shim's command line.
@@ -77,6 +93,7 @@ impl Agent {
             Agent::Codex => "codex",
             Agent::QwenCode => "qwen-code",
             Agent::Droid => "droid",
+            Agent::Copilot => "copilot",
         }
     }
 }
@@ -93,7 +110,7 @@ pub struct UnknownAgent;
 
 impl fmt::Display for UnknownAgent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("unknown agent (expected claude-code, cursor, cline, gemini-cli, codex, qwen-code or droid)")
+        f.write_str("unknown agent (expected claude-code, cursor, cline, gemini-cli, codex, qwen-code, droid or copilot)")
     }
 }
 
@@ -112,13 +129,17 @@ impl FromStr for Agent {
 
 impl Dialect {
     /// Every dialect, in a stable order.
-    pub const ALL: [Dialect; 6] = [
+    pub const ALL: [Dialect; 10] = [
         Dialect::ClaudeCode,
         Dialect::Cursor,
         Dialect::ClineSdk,
         Dialect::ClineLegacy,
         Dialect::QwenCode,
         Dialect::Droid,
+        Dialect::GeminiCli,
+        Dialect::Codex,
+        Dialect::CopilotPascal,
+        Dialect::CopilotCamel,
     ];
 
     /// The agent that speaks this dialect.
@@ -129,6 +150,9 @@ impl Dialect {
             Dialect::ClineSdk | Dialect::ClineLegacy => Agent::Cline,
             Dialect::QwenCode => Agent::QwenCode,
             Dialect::Droid => Agent::Droid,
+            Dialect::GeminiCli => Agent::GeminiCli,
+            Dialect::Codex => Agent::Codex,
+            Dialect::CopilotPascal | Dialect::CopilotCamel => Agent::Copilot,
         }
     }
 
@@ -146,6 +170,13 @@ impl Dialect {
             // Neither documents a cap; they follow Claude Code's protocol,
             // so they get its limit.
             Dialect::QwenCode | Dialect::Droid => 10_000,
+            // Gemini CLI documents no cap; Claude Code's, whose hook
+            // protocol it mirrors.
+            Dialect::GeminiCli => 10_000,
+            // Codex documents no cap either.
+            Dialect::Codex => 10_000,
+            // Copilot CLI documents no cap either.
+            Dialect::CopilotPascal | Dialect::CopilotCamel => 10_000,
         }
     }
 }

@@ -98,6 +98,59 @@ const CURSOR_NOTHING_TO_BLOCK: [&str; 14] = [
     "subagentStop",
 ];
 
+/// Gemini CLI events a hook can block before they happen. Its other
+/// events have nothing left to block (AfterTool: the tool ran; AfterAgent:
+/// "blocking" forces another turn) and answer the neutral reply.
+const GEMINI_BLOCKS: [&str; 3] = ["BeforeTool", "BeforeAgent", "BeforeModel"];
+
+/// Gemini CLI events with nothing to block.
+const GEMINI_NOTHING_TO_BLOCK: [&str; 8] = [
+    "SessionStart",
+    "SessionEnd",
+    "BeforeToolSelection",
+    "AfterModel",
+    "AfterTool",
+    "AfterAgent",
+    "PreCompress",
+    "Notification",
+];
+
+/// Codex events with nothing to block (or only a continuation to force).
+const CODEX_NOTHING_TO_BLOCK: [&str; 9] = [
+    "SessionStart",
+    "PostToolUse",
+    "Stop",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+    "PostCompact",
+    "Interrupt",
+    "SessionEnd",
+];
+
+/// Copilot CLI events with nothing to block, in both config dialects.
+const COPILOT_NOTHING_TO_BLOCK: [&str; 19] = [
+    "SessionStart",
+    "UserPromptSubmit",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "Stop",
+    "SubagentStop",
+    "Notification",
+    "SessionEnd",
+    "sessionStart",
+    "userPromptSubmitted",
+    "postToolUse",
+    "postToolUseFailure",
+    "agentStop",
+    "subagentStart",
+    "subagentStop",
+    "preCompact",
+    "errorOccurred",
+    "notification",
+    "sessionEnd",
+];
+
 /// The reply for `dialect` and `native_event` (when known) under `mode`.
 /// `message` explains the block to the user and model (closed mode only).
 pub fn fallback(
@@ -158,6 +211,52 @@ fn closed(dialect: Option<Dialect>, native_event: Option<&str>, message: &str) -
             stdout: cline_cancel(message),
             ..Reply::default()
         },
+        // Codex's PreToolUse and PermissionRequest schemas accept Claude
+        // Code's closed replies exactly; exit 2 with a non-empty stderr
+        // blocks a prompt. Its other events have nothing to block.
+        Some(Dialect::Codex) => match native_event {
+            Some(event @ ("PreToolUse" | "PermissionRequest" | "UserPromptSubmit")) => {
+                claude_closed(Some(event), message)
+            }
+            Some(event) if CODEX_NOTHING_TO_BLOCK.contains(&event) => Reply::default(),
+            _ => claude_closed(native_event, message),
+        },
+        // Copilot reads a JSON deny at exit 0 and shows its reason; any
+        // non-zero exit also denies (since 1.0.57) but drops the message.
+        Some(Dialect::CopilotPascal) => match native_event {
+            Some("PreToolUse") => Reply {
+                stdout: claude_pre_tool_deny("PreToolUse", message),
+                ..Reply::default()
+            },
+            Some(event) if COPILOT_NOTHING_TO_BLOCK.contains(&event) => Reply::default(),
+            _ => exit2(message),
+        },
+        Some(Dialect::CopilotCamel) => match native_event {
+            Some("preToolUse") => Reply {
+                stdout: json_line(&[
+                    r#"{"permissionDecision":"deny","permissionDecisionReason":"#,
+                    &json_string(message),
+                    "}",
+                ]),
+                ..Reply::default()
+            },
+            Some("permissionRequest") => Reply {
+                stdout: json_line(&[
+                    r#"{"behavior":"deny","message":"#,
+                    &json_string(message),
+                    "}",
+                ]),
+                ..Reply::default()
+            },
+            Some(event) if COPILOT_NOTHING_TO_BLOCK.contains(&event) => Reply::default(),
+            _ => exit2(message),
+        },
+        Some(Dialect::GeminiCli) => match native_event {
+            Some(event) if GEMINI_NOTHING_TO_BLOCK.contains(&event) => Reply::default(),
+            Some(event) if GEMINI_BLOCKS.contains(&event) => gemini_deny(message),
+            // Unknown or unnamed event: deny wherever Gemini reads one.
+            _ => gemini_deny(message),
+        },
         // Unknown dialect: exit 2 with the message on stderr blocks in
         // Claude Code, Cursor and Codex; the `cancel` JSON blocks in Cline
         // (both formats read stdout whatever the exit code).
@@ -174,13 +273,7 @@ fn claude_closed(native_event: Option<&str>, message: &str) -> Reply {
         // The JSON deny is the documented way; exit 2 also blocks should the
         // JSON not be read, and puts the reason on stderr for Claude.
         Some(event @ ("PreToolUse" | "PreSkillShellCommand")) => Reply {
-            stdout: json_line(&[
-                r#"{"hookSpecificOutput":{"hookEventName":""#,
-                event,
-                r#"","permissionDecision":"deny","permissionDecisionReason":"#,
-                &json_string(message),
-                "}}",
-            ]),
+            stdout: claude_pre_tool_deny(event, message),
             stderr: line(message),
             exit_code: 2,
         },
@@ -198,6 +291,34 @@ fn claude_closed(native_event: Option<&str>, message: &str) -> Reply {
         // Unknown or unnamed event: exit 2 blocks wherever exit 2 can.
         _ => exit2(message),
     }
+}
+
+/// Gemini reads stdout JSON before the exit code, and a JSON reply
+/// without a decision lets the action go ahead whatever the code: the deny
+/// must be JSON. Exit 2 and stderr also deny should stdout not be read.
+fn gemini_deny(message: &str) -> Reply {
+    Reply {
+        stdout: json_line(&[
+            r#"{"decision":"deny","reason":"#,
+            &json_string(message),
+            "}",
+        ]),
+        stderr: line(message),
+        exit_code: 2,
+    }
+}
+
+/// Claude Code's PreToolUse deny, as one JSON line.
+/// Claude Code's JSON deny of a pre-tool `event` (`PreToolUse`, or
+/// `PreSkillShellCommand`, which takes the same reply).
+fn claude_pre_tool_deny(event: &str, message: &str) -> Vec<u8> {
+    json_line(&[
+        r#"{"hookSpecificOutput":{"hookEventName":""#,
+        event,
+        r#"","permissionDecision":"deny","permissionDecisionReason":"#,
+        &json_string(message),
+        "}}",
+    ])
 }
 
 fn exit2(message: &str) -> Reply {

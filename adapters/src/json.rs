@@ -46,6 +46,23 @@ pub(crate) fn stdout_reply(reply: &BTreeMap<&'static str, Value>) -> Reply {
     }
 }
 
+/// A JSON-only reply (nothing on stderr, exit 0): `output` as one line of
+/// JSON when it says anything (`says`), else empty stdout, the neutral
+/// reply. Gemini CLI and Codex take every answer this way.
+pub(crate) fn json_only_reply(output: &impl serde::Serialize, says: bool) -> Reply {
+    let mut stdout = Vec::new();
+    if says {
+        // Serializing plain structs of strings and `Value`s cannot fail.
+        stdout = serde_json::to_vec(output).unwrap_or_default();
+        stdout.push(b'\n');
+    }
+    Reply {
+        stdout,
+        stderr: Vec::new(),
+        exit_code: 0,
+    }
+}
+
 /// A JSON object with the path that leads to it, for error messages.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Fields<'a> {

@@ -31,7 +31,7 @@ mod fallback;
 mod reply;
 mod sniff;
 
-pub use detect::{DetectError, Detected, detect};
+pub use detect::{DetectError, Detected, args_hint, detect, detect_with_event};
 pub use dialect::{Agent, Dialect, FailMode, UnknownAgent};
 pub use fallback::fallback;
 pub use reply::Reply;
@@ -40,6 +40,10 @@ pub use reply::Reply;
 mod claude_code;
 #[cfg(feature = "json")]
 mod cline;
+#[cfg(feature = "json")]
+mod codex;
+#[cfg(feature = "json")]
+mod copilot;
 #[cfg(feature = "json")]
 mod cursor;
 #[cfg(feature = "json")]
@@ -52,6 +56,8 @@ mod droid;
 mod error;
 #[cfg(feature = "json")]
 mod event;
+#[cfg(feature = "json")]
+mod gemini_cli;
 #[cfg(feature = "json")]
 mod json;
 #[cfg(feature = "json")]
@@ -72,7 +78,7 @@ pub use {
     error::{ParseError, ParseErrorKind},
     event::{Capabilities, EventKind, HookEvent, StopInfo, Tool, ToolClass},
     merge::{Merged, RankedDecision, merge},
-    parse::parse,
+    parse::{parse, parse_detected},
     render::{Loss, Rendered, render},
 };
 

@@ -1,7 +1,10 @@
 //! Merged decision to the agent's exact reply: dispatch to the dialect's
 //! adapter, and the [`Loss`]es it reports.
 
-use crate::{Decision, Dialect, HookEvent, Reply, claude_code, cline, cursor, droid, qwen_code};
+use crate::{
+    Decision, Dialect, HookEvent, Reply, claude_code, cline, codex, copilot, cursor, droid,
+    gemini_cli, qwen_code,
+};
 
 /// A part of a decision the agent cannot express for this event. The
 /// gateway counts them, so operators see what their subscribers asked for
@@ -51,5 +54,9 @@ pub fn render(event: &HookEvent, decision: &Decision) -> Rendered {
         Dialect::ClineSdk | Dialect::ClineLegacy => cline::render(event, decision),
         Dialect::QwenCode => qwen_code::PROTOCOL.render(event, decision),
         Dialect::Droid => droid::PROTOCOL.render(event, decision),
+        Dialect::GeminiCli => gemini_cli::render(event, decision),
+        Dialect::Codex => codex::render(event, decision),
+        Dialect::CopilotPascal => copilot::render_pascal(event, decision),
+        Dialect::CopilotCamel => copilot::render_camel(event, decision),
     }
 }

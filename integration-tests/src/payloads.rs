@@ -47,6 +47,35 @@ pub fn droid_execute(command: &str) -> String {
     })
 }
 
+/// Codex `PreToolUse` of `Bash` running `command`.
+pub fn codex_bash(command: &str) -> String {
+    edit("codex", "PreToolUse.json", |v| {
+        v["tool_input"]["command"] = json!(command);
+    })
+}
+
+/// Copilot CLI `PreToolUse` (PascalCase config) of `Bash` running `command`.
+pub fn copilot_bash(command: &str) -> String {
+    edit("copilot", "PreToolUse.json", |v| {
+        v["tool_input"]["command"] = json!(command);
+    })
+}
+
+/// Copilot CLI `preToolUse` (camelCase config: no event name in the
+/// payload) of `bash` running `command`.
+pub fn copilot_camel_bash(command: &str) -> String {
+    edit("copilot-camel", "preToolUse.json", |v| {
+        v["toolArgs"]["command"] = json!(command);
+    })
+}
+
+/// Gemini CLI `BeforeTool` of `run_shell_command` running `command`.
+pub fn gemini_shell(command: &str) -> String {
+    edit("gemini-cli", "BeforeTool.json", |v| {
+        v["tool_input"]["command"] = json!(command);
+    })
+}
+
 /// Cursor `beforeShellExecution` of `command`.
 pub fn cursor_shell(command: &str) -> String {
     edit("cursor", "beforeShellExecution.json", |v| {

@@ -65,18 +65,22 @@ pub struct Shim {
     program: PathBuf,
     /// A command the shim runs under (e.g. `setpriv ... --`).
     wrapper: Vec<String>,
-    agent: Option<String>,
+    /// The shim's arguments.
+    args: Vec<String>,
     envs: Vec<(String, String)>,
 }
 
 impl Shim {
-    /// The shim talking to `socket`, with `agent` as its argument (or none:
-    /// the gateway detects the agent).
+    /// The shim talking to `socket`, with `agent` as its arguments, split
+    /// at spaces (`cursor`, `copilot preToolUse`; none: the gateway detects
+    /// the agent).
     pub fn new(socket: &Path, agent: Option<&str>) -> Shim {
         Shim {
             program: binaries().shim.clone(),
             wrapper: Vec::new(),
-            agent: agent.map(str::to_owned),
+            args: agent
+                .map(|words| words.split_whitespace().map(str::to_owned).collect())
+                .unwrap_or_default(),
             envs: vec![
                 ("HOOKGATE_SOCKET".into(), socket.display().to_string()),
                 ("HOOKGATE_TIMEOUT_MS".into(), TEST_SHIM_TIMEOUT_MS.into()),
@@ -119,7 +123,7 @@ impl Shim {
             }
             None => Command::new(&self.program),
         };
-        command.args(self.agent.iter());
+        command.args(&self.args);
         command.env_clear();
         if let Some(path) = std::env::var_os("PATH") {
             command.env("PATH", path);

@@ -2,8 +2,15 @@
 //! than the whole shim, and the grammar is two optional words.
 //!
 //! ```text
-//! gateway-shim [claude-code|cursor|cline|gemini-cli|codex] [--fail-closed|--fail-open]
+//! gateway-shim [AGENT [EVENT]] [--fail-closed|--fail-open]
 //! ```
+//!
+//! `EVENT`, the agent's own name of the hook event, is for hook configs
+//! whose payloads name no event (Copilot CLI's camelCase hooks:
+//! `gateway-shim copilot preToolUse`); it must follow the agent.
+//!
+//! `USAGE` lists the agents that work (an agent name without an adapter is
+//! still parsed, so the gateway can count it, but is not advertised).
 //!
 //! A bad command line must never hurt the agent: it is reported on stderr and
 //! answered with a fallback reply (see `run`), not with a usage exit code the
@@ -17,8 +24,12 @@ use alloc::vec::Vec;
 use hookgate_adapters::{Agent, FailMode};
 
 /// Shown for `--help` and after a usage error.
-pub(crate) const USAGE: &str = "usage: gateway-shim [claude-code|cursor|cline|gemini-cli|codex] \
-                                [--fail-closed|--fail-open]";
+pub(crate) const USAGE: &str = "usage: gateway-shim \
+                                [claude-code|cursor|cline|gemini-cli|codex|qwen-code|droid|copilot \
+                                [EVENT]] [--fail-closed|--fail-open]";
+
+/// The longest native event name accepted (Claude Code's longest is 18).
+const MAX_EVENT: usize = 64;
 
 /// More arguments than this is certainly a misconfigured hook, and bounds
 /// what the request forwards.
@@ -29,6 +40,8 @@ const MAX_ARGS: usize = 8;
 pub(crate) struct Invocation {
     /// The agent named on the command line: a hint for dialect detection.
     pub(crate) agent: Option<Agent>,
+    /// The native event named after the agent, for payloads that name none.
+    pub(crate) event: Option<String>,
     /// `--fail-closed` / `--fail-open` (the last one wins); overrides `HOOKGATE_FAIL`.
     pub(crate) fail_mode: Option<FailMode>,
     /// The arguments as given, forwarded to the gateway.
@@ -74,6 +87,10 @@ pub(crate) fn parse(argv: &[Vec<u8>]) -> Command {
             name => match name.parse::<Agent>() {
                 Ok(agent) if parsed.agent.is_none() => parsed.agent = Some(agent),
                 Ok(_) => keep_first(&mut error, "more than one agent name".to_owned()),
+                // The word right after the agent: its native event.
+                Err(_) if follows_agent(&parsed) && is_event_name(name) => {
+                    parsed.event = Some(name.to_owned());
+                }
                 Err(unknown) => keep_first(&mut error, format!("`{}`: {unknown}", shorten(name))),
             },
         }
@@ -87,6 +104,22 @@ pub(crate) fn parse(argv: &[Vec<u8>]) -> Command {
             partial: parsed,
         },
     }
+}
+
+/// The last argument so far named the agent, and no event was given yet.
+fn follows_agent(parsed: &Invocation) -> bool {
+    parsed.event.is_none()
+        && parsed
+            .args
+            .last()
+            .is_some_and(|last| last.parse::<Agent>().is_ok())
+}
+
+/// An event name: ASCII letters, digits and `_`, starting with a letter.
+fn is_event_name(word: &str) -> bool {
+    word.len() <= MAX_EVENT
+        && word.starts_with(|c: char| c.is_ascii_alphabetic())
+        && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// Reports the first problem only: one line on stderr.
@@ -114,9 +147,38 @@ mod tests {
     fn hook(agent: Option<Agent>, fail_mode: Option<FailMode>, args: &[&str]) -> Command {
         Command::Hook(Invocation {
             agent,
+            event: None,
             fail_mode,
             args: args.iter().map(|a| (*a).to_owned()).collect(),
         })
+    }
+
+    #[test]
+    fn an_event_may_follow_the_agent() {
+        let Command::Hook(hook) = parse(&argv(&["copilot", "preToolUse", "--fail-closed"])) else {
+            panic!("a hook invocation");
+        };
+        assert_eq!(hook.agent, Some(Agent::Copilot));
+        assert_eq!(hook.event.as_deref(), Some("preToolUse"));
+        assert_eq!(hook.fail_mode, Some(FailMode::Closed));
+        assert_eq!(hook.args, ["copilot", "preToolUse", "--fail-closed"]);
+        // Not without an agent before it, not twice, not an odd word.
+        for args in [
+            &["preToolUse"][..],
+            &["copilot", "preToolUse", "postToolUse"],
+            &["copilot", "--fail-open", "preToolUse"],
+            &["copilot", "pre/../x"],
+        ] {
+            assert!(
+                matches!(parse(&argv(args)), Command::Usage { .. }),
+                "{args:?}"
+            );
+        }
+        let long = "e".repeat(MAX_EVENT + 1);
+        assert!(matches!(
+            parse(&argv(&["copilot", &long])),
+            Command::Usage { .. }
+        ));
     }
 
     #[test]

@@ -16,7 +16,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use hookgate_adapters::{Agent, FailMode, detect, fallback};
+use hookgate_adapters::{Agent, FailMode, detect_with_event, fallback};
 use hookgate_wire::Request;
 
 use crate::call;
@@ -58,6 +58,7 @@ pub(crate) fn run(argv: Vec<Vec<u8>>, environ: Vec<(Vec<u8>, Vec<u8>)>) -> u8 {
     let mut env = request::forwarded_env(environ);
     let fallback = Fallback {
         agent: invocation.agent,
+        event: invocation.event.clone(),
         agent_env_names: env
             .iter()
             .map(|(name, _)| name.clone())
@@ -124,6 +125,9 @@ fn var(environ: &[(Vec<u8>, Vec<u8>)], name: &str) -> Option<String> {
 /// What the shim needs to answer on its own.
 struct Fallback<'a> {
     agent: Option<Agent>,
+    /// The native event named after the agent (`gateway-shim copilot
+    /// preToolUse`), for payloads that name none.
+    event: Option<String>,
     /// Names of the agent variables, for dialect detection.
     agent_env_names: Vec<String>,
     mode: FailMode,
@@ -135,7 +139,7 @@ impl Fallback<'_> {
     /// and returns the exit code.
     fn answer(&self, payload: &[u8], reason: Reason, detail: &str) -> u8 {
         let names: Vec<&str> = self.agent_env_names.iter().map(String::as_str).collect();
-        let detected = detect(payload, self.agent, &names).ok();
+        let detected = detect_with_event(payload, self.agent, self.event.as_deref(), &names).ok();
         let reply = fallback(
             detected.as_ref().map(|d| d.dialect),
             detected.as_ref().and_then(|d| d.native_event.as_deref()),
@@ -169,9 +173,15 @@ fn help() -> String {
         "\
 gateway-shim: the hook command agents run; forwards each hook call to the hookgate gateway.
 
-usage: gateway-shim [claude-code|cursor|cline|gemini-cli|codex] [--fail-closed|--fail-open]
+{USAGE}
 
 Reads the hook payload on stdin and answers on stdout/stderr/exit code.
+Without an agent name the agent is detected from the payload. EVENT (the
+agent's own event name, after the agent) is for payloads that name none:
+`gateway-shim copilot preToolUse` in Copilot CLI's camelCase hooks. Cursor is
+supported from its documentation (its CLI is not run in hookgate's tests); the
+other agents are tested through their real CLIs.
+
 If the gateway cannot answer, it fails open (the agent's neutral reply) unless
 fail-closed is asked for (then it blocks what the event lets a hook block).
 

@@ -7,7 +7,7 @@
 
 pub(crate) mod events;
 mod parse;
-mod render;
+pub(crate) mod render;
 
 use crate::{Decision, Dialect, HookEvent, ParseError, Rendered, ToolClass};
 use events::EventSpec;

@@ -11,8 +11,8 @@ use crate::fallback::WORKTREE_CREATE_MESSAGE;
 use crate::{Decision, HookEvent, Loss, Permission, Rendered, Reply};
 
 /// Said when a deny or halt comes with no reason at all.
-const DEFAULT_DENY: &str = "Blocked by hookgate policy.";
-const DEFAULT_HALT: &str = "Stopped by hookgate policy.";
+pub(crate) const DEFAULT_DENY: &str = "Blocked by hookgate policy.";
+pub(crate) const DEFAULT_HALT: &str = "Stopped by hookgate policy.";
 
 /// The stdout JSON. Structs (not a `Map`) so the field order is fixed.
 #[derive(Debug, Default, Serialize)]
@@ -339,7 +339,7 @@ impl<'a> Builder<'a> {
 /// What to tell about a deny, ask, allow or halt: the reason and the agent
 /// message, each once, on separate lines. Claude Code has one text field
 /// per answer, and which audience it reaches depends on the answer.
-fn user_message(decision: &Decision) -> Option<String> {
+pub(crate) fn user_message(decision: &Decision) -> Option<String> {
     let reason = decision.reason.as_deref().filter(|s| !s.is_empty());
     let agent = decision.agent_message.as_deref().filter(|s| !s.is_empty());
     match (reason, agent) {

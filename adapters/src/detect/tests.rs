@@ -27,12 +27,10 @@ fn every_fixture_without_hint() {
                 "cursor" => ok(Dialect::Cursor, &stem),
                 "cline" if stem.starts_with("legacy.") => ok(Dialect::ClineLegacy, event),
                 "cline" => ok(Dialect::ClineSdk, &stem),
-                "gemini-cli" => Err(DetectError::UnsupportedAgent(Agent::GeminiCli)),
-                // Indistinguishable from Claude Code, and harmless (see `detect`).
-                "codex" if matches!(event, "SessionStart" | "SessionEnd") => {
-                    ok(Dialect::ClaudeCode, event)
-                }
-                "codex" => Err(DetectError::UnsupportedAgent(Agent::Codex)),
+                "gemini-cli" => ok(Dialect::GeminiCli, &stem),
+                // Indistinguishable from Claude Code without CODEX_* (see `detect`).
+                "codex" if event == "SessionEnd" => ok(Dialect::ClaudeCode, event),
+                "codex" => ok(Dialect::Codex, event),
                 _ => unreachable!(),
             };
             assert_eq!(detect(&payload, None, &[]), expected, "{agent}/{stem}");
@@ -92,12 +90,14 @@ fn hints_win() {
             .dialect,
         Dialect::ClaudeCode
     );
-    for agent in [Agent::GeminiCli, Agent::Codex] {
-        assert_eq!(
-            detect(&claude, Some(agent), &[]),
-            Err(DetectError::UnsupportedAgent(agent))
-        );
-    }
+    assert_eq!(
+        detect(&claude, Some(Agent::GeminiCli), &[]),
+        ok(Dialect::GeminiCli, "PreToolUse")
+    );
+    assert_eq!(
+        detect(&claude, Some(Agent::Codex), &[]),
+        ok(Dialect::Codex, "PreToolUse")
+    );
     // A hint does not make a non-object an object.
     assert_eq!(
         detect(b"[]", Some(Agent::ClaudeCode), &[]),
@@ -159,7 +159,7 @@ fn environment_breaks_ties_only() {
             None,
             &["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"]
         ),
-        Err(DetectError::UnsupportedAgent(Agent::GeminiCli))
+        ok(Dialect::GeminiCli, "Notification")
     );
 }
 

@@ -166,6 +166,10 @@ pub fn dialect_name(dialect: Dialect) -> &'static str {
         Dialect::ClineLegacy => "cline-legacy",
         Dialect::QwenCode => "qwen-code",
         Dialect::Droid => "droid",
+        Dialect::GeminiCli => "gemini-cli",
+        Dialect::Codex => "codex",
+        Dialect::CopilotPascal => "copilot-pascal",
+        Dialect::CopilotCamel => "copilot-camel",
     }
 }
 

@@ -94,6 +94,7 @@ fn agent(agent: Agent) -> v1::Agent {
         Agent::Codex => v1::Agent::Codex,
         Agent::QwenCode => v1::Agent::QwenCode,
         Agent::Droid => v1::Agent::Droid,
+        Agent::Copilot => v1::Agent::Copilot,
     }
 }
 
@@ -105,6 +106,10 @@ fn dialect(dialect: Dialect) -> v1::Dialect {
         Dialect::ClineLegacy => v1::Dialect::ClineLegacy,
         Dialect::QwenCode => v1::Dialect::QwenCode,
         Dialect::Droid => v1::Dialect::Droid,
+        Dialect::GeminiCli => v1::Dialect::GeminiCli,
+        Dialect::Codex => v1::Dialect::Codex,
+        Dialect::CopilotPascal => v1::Dialect::CopilotPascal,
+        Dialect::CopilotCamel => v1::Dialect::CopilotCamel,
     }
 }
 

@@ -274,21 +274,19 @@ struct NotUnderstood {
 
 /// Step one of an event: detect the dialect and parse the payload.
 fn understand(request: &Request) -> Result<HookEvent, NotUnderstood> {
-    // The shim's agent argument (`gateway-shim cursor`) is a hint; take
-    // the first argument naming an agent, so shim flags may precede it.
-    let hint = request
-        .args
-        .iter()
-        .find_map(|arg| arg.parse::<Agent>().ok());
+    // The shim's agent argument (`gateway-shim cursor`) is a hint, and the
+    // word after it the event of payloads that name none (`gateway-shim
+    // copilot preToolUse`); shim flags may precede them.
+    let (hint, event_arg) = adapters::args_hint(&request.args);
     let env_names: Vec<&str> = request.env.iter().map(|(name, _)| name.as_str()).collect();
-    let detected =
-        adapters::detect(&request.stdin, hint, &env_names).map_err(|err| NotUnderstood {
+    let detected = adapters::detect_with_event(&request.stdin, hint, event_arg, &env_names)
+        .map_err(|err| NotUnderstood {
             hint,
             detected: None,
             reason: Unparsed::of_detect(&err),
             error: err.to_string(),
         })?;
-    adapters::parse(detected.dialect, &request.stdin).map_err(|err| NotUnderstood {
+    adapters::parse_detected(&detected, &request.stdin).map_err(|err| NotUnderstood {
         // The dialect is known: its agent's payload did not parse.
         hint: Some(detected.dialect.agent()),
         reason: Unparsed::of_parse(&err),

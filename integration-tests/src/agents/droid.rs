@@ -6,9 +6,9 @@
 
 use std::path::Path;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-use super::run::{Launch, RunPaths, shell_quote};
+use super::run::{Launch, RunPaths, hook_groups};
 
 /// The events a Droid run hooks by default: every event of `droid exec`
 /// (UserPromptSubmit does not fire for its prompt).
@@ -59,17 +59,7 @@ pub(crate) fn prepare(
 /// `{"<Event>": [{"matcher": "*", "hooks": [{"type": "command", "command":
 /// "'<shim>'", "timeout": <s>}]}]}`.
 fn hooks_json(hooks: &[String], shim: &Path) -> Value {
-    let command = shell_quote(&shim.display().to_string());
-    let mut events = Map::new();
-    for event in hooks {
-        events.insert(
-            event.clone(),
-            json!([{"matcher": "*", "hooks": [
-                {"type": "command", "command": command, "timeout": HOOK_TIMEOUT_SECS},
-            ]}]),
-        );
-    }
-    Value::Object(events)
+    Value::Object(hook_groups(hooks, shim, "*", HOOK_TIMEOUT_SECS))
 }
 
 #[cfg(test)]

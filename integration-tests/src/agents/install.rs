@@ -64,6 +64,9 @@ pub struct NpmCli {
     pub dir: &'static str,
     /// The executable, relative to the prefix.
     pub bin: &'static str,
+    /// Packages installed with it at the same version (a platform package
+    /// npm would otherwise pick, or skip, by itself).
+    pub with: &'static [&'static str],
 }
 
 /// Qwen Code (runs on Node 20 although it asks for 22; needs no install
@@ -73,6 +76,7 @@ pub const QWEN_CODE: NpmCli = NpmCli {
     version: "0.24.4",
     dir: "qwen-code",
     bin: "node_modules/.bin/qwen",
+    with: &[],
 };
 /// Factory Droid: the platform package holds the whole binary (0.225.1's
 /// is missing from the registry, hence 0.225.2).
@@ -81,6 +85,38 @@ pub const DROID: NpmCli = NpmCli {
     version: "0.225.2",
     dir: "droid",
     bin: "node_modules/@factory/cli-linux-x64/bin/droid",
+    with: &[],
+};
+
+/// Gemini CLI (a bundled Node script; needs no install script).
+pub const GEMINI_CLI: NpmCli = NpmCli {
+    package: "@google/gemini-cli",
+    version: "0.61.0",
+    dir: "gemini-cli",
+    bin: "node_modules/.bin/gemini",
+    with: &[],
+};
+
+/// Codex: a Rust binary in the platform package `@openai/codex-linux-x64`
+/// (an optional dependency), started through the npm launcher as users
+/// run it (it sets `CODEX_MANAGED_BY_NPM` for hooks).
+pub const CODEX: NpmCli = NpmCli {
+    package: "@openai/codex",
+    version: "0.171.0",
+    dir: "codex",
+    bin: "node_modules/.bin/codex",
+    with: &[],
+};
+
+/// GitHub Copilot CLI: the npm loader plus its Linux platform package
+/// (an optional dependency, named so the install never depends on npm's
+/// platform pick).
+pub const COPILOT: NpmCli = NpmCli {
+    package: "@github/copilot",
+    version: "1.0.102",
+    dir: "copilot",
+    bin: "node_modules/.bin/copilot",
+    with: &["@github/copilot-linux-x64"],
 };
 
 static NPM_CLIS: Mutex<BTreeMap<&'static str, Result<PathBuf, String>>> =
@@ -109,12 +145,17 @@ fn install_npm_cli(cli: &NpmCli) -> Result<PathBuf, String> {
     let root = cache_root()?;
     let prefix = root.join(format!("{}-{}", cli.dir, cli.version));
     let marker = prefix.join(".hookgate-installed");
-    let spec = format!("{}@{}", cli.package, cli.version);
+    let spec = std::iter::once(cli.package)
+        .chain(cli.with.iter().copied())
+        .map(|package| format!("{package}@{}", cli.version))
+        .collect::<Vec<_>>()
+        .join(" ");
     let is_installed = || std::fs::read_to_string(&marker).is_ok_and(|text| text.trim() == spec);
     if !is_installed() {
         std::fs::create_dir_all(&prefix)
             .map_err(|err| format!("creating {}: {err}", prefix.display()))?;
-        let args = [spec.clone(), "--ignore-scripts".to_owned()];
+        let mut args: Vec<String> = spec.split(' ').map(str::to_owned).collect();
+        args.push("--ignore-scripts".to_owned());
         run_npm_install(&root.join("install.lock"), &marker, &prefix, &spec, &args)?;
         if !is_installed() {
             return Err(format!(

@@ -2,7 +2,8 @@
 //! as their hook command.
 //!
 //! - [`install`]: the pinned npm installs of Claude Code and the Cline CLI
-//!   (together) and of Qwen Code and Factory Droid (each on its own), done
+//!   (together) and of Qwen Code, Factory Droid, Gemini CLI, Codex and
+//!   Copilot CLI (each on its own), done
 //!   once by the test setup itself;
 //! - [`isolation`](mod@isolation): a private network and PID namespace per run where the
 //!   machine allows it;
@@ -16,7 +17,10 @@
 
 mod claude;
 mod cline;
+mod codex;
+mod copilot;
 mod droid;
+mod gemini;
 pub mod install;
 pub mod isolation;
 mod outcome;

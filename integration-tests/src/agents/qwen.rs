@@ -5,9 +5,9 @@
 
 use std::path::Path;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
-use super::run::{Launch, RunPaths, shell_quote};
+use super::run::{Launch, RunPaths, hook_groups};
 
 /// The events a Qwen Code run hooks by default: every event of a plain
 /// headless run (SessionEnd does not fire in `-p`).
@@ -64,16 +64,7 @@ pub(crate) fn prepare(
 /// [{"matcher": "", "hooks": [{"type": "command", "command": "'<shim>'",
 /// "timeout": <ms>}]}]}}`.
 fn settings_json(hooks: &[String], shim: &Path) -> Value {
-    let command = shell_quote(&shim.display().to_string());
-    let mut events = Map::new();
-    for event in hooks {
-        events.insert(
-            event.clone(),
-            json!([{"matcher": "", "hooks": [
-                {"type": "command", "command": command, "timeout": HOOK_TIMEOUT_MS},
-            ]}]),
-        );
-    }
+    let events = hook_groups(hooks, shim, "", HOOK_TIMEOUT_MS);
     json!({
         "security": {"auth": {"selectedType": "openai"}},
         "telemetry": {"enabled": false},

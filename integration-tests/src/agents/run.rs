@@ -10,10 +10,11 @@ use std::time::Duration;
 use tempfile::TempDir;
 use tokio::sync::Semaphore;
 
+use super::copilot::Case;
 use super::install::{self, ClaudeCode, Clis, NpmCli, clis, npm_cli};
 use super::isolation::isolation;
 use super::outcome::AgentOutcome;
-use super::{claude, cline, droid, qwen};
+use super::{claude, cline, codex, copilot, droid, gemini, qwen};
 use crate::binaries::binaries;
 use crate::fake_model::{Script, read_requests};
 use crate::shim::TEST_SHIM_TIMEOUT_MS;
@@ -36,6 +37,13 @@ pub enum Agent {
     Cline,
     QwenCode,
     Droid,
+    GeminiCli,
+    Codex,
+    /// Copilot CLI with its hooks in the PascalCase (Claude-compatible)
+    /// config dialect.
+    CopilotPascal,
+    /// Copilot CLI with its hooks in the camelCase config dialect.
+    CopilotCamel,
 }
 
 impl Agent {
@@ -46,8 +54,26 @@ impl Agent {
             Agent::Cline => &cline::DEFAULT_HOOKS,
             Agent::QwenCode => &qwen::DEFAULT_HOOKS,
             Agent::Droid => &droid::DEFAULT_HOOKS,
+            Agent::GeminiCli => &gemini::DEFAULT_HOOKS,
+            Agent::Codex => &codex::DEFAULT_HOOKS,
+            Agent::CopilotPascal => &copilot::PASCAL_HOOKS,
+            Agent::CopilotCamel => &copilot::CAMEL_HOOKS,
         };
         hooks.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    /// The agent's own name of the event before a tool call.
+    pub fn pre_tool_event(self) -> &'static str {
+        match self {
+            Agent::GeminiCli => "BeforeTool",
+            Agent::CopilotCamel => "preToolUse",
+            Agent::ClaudeCode
+            | Agent::Cline
+            | Agent::QwenCode
+            | Agent::Droid
+            | Agent::Codex
+            | Agent::CopilotPascal => "PreToolUse",
+        }
     }
 
     /// The agent's own npm install, for those not in [`Clis`].
@@ -56,6 +82,9 @@ impl Agent {
             Agent::ClaudeCode | Agent::Cline => None,
             Agent::QwenCode => Some(&install::QWEN_CODE),
             Agent::Droid => Some(&install::DROID),
+            Agent::GeminiCli => Some(&install::GEMINI_CLI),
+            Agent::Codex => Some(&install::CODEX),
+            Agent::CopilotPascal | Agent::CopilotCamel => Some(&install::COPILOT),
         }
     }
 }
@@ -259,6 +288,18 @@ impl AgentRun {
             (Agent::Droid, Installed::Single(program)) => {
                 droid::prepare(program, paths, port, prompt, hooks, shim)
             }
+            (Agent::GeminiCli, Installed::Single(program)) => {
+                gemini::prepare(program, paths, port, prompt, hooks, shim)
+            }
+            (Agent::Codex, Installed::Single(program)) => {
+                codex::prepare(program, paths, port, prompt, hooks, shim)
+            }
+            (Agent::CopilotPascal, Installed::Single(program)) => {
+                copilot::prepare(program, paths, port, prompt, (hooks, Case::Pascal), shim)
+            }
+            (Agent::CopilotCamel, Installed::Single(program)) => {
+                copilot::prepare(program, paths, port, prompt, (hooks, Case::Camel), shim)
+            }
             (agent, _) => panic!("{agent:?}: installed the wrong CLI (see Agent::npm_cli)"),
         }
         .expect("write the agent's configuration");
@@ -353,6 +394,28 @@ fn free_port() -> u16 {
         .and_then(|listener| listener.local_addr())
         .map(|addr| addr.port())
         .expect("find a free port")
+}
+
+/// Claude Code-style hook groups running `gateway-shim` (no agent
+/// argument) for each of `hooks`: `{"<Event>": [{"matcher": <matcher>,
+/// "hooks": [{"type": "command", "command": "'<shim>'", "timeout":
+/// <timeout>}]}]}`, the timeout in the agent's own unit.
+pub(crate) fn hook_groups(
+    hooks: &[String],
+    shim: &Path,
+    matcher: &str,
+    timeout: u64,
+) -> serde_json::Map<String, serde_json::Value> {
+    let command = shell_quote(&shim.display().to_string());
+    hooks
+        .iter()
+        .map(|event| {
+            let group = serde_json::json!([{"matcher": matcher, "hooks": [
+                {"type": "command", "command": command, "timeout": timeout},
+            ]}]);
+            (event.clone(), group)
+        })
+        .collect()
 }
 
 /// `text` as one single-quoted shell word.

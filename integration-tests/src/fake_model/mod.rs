@@ -1,9 +1,11 @@
 //! A scripted stand-in for the model APIs the real agent CLIs call, so the
 //! real-agent tests run offline and deterministic.
 //!
-//! It speaks the two dialects the agents under test use — the Anthropic
-//! Messages API (Claude Code) and the OpenAI-compatible chat-completions
-//! API (Cline) — streamed as server-sent events, and follows a [`Script`]:
+//! It speaks the dialects the agents under test use — the Anthropic
+//! Messages API (Claude Code, Droid), the OpenAI-compatible
+//! chat-completions API (Cline, Qwen Code), the Gemini API (Gemini CLI)
+//! and the OpenAI Responses API (Codex) — streamed as server-sent events,
+//! and follows a [`Script`]:
 //! which turn calls the shell tool with which command, which turn ends with
 //! text. Every request it receives is appended to a JSONL log
 //! ([`RecordedRequest`]) *before* it answers, so a test can read exactly
@@ -15,8 +17,10 @@
 //! shared with the tests, which write scripts and read the log.
 
 mod anthropic;
+mod gemini;
 mod openai;
 mod record;
+mod responses;
 mod script;
 mod server;
 mod shell;

@@ -94,12 +94,15 @@ impl RecordedRequest {
         self.path.split('?').next().unwrap_or_default()
     }
 
-    /// A conversation turn: a POST to the Messages or chat-completions API
+    /// A conversation turn: a POST to the Messages, chat-completions or Gemini API
     /// (not a probe, token count or model list).
     pub fn is_model_call(&self) -> bool {
         let route = self.route();
         self.method == "POST"
-            && (route.ends_with("/messages") || route.ends_with("/chat/completions"))
+            && (route.ends_with("/messages")
+                || route.ends_with("/chat/completions")
+                || super::gemini::is_generate(route)
+                || super::responses::is_responses(route))
     }
 
     /// The conversation history the request carries.
@@ -155,10 +158,52 @@ impl RecordedRequest {
             .map(|m| flatten_text(m.get("content").unwrap_or(&Value::Null)))
             .collect()
     }
+
+    /// The `output`s of the `function_call_output` items of a Responses
+    /// request, in order (text content parts joined by newlines).
+    pub fn responses_tool_outputs(&self) -> Vec<String> {
+        let items = self
+            .body
+            .get("input")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        items
+            .iter()
+            .filter(|item| item.get("type").and_then(Value::as_str) == Some("function_call_output"))
+            .map(|item| flatten_text(item.get("output").unwrap_or(&Value::Null)))
+            .collect()
+    }
+
+    /// The `functionResponse` parts of a Gemini request, in order, each as
+    /// its `response` object's JSON text (`{"output": …}` or
+    /// `{"error": …}`).
+    pub fn gemini_function_responses(&self) -> Vec<String> {
+        let contents = self
+            .body
+            .get("contents")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        contents
+            .iter()
+            .filter_map(|c| c.get("parts").and_then(Value::as_array))
+            .flatten()
+            .filter_map(|part| part.pointer("/functionResponse/response"))
+            .map(Value::to_string)
+            .collect()
+    }
 }
 
-/// The number of assistant messages in a request body's history.
+/// The number of assistant messages in a request body's history (Gemini:
+/// its `contents` of the model).
 pub(crate) fn assistant_turns(body: &Value) -> usize {
+    if body.get("contents").is_some() {
+        return super::gemini::model_turns(body);
+    }
+    if body.get("input").is_some_and(Value::is_array) {
+        return super::responses::model_turns(body);
+    }
     body.get("messages")
         .and_then(Value::as_array)
         .map_or(0, |messages| {

@@ -2,7 +2,9 @@
 //! request, then answers it by route.
 //!
 //! Routes (query strings ignored): `POST …/messages` (Anthropic),
-//! `POST …/chat/completions` (OpenAI), `POST …/messages/count_tokens`,
+//! `POST …/chat/completions` (OpenAI), `POST …:streamGenerateContent` and
+//! `…:generateContent` (Gemini), `POST …/responses` (OpenAI Responses),
+//! `POST …/messages/count_tokens`, `…:countTokens`,
 //! `GET …/models`, and any `HEAD` / `GET` as a connectivity probe (Claude
 //! Code sends `HEAD /`). Anything else is recorded and answered 404.
 
@@ -26,7 +28,7 @@ use tokio::net::TcpListener;
 use super::record::{RecordedRequest, assistant_turns};
 use super::script::Script;
 use super::shell::BASH;
-use super::{MODEL, anthropic, openai};
+use super::{MODEL, anthropic, gemini, openai, responses};
 
 /// Largest request body accepted (Claude Code's requests, with ~24 tool
 /// schemas and the system prompt, are a few hundred KiB).
@@ -87,6 +89,12 @@ impl FakeModel {
             ),
             "POST" if route.ends_with("/messages") => self.converse(request, Api::Anthropic),
             "POST" if route.ends_with("/chat/completions") => self.converse(request, Api::OpenAi),
+            "POST" if gemini::is_generate(route) => self.converse(request, Api::Gemini),
+            "POST" if responses::is_responses(route) => self.converse(request, Api::Responses),
+            "POST" if route.ends_with(":countTokens") => (
+                json!("count_tokens"),
+                json_response(StatusCode::OK, &json!({"totalTokens": 42})),
+            ),
             _ => {
                 let error =
                     json!({"error": {"type": "not_found", "message": format!("no route {route}")}});
@@ -105,13 +113,22 @@ impl FakeModel {
         let shell = match api {
             Api::Anthropic => anthropic::shell_tool(body),
             Api::OpenAi => openai::shell_tool(body),
+            Api::Gemini => gemini::shell_tool(body),
+            Api::Responses => responses::shell_tool(body),
         };
         let step = self.script.answer(assistant_turns(body), shell.is_some());
         // Without a shell the step is text, which names no tool.
         let shell = shell.unwrap_or(BASH);
         let seq = self.seq.fetch_add(1, Ordering::Relaxed) + 1;
-        let model = body.get("model").and_then(Value::as_str).unwrap_or(MODEL);
-        let stream = body.get("stream").and_then(Value::as_bool) == Some(true);
+        let model = match api {
+            Api::Gemini => gemini::model_in(request.route()),
+            _ => body.get("model").and_then(Value::as_str),
+        }
+        .unwrap_or(MODEL);
+        let stream = match api {
+            Api::Gemini => request.route().ends_with(":streamGenerateContent"),
+            _ => body.get("stream").and_then(Value::as_bool) == Some(true),
+        };
         let note = serde_json::to_value(&step).unwrap_or(Value::Null);
         let response = match (api, stream) {
             (Api::Anthropic, true) => sse(anthropic::events(&step, shell, seq, model)),
@@ -124,6 +141,15 @@ impl FakeModel {
                 StatusCode::OK,
                 &openai::completion(&step, shell, seq, model),
             ),
+            (Api::Gemini, true) => sse(gemini::events(&step, shell, seq, model)),
+            (Api::Responses, true) => sse(responses::events(&step, shell, seq, model)),
+            (Api::Responses, false) => json_response(
+                StatusCode::OK,
+                &responses::response(&step, shell, seq, model),
+            ),
+            (Api::Gemini, false) => {
+                json_response(StatusCode::OK, &gemini::response(&step, shell, seq, model))
+            }
         };
         (note, response)
     }
@@ -133,6 +159,8 @@ impl FakeModel {
 enum Api {
     Anthropic,
     OpenAi,
+    Gemini,
+    Responses,
 }
 
 fn json_response(status: StatusCode, value: &Value) -> Response {

@@ -50,6 +50,18 @@ pub(crate) const RUN_COMMANDS: ShellTool = ShellTool {
     input: |command| json!({"commands": [command]}),
 };
 
+/// GitHub Copilot CLI's `bash`.
+pub(crate) const COPILOT_BASH: ShellTool = ShellTool {
+    name: "bash",
+    input: |command| json!({"command": command, "description": "Run the scripted command", "mode": "sync"}),
+};
+
+/// Codex's `exec_command` (Codex's hooks call it `Bash`, `{command}`).
+pub(crate) const EXEC_COMMAND: ShellTool = ShellTool {
+    name: "exec_command",
+    input: |command| json!({"cmd": command}),
+};
+
 /// Qwen Code's and Gemini CLI's `run_shell_command`.
 pub(crate) const RUN_SHELL_COMMAND: ShellTool = ShellTool {
     name: "run_shell_command",

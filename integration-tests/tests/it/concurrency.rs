@@ -39,16 +39,19 @@ fn decide(event: &pb::HookEvent) -> pb::Decision {
     }
 }
 
+/// Shims `2k` and `2k + 1` share a dialect, so every dialect gets both
+/// an odd (denied) and an even (allowed) number, however many there are.
 fn dialect_of(i: usize) -> Dialect {
-    Dialect::ALL[i % Dialect::ALL.len()]
+    Dialect::ALL[(i / 2) % Dialect::ALL.len()]
 }
 
 fn assert_reply(i: usize, out: &ShimOutput) {
     let odd = i % 2 == 1;
     let (deny, allow) = (format!("odd <{i}>"), format!("even <{i}>"));
     match dialect_of(i) {
-        Dialect::ClaudeCode if odd => assert_claude_deny(out, "PreToolUse", &deny),
-        Dialect::ClaudeCode => {
+        // Codex's PreToolUse schema has the same deny, allow and context.
+        Dialect::ClaudeCode | Dialect::Codex if odd => assert_claude_deny(out, "PreToolUse", &deny),
+        Dialect::ClaudeCode | Dialect::Codex => {
             assert_eq!(out.code, Some(0), "shim {i}: {out}");
             let json = out.json();
             let specific = claude_specific(out, &json, "PreToolUse");
@@ -93,6 +96,39 @@ fn assert_reply(i: usize, out: &ShimOutput) {
             } else {
                 assert_eq!(json, json!({"permission": "allow"}), "shim {i}: {out}");
             }
+        }
+        Dialect::CopilotPascal if odd => assert_claude_deny(out, "PreToolUse", &deny),
+        Dialect::CopilotCamel if odd => {
+            assert_eq!(out.code, Some(0), "shim {i}: {out}");
+            assert_eq!(
+                out.json(),
+                json!({"permissionDecision": "deny", "permissionDecisionReason": deny}),
+                "shim {i}: {out}"
+            );
+        }
+        // Copilot's preToolUse takes no context (a loss): the allow alone.
+        Dialect::CopilotPascal => assert_eq!(
+            out.json(),
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}),
+            "shim {i}: {out}"
+        ),
+        Dialect::CopilotCamel => assert_eq!(
+            out.json(),
+            json!({"permissionDecision": "allow"}),
+            "shim {i}: {out}"
+        ),
+        Dialect::GeminiCli if odd => {
+            assert_eq!(out.code, Some(0), "shim {i}: {out}");
+            assert_eq!(
+                out.json(),
+                json!({"decision": "deny", "reason": deny}),
+                "shim {i}: {out}"
+            );
+        }
+        // Gemini reads no allow, and BeforeTool ignores context (losses).
+        Dialect::GeminiCli => {
+            assert_eq!(out.code, Some(0), "shim {i}: {out}");
+            assert!(out.stdout.is_empty(), "shim {i}: {out}");
         }
         Dialect::ClineSdk if odd => assert_cline_refusal(out, &deny),
         Dialect::ClineSdk => assert_eq!(

@@ -25,7 +25,13 @@ fn assert_fail_open(out: &ShimOutput, dialect: Dialect) {
     assert_eq!(out.stderr, expected.stderr, "{dialect:?}: {out}");
     match dialect {
         // Claude Code (and Qwen, Droid): silence is the neutral answer.
-        Dialect::ClaudeCode | Dialect::QwenCode | Dialect::Droid => {
+        Dialect::ClaudeCode
+        | Dialect::QwenCode
+        | Dialect::Droid
+        | Dialect::GeminiCli
+        | Dialect::Codex
+        | Dialect::CopilotPascal
+        | Dialect::CopilotCamel => {
             assert!(out.stdout.is_empty(), "{out}")
         }
         // Cursor: nothing or `{}`.
@@ -48,8 +54,10 @@ fn assert_fail_open(out: &ShimOutput, dialect: Dialect) {
 /// The fail-closed reply blocks the tool call the way the agent obeys.
 fn assert_fail_closed(out: &ShimOutput, dialect: Dialect) {
     match dialect {
-        // Qwen Code and Droid obey Claude Code's replies (measured).
-        Dialect::ClaudeCode | Dialect::QwenCode | Dialect::Droid => match out.code {
+        // Qwen Code and Droid obey Claude Code's replies (measured); so
+        // does Codex's PreToolUse schema, and exit 2 with stderr.
+        Dialect::ClaudeCode | Dialect::QwenCode | Dialect::Droid | Dialect::Codex => match out.code
+        {
             // Exit 2 blocks and Claude Code reads the reason on stderr;
             // it ignores stdout then, which may repeat the deny as JSON.
             Some(2) => {
@@ -78,6 +86,26 @@ fn assert_fail_closed(out: &ShimOutput, dialect: Dialect) {
         Dialect::Cursor => {
             assert_eq!(out.code, Some(2), "{out}");
             assert!(out.stdout.is_empty(), "{out}");
+        }
+        // Copilot: a JSON deny at exit 0 (a non-zero exit denies without
+        // the reason).
+        Dialect::CopilotPascal => {
+            assert_eq!(out.code, Some(0), "{out}");
+            let json = out.json();
+            assert_eq!(
+                str_at(&json["hookSpecificOutput"], "permissionDecision"),
+                "deny",
+                "{out}"
+            );
+        }
+        Dialect::CopilotCamel => {
+            assert_eq!(out.code, Some(0), "{out}");
+            assert_eq!(str_at(&out.json(), "permissionDecision"), "deny", "{out}");
+        }
+        // Gemini reads stdout JSON before the exit code: the deny is JSON.
+        Dialect::GeminiCli => {
+            assert_eq!(str_at(&out.json(), "decision"), "deny", "{out}");
+            assert!(!str_at(&out.json(), "reason").is_empty(), "{out}");
         }
         // Cline ignores exit codes (SDK): only `cancel` blocks.
         Dialect::ClineSdk | Dialect::ClineLegacy => {

@@ -1,8 +1,8 @@
 //! The embedded default config through the real shim and gateway: the
 //! guard's corpora (shell commands and file paths, shared with the
 //! gateway's unit tests) for the shell and file tools of Claude Code,
-//! Cursor and Cline (SDK and legacy), and the shell tools of Qwen Code and
-//! Factory Droid, judged from the agent's reply; and
+//! Cursor and Cline (SDK and legacy), and the shell tools of Qwen Code,
+//! Factory Droid, Gemini CLI, Codex and Copilot CLI (both dialects), judged from the agent's reply; and
 //! the secret corpus, which must not reach the audit file, while benign
 //! text does.
 
@@ -30,8 +30,12 @@ fn rows(text: &str) -> Vec<Vec<String>> {
 /// call is blocked, `None` when it goes ahead.
 fn blocked(dialect: Dialect, out: &ShimOutput) -> Option<String> {
     match dialect {
-        // Qwen Code and Droid speak Claude Code's reply protocol.
-        Dialect::ClaudeCode | Dialect::QwenCode | Dialect::Droid => match out.code {
+        // These answer a pre-tool call in Claude Code's reply shape.
+        Dialect::ClaudeCode
+        | Dialect::QwenCode
+        | Dialect::Droid
+        | Dialect::Codex
+        | Dialect::CopilotPascal => match out.code {
             Some(2) => Some(out.stderr_str()),
             Some(0) if out.stdout.iter().all(u8::is_ascii_whitespace) => None,
             Some(0) => {
@@ -42,6 +46,22 @@ fn blocked(dialect: Dialect, out: &ShimOutput) -> Option<String> {
             }
             _ => panic!("unexpected Claude Code reply: {out}"),
         },
+        Dialect::CopilotCamel | Dialect::GeminiCli => {
+            assert_eq!(out.code, Some(0), "{out}");
+            if out.stdout.iter().all(u8::is_ascii_whitespace) {
+                return None;
+            }
+            let json = out.json();
+            let denied = str_at(&json, "permissionDecision") == "deny"
+                || str_at(&json, "decision") == "deny";
+            denied.then(|| {
+                format!(
+                    "{}{}",
+                    str_at(&json, "permissionDecisionReason"),
+                    str_at(&json, "reason")
+                )
+            })
+        }
         Dialect::Cursor => {
             assert_eq!(out.code, Some(0), "{out}");
             if out.stdout.iter().all(u8::is_ascii_whitespace) {
@@ -123,6 +143,10 @@ async fn shell_corpus_on_every_agents_shell_tools() {
             ),
             (Dialect::QwenCode, payloads::qwen_shell(command)),
             (Dialect::Droid, payloads::droid_execute(command)),
+            (Dialect::GeminiCli, payloads::gemini_shell(command)),
+            (Dialect::Codex, payloads::codex_bash(command)),
+            (Dialect::CopilotPascal, payloads::copilot_bash(command)),
+            (Dialect::CopilotCamel, payloads::copilot_camel_bash(command)),
         ];
         for (dialect, payload) in shapes {
             failures.extend(expect(&gateway, dialect, command, &payload, verdict, reason).await);

@@ -25,19 +25,28 @@ pub(crate) enum Dialect {
     ClineLegacy,
     QwenCode,
     Droid,
+    GeminiCli,
+    Codex,
+    CopilotPascal,
+    CopilotCamel,
 }
 
 impl Dialect {
-    pub(crate) const ALL: [Dialect; 6] = [
+    pub(crate) const ALL: [Dialect; 10] = [
         Dialect::ClaudeCode,
         Dialect::Cursor,
         Dialect::ClineSdk,
         Dialect::ClineLegacy,
         Dialect::QwenCode,
         Dialect::Droid,
+        Dialect::GeminiCli,
+        Dialect::Codex,
+        Dialect::CopilotPascal,
+        Dialect::CopilotCamel,
     ];
 
-    /// The shim's argument.
+    /// The shim's arguments (space-separated; camelCase Copilot payloads
+    /// name no event, so the shim is told).
     pub(crate) fn arg(self) -> &'static str {
         match self {
             Dialect::ClaudeCode => "claude-code",
@@ -45,6 +54,10 @@ impl Dialect {
             Dialect::ClineSdk | Dialect::ClineLegacy => "cline",
             Dialect::QwenCode => "qwen-code",
             Dialect::Droid => "droid",
+            Dialect::GeminiCli => "gemini-cli",
+            Dialect::Codex => "codex",
+            Dialect::CopilotPascal => "copilot",
+            Dialect::CopilotCamel => "copilot preToolUse",
         }
     }
 
@@ -56,6 +69,10 @@ impl Dialect {
             Dialect::ClineLegacy => adapters::Dialect::ClineLegacy,
             Dialect::QwenCode => adapters::Dialect::QwenCode,
             Dialect::Droid => adapters::Dialect::Droid,
+            Dialect::GeminiCli => adapters::Dialect::GeminiCli,
+            Dialect::Codex => adapters::Dialect::Codex,
+            Dialect::CopilotPascal => adapters::Dialect::CopilotPascal,
+            Dialect::CopilotCamel => adapters::Dialect::CopilotCamel,
         }
     }
 
@@ -66,6 +83,9 @@ impl Dialect {
             Dialect::ClineSdk | Dialect::ClineLegacy => pb::Agent::Cline,
             Dialect::QwenCode => pb::Agent::QwenCode,
             Dialect::Droid => pb::Agent::Droid,
+            Dialect::GeminiCli => pb::Agent::GeminiCli,
+            Dialect::Codex => pb::Agent::Codex,
+            Dialect::CopilotPascal | Dialect::CopilotCamel => pb::Agent::Copilot,
         }
     }
 
@@ -77,16 +97,25 @@ impl Dialect {
             Dialect::ClineLegacy => pb::Dialect::ClineLegacy,
             Dialect::QwenCode => pb::Dialect::QwenCode,
             Dialect::Droid => pb::Dialect::Droid,
+            Dialect::GeminiCli => pb::Dialect::GeminiCli,
+            Dialect::Codex => pb::Dialect::Codex,
+            Dialect::CopilotPascal => pb::Dialect::CopilotPascal,
+            Dialect::CopilotCamel => pb::Dialect::CopilotCamel,
         }
     }
 
     /// The pre-tool-use event's native name in this dialect's sample.
     pub(crate) fn pre_tool_use_event(self) -> &'static str {
         match self {
-            Dialect::ClaudeCode | Dialect::ClineLegacy | Dialect::QwenCode | Dialect::Droid => {
-                "PreToolUse"
-            }
+            Dialect::ClaudeCode
+            | Dialect::ClineLegacy
+            | Dialect::QwenCode
+            | Dialect::Droid
+            | Dialect::Codex
+            | Dialect::CopilotPascal => "PreToolUse",
+            Dialect::CopilotCamel => "preToolUse",
             Dialect::Cursor => "beforeShellExecution",
+            Dialect::GeminiCli => "BeforeTool",
             Dialect::ClineSdk => "tool_call",
         }
     }
@@ -102,6 +131,10 @@ impl Dialect {
             Dialect::ClineLegacy => payloads::cline_legacy_command(command),
             Dialect::QwenCode => payloads::qwen_shell(command),
             Dialect::Droid => payloads::droid_execute(command),
+            Dialect::GeminiCli => payloads::gemini_shell(command),
+            Dialect::Codex => payloads::codex_bash(command),
+            Dialect::CopilotPascal => payloads::copilot_bash(command),
+            Dialect::CopilotCamel => payloads::copilot_camel_bash(command),
         }
     }
 }

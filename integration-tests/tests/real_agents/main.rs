@@ -1,6 +1,8 @@
-//! The real agent CLIs — Claude Code, the Cline CLI, Qwen Code and Factory
-//! Droid, pinned versions installed by the test setup — running headless
-//! and offline with `gateway-shim` as their hook command, against a real
+//! The real agent CLIs — Claude Code, the Cline CLI, Qwen Code, Factory
+//! Droid, Gemini CLI, Codex and GitHub Copilot CLI, pinned versions
+//! installed by the test setup —
+//! running headless and offline with `gateway-shim` as their hook command,
+//! against a real
 //! `gateway` and test gRPC subscribers, with the scripted `fake-model` as
 //! their model.
 //!
@@ -17,8 +19,11 @@
 mod claude_code;
 mod claude_meanings;
 mod cline;
+mod codex;
 mod conformance;
+mod copilot;
 mod droid;
+mod gemini_cli;
 mod qwen_code;
 mod scenario;
 mod support;

@@ -7,12 +7,9 @@
 //! as the tool message of the next request.
 
 use hookgate_integration_tests::agents::Agent;
-use hookgate_integration_tests::decisions;
 use hookgate_integration_tests::fake_model::RecordedRequest;
-use hookgate_proto::v1::EventKind;
 
-use crate::scenario::{Conformance, Gated, Marker, final_turn_tool_texts, only_on};
-use crate::support::{of_kind, run, the_shell_call};
+use crate::scenario::Conformance;
 
 const AGENT: &str = "qwen-code";
 
@@ -31,27 +28,8 @@ async fn a_denied_command_does_not_run_and_the_model_reads_why() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_allowed_command_runs_and_the_model_reads_its_output() {
-    let run = run(Agent::QwenCode);
-    let marker = Marker::in_work(&run, "allowed-marker");
-    let output = "HG-QWEN-OUTPUT-41";
-    let command = format!("{} && echo {output}", marker.touch());
-    let observed = Gated::deciding_and_observed(
-        only_on(EventKind::PreToolUse, decisions::allow()),
-        decisions::deny("observers cannot decide"),
-    )
-    .await;
-
-    let outcome = observed.gated.shell_then_text(run, &command, "Done.").await;
-
-    marker.assert_ran(&outcome, "the allowed command did not run");
-    the_shell_call(&observed.gated.policy.events(), &command);
-    let results = final_turn_tool_texts(&outcome, QWEN.tool_texts);
-    assert!(
-        results.len() == 1 && results[0].contains(output),
-        "{results:?}\n{outcome}"
-    );
-    observed.assert_saw_output(&command, output).await;
-    observed.gated.assert_status_names(AGENT).await;
+    QWEN.allow_runs_and_the_model_reads_the_output("HG-QWEN-OUTPUT-41")
+        .await;
 }
 
 /// Qwen delivers context from SessionStart and UserPromptSubmit (in the
@@ -59,47 +37,7 @@ async fn an_allowed_command_runs_and_the_model_reads_its_output() {
 /// PreToolUse context is dropped in 0.24.4 (a loss, not tested here).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn context_from_subscribers_reaches_the_model() {
-    const AT_SESSION_START: &str = "HG-QWEN-CONTEXT-SESSION-START";
-    const AT_PROMPT: &str = "HG-QWEN-CONTEXT-PROMPT";
-    const AFTER_TOOL: &str = "HG-QWEN-CONTEXT-POST-TOOL";
-    let run = run(Agent::QwenCode);
-    let marker = Marker::in_work(&run, "context-marker");
-    let command = marker.touch();
-    let gated = Gated::deciding(|event| match event.kind() {
-        EventKind::SessionStart => decisions::context(AT_SESSION_START),
-        // The first UserPromptSubmit carries the prompt; the one Qwen sends
-        // again before the tool-result turn has none.
-        EventKind::PromptSubmit if event.prompt.is_some() => decisions::context(AT_PROMPT),
-        EventKind::PostToolUse => decisions::context(AFTER_TOOL),
-        _ => decisions::neutral(),
-    })
-    .await;
-
-    let outcome = gated.shell_then_text(run, &command, "Done.").await;
-
-    marker.assert_ran(&outcome, "the command did not run");
-    let events = gated.policy.events();
-    for kind in [EventKind::SessionStart, EventKind::PostToolUse] {
-        assert_eq!(of_kind(&events, kind).len(), 1, "{kind:?} in {events:#?}");
-    }
-    let prompts = of_kind(&events, EventKind::PromptSubmit);
-    assert!(
-        prompts.iter().any(|e| e.prompt.is_some()),
-        "the user's prompt reached the subscriber: {prompts:#?}"
-    );
-    let calls = outcome.model_calls();
-    assert_eq!(calls.len(), 2, "{outcome}");
-    for context in [AT_SESSION_START, AT_PROMPT] {
-        assert!(
-            calls[0].mentions(context),
-            "the first request lacks {context}\n{outcome}"
-        );
-    }
-    assert!(
-        !calls[0].mentions(AFTER_TOOL) && calls[1].mentions(AFTER_TOOL),
-        "the post-tool context belongs to the request after the tool\n{outcome}"
-    );
-    gated.assert_status_names(AGENT).await;
+    QWEN.context_reaches_the_model("HG-QWEN").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

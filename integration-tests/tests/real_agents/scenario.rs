@@ -13,7 +13,7 @@ use hookgate_integration_tests::fake_model::Script;
 use hookgate_integration_tests::{SubscriberEntry, TestGateway, TestSubscriber, decisions};
 use hookgate_proto::v1::{Decision, EventKind, HookEvent};
 
-use crate::support::{dead_socket, eventually, fallback_reasons, gateway, run, touch};
+use crate::support::{dead_socket, eventually, fallback_reasons, gateway, of_kind, run, touch};
 
 /// A decider answering `decision` to events of `kind` and staying neutral
 /// on every other event.
@@ -157,7 +157,7 @@ pub(crate) enum ShimFail {
     Closed,
 }
 
-/// A shell-then-text run whose `PreToolUse` hook points at a socket where
+/// A shell-then-text run whose pre-tool hook points at a socket where
 /// no gateway listens.
 pub(crate) struct GatewayDown {
     /// Created by the command if it ran.
@@ -167,7 +167,7 @@ pub(crate) struct GatewayDown {
 }
 
 impl GatewayDown {
-    /// Runs `agent` with its `PreToolUse` hook on a dead socket, the shim
+    /// Runs `agent` with its pre-tool hook on a dead socket, the shim
     /// configured by `fail`, the command touching `marker`.
     pub(crate) async fn run(agent: Agent, marker: &str, fail: ShimFail) -> GatewayDown {
         let run = run(agent);
@@ -179,7 +179,7 @@ impl GatewayDown {
             run = run.env("HOOKGATE_FAIL", "closed");
         }
         let outcome = run
-            .hooks(&["PreToolUse"])
+            .hooks(&[agent.pre_tool_event()])
             .script(Script::shell_then_text(&command, "Done."))
             .run()
             .await;
@@ -227,23 +227,188 @@ impl Conformance {
     /// A subscriber's deny: the command does not run, the model reads the
     /// reason as the tool's result, status names the agent.
     pub(crate) async fn deny_blocks_and_the_model_reads_why(&self, reason: &str) {
+        self.blocks_and_the_model_reads_why(decisions::deny(reason), reason)
+            .await;
+    }
+
+    /// A subscriber's ask, in a headless run nobody can answer: rendered
+    /// as a deny (an ask Gemini CLI is sent hangs the run; one Codex
+    /// rejects voids the reply and the tool runs), so it blocks like one.
+    pub(crate) async fn ask_blocks_headless(&self, reason: &str) {
+        let ask = Decision {
+            permission: hookgate_proto::v1::Permission::Ask as i32,
+            reason: reason.to_owned(),
+            ..decisions::neutral()
+        };
+        self.blocks_and_the_model_reads_why(ask, reason).await;
+    }
+
+    async fn blocks_and_the_model_reads_why(&self, decision: Decision, reason: &str) {
         let run = run(self.agent);
         let marker = Marker::in_work(&run, "denied-marker");
         let command = marker.touch();
-        let gated = Gated::deciding(only_on(
-            EventKind::PreToolUse,
-            hookgate_integration_tests::decisions::deny(reason),
-        ))
-        .await;
+        let gated = Gated::deciding(only_on(EventKind::PreToolUse, decision)).await;
 
         let outcome = gated.shell_then_text(run, &command, "Understood.").await;
 
-        marker.assert_not_ran(&outcome, "the denied command ran");
+        marker.assert_not_ran(&outcome, "the blocked command ran");
         crate::support::the_shell_call(&gated.policy.events(), &command);
         let results = final_turn_tool_texts(&outcome, self.tool_texts);
         assert!(
             results.len() == 1 && results[0].contains(reason),
-            "the model must read the deny reason as the tool's result: {results:?}\n{outcome}"
+            "the model must read the reason as the tool's result: {results:?}\n{outcome}"
+        );
+        gated.assert_status_names(self.agent_name).await;
+    }
+
+    /// A subscriber's allow (an observer's deny must not count): the
+    /// command runs and prints `output`, the model reads it as the tool's
+    /// result, the observer sees it after the tool, status names the agent.
+    pub(crate) async fn allow_runs_and_the_model_reads_the_output(&self, output: &str) {
+        let run = run(self.agent);
+        let marker = Marker::in_work(&run, "allowed-marker");
+        let command = format!("{} && echo {output}", marker.touch());
+        let observed = Gated::deciding_and_observed(
+            only_on(EventKind::PreToolUse, decisions::allow()),
+            decisions::deny("observers cannot decide"),
+        )
+        .await;
+
+        let outcome = observed.gated.shell_then_text(run, &command, "Done.").await;
+
+        marker.assert_ran(&outcome, "the allowed command did not run");
+        crate::support::the_shell_call(&observed.gated.policy.events(), &command);
+        let results = final_turn_tool_texts(&outcome, self.tool_texts);
+        assert!(
+            results.len() == 1 && results[0].contains(output),
+            "{results:?}\n{outcome}"
+        );
+        observed.assert_saw_output(&command, output).await;
+        observed.gated.assert_status_names(self.agent_name).await;
+    }
+
+    /// Context from SessionStart and the prompt event reaches the model in
+    /// the first request, context after the tool in the request after it
+    /// (and not before); the markers are `<tag>-CONTEXT-…`. For agents that
+    /// deliver all three (a prompt event without a prompt, like Qwen's
+    /// repeat before the tool-result turn, gets none).
+    pub(crate) async fn context_reaches_the_model(&self, tag: &str) {
+        let at_start = format!("{tag}-CONTEXT-SESSION-START");
+        let at_prompt = format!("{tag}-CONTEXT-PROMPT");
+        let after_tool = format!("{tag}-CONTEXT-POST-TOOL");
+        let run = run(self.agent);
+        let marker = Marker::in_work(&run, "context-marker");
+        let command = marker.touch();
+        let (start, prompt, post) = (at_start.clone(), at_prompt.clone(), after_tool.clone());
+        let gated = Gated::deciding(move |event| match event.kind() {
+            EventKind::SessionStart => decisions::context(&start),
+            EventKind::PromptSubmit if event.prompt.is_some() => decisions::context(&prompt),
+            EventKind::PostToolUse => decisions::context(&post),
+            _ => decisions::neutral(),
+        })
+        .await;
+
+        let outcome = gated.shell_then_text(run, &command, "Done.").await;
+
+        marker.assert_ran(&outcome, "the command did not run");
+        let events = gated.policy.events();
+        for kind in [EventKind::SessionStart, EventKind::PostToolUse] {
+            assert_eq!(of_kind(&events, kind).len(), 1, "{kind:?} in {events:#?}");
+        }
+        let prompts = of_kind(&events, EventKind::PromptSubmit);
+        assert!(
+            prompts.iter().any(|e| e.prompt.is_some()),
+            "the user's prompt reached the subscriber: {prompts:#?}"
+        );
+        let calls = outcome.model_calls();
+        assert_eq!(calls.len(), 2, "{outcome}");
+        for context in [&at_start, &at_prompt] {
+            assert!(
+                calls[0].mentions(context),
+                "the first request lacks {context}\n{outcome}"
+            );
+        }
+        assert!(
+            !calls[0].mentions(&after_tool) && calls[1].mentions(&after_tool),
+            "the post-tool context belongs to the request after the tool\n{outcome}"
+        );
+        gated.assert_status_names(self.agent_name).await;
+    }
+
+    /// A subscriber's rewrite of the shell call's `command` (the rest of
+    /// the agent's own input kept): the rewritten command runs, the
+    /// original does not, status names the agent.
+    pub(crate) async fn rewrite_runs_the_new_command(&self) {
+        let run = run(self.agent);
+        let original = Marker::in_work(&run, "original-marker");
+        let rewritten = Marker::in_work(&run, "rewritten-marker");
+        let new_command = rewritten.touch();
+        let gated = Gated::deciding(move |event| {
+            let Some(tool) = event
+                .tool
+                .as_ref()
+                .filter(|_| event.kind() == EventKind::PreToolUse)
+            else {
+                return decisions::neutral();
+            };
+            let mut input: serde_json::Value =
+                serde_json::from_str(&tool.input_json).unwrap_or_default();
+            match input.as_object_mut() {
+                Some(fields) => {
+                    fields.insert("command".to_owned(), new_command.clone().into());
+                    decisions::rewrite(&input)
+                }
+                None => decisions::neutral(),
+            }
+        })
+        .await;
+
+        let outcome = gated.shell_then_text(run, &original.touch(), "Done.").await;
+
+        rewritten.assert_ran(&outcome, "the rewritten command did not run");
+        original.assert_not_ran(&outcome, "the original command ran");
+        gated.assert_status_names(self.agent_name).await;
+    }
+
+    /// A subscriber's follow-up at the agent's first stop: the agent goes
+    /// on with one more model turn, which reads the message; the second
+    /// stop says the agent is continuing and gets no follow-up.
+    pub(crate) async fn followup_continues_the_loop(&self, message: &str) {
+        let run = run(self.agent);
+        let marker = Marker::in_work(&run, "followup-marker");
+        let text = message.to_owned();
+        let gated = Gated::deciding(move |event| {
+            let continuing = event.stop.as_ref().is_some_and(|stop| stop.continuing);
+            if event.kind() == EventKind::Stop && !continuing {
+                hookgate_proto::v1::Decision {
+                    followup_message: text.clone(),
+                    ..decisions::neutral()
+                }
+            } else {
+                decisions::neutral()
+            }
+        })
+        .await;
+
+        let outcome = gated.shell_then_text(run, &marker.touch(), "Done.").await;
+
+        marker.assert_ran(&outcome, "the command did not run");
+        let calls = outcome.model_calls();
+        assert_eq!(
+            calls.len(),
+            3,
+            "the tool turn, the final turn, the follow-up\n{outcome}"
+        );
+        assert!(
+            !calls[1].mentions(message) && calls[2].mentions(message),
+            "the follow-up belongs to the third request\n{outcome}"
+        );
+        let events = gated.policy.events();
+        let stops = of_kind(&events, EventKind::Stop);
+        assert_eq!(stops.len(), 2, "{stops:#?}");
+        assert!(
+            stops[1].stop.as_ref().is_some_and(|stop| stop.continuing),
+            "{stops:#?}"
         );
         gated.assert_status_names(self.agent_name).await;
     }

@@ -1,0 +1,24 @@
+//! Codex's hooks (0.171.0): Claude-shaped payloads (plus `turn_id` on turn
+//! events, `model` and `permission_mode`) read with Claude Code's parser
+//! through [`PROTOCOL`], answered from Codex's own strict output schemas
+//! (`render`): Claude Code's replies are not all valid Codex replies, and
+//! an invalid one is ignored whole (docs/agents.md, "Codex").
+
+mod events;
+mod render;
+mod tools;
+
+use crate::Dialect;
+use crate::claude_code::Protocol;
+
+pub(crate) use render::render;
+
+/// Codex's events and tools, read by Claude Code's parser.
+pub(crate) const PROTOCOL: Protocol = Protocol {
+    dialect: Dialect::Codex,
+    events: &events::EVENTS,
+    tool_class: tools::tool_class,
+};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,70 @@
+//! GitHub Copilot CLI's hooks (1.0.102), in the two dialects its config
+//! chooses by the case of the event names:
+//!
+//! * PascalCase (`PreToolUse`, ...): Claude Code's payloads (plus an ISO
+//!   `timestamp`, `tool_result` instead of `tool_response`) with Claude
+//!   Code's tool names, read by Claude Code's parser driven by [`PASCAL`];
+//!   replies as Claude Code's for the permission, but context at the top
+//!   level (`camel::render_as`);
+//! * camelCase (`preToolUse`, ...): Copilot's own payloads, which name no
+//!   event, and flat replies (`camel`).
+//!
+//! docs/agents.md, "GitHub Copilot CLI".
+
+mod camel;
+mod events;
+mod tools;
+
+use crate::claude_code::Protocol;
+use crate::json::{self, Fields};
+use camel::Form;
+
+use crate::{Decision, Dialect, HookEvent, ParseError, Rendered};
+
+/// The PascalCase dialect, read and answered as Claude Code's.
+pub(crate) const PASCAL: Protocol = Protocol {
+    dialect: Dialect::CopilotPascal,
+    events: &events::PASCAL,
+    tool_class: tools::pascal_class,
+};
+
+/// The camelCase dialect's events and tools (parsed and rendered by `camel`).
+pub(crate) const CAMEL: Protocol = Protocol {
+    dialect: Dialect::CopilotCamel,
+    events: &events::CAMEL,
+    tool_class: tools::camel_class,
+};
+
+/// Parses a PascalCase payload: Claude Code's parser, then the tool's
+/// output from `tool_result.text_result_for_llm`.
+pub(crate) fn parse_pascal(payload: &[u8]) -> Result<HookEvent, ParseError> {
+    let mut event = PASCAL.parse(payload)?;
+    if let Some(tool) = event.tool.as_mut() {
+        let map = json::object(PASCAL.dialect, payload)?;
+        let root = Fields::root(PASCAL.dialect, &map);
+        if let Some(result) = root.opt_object("tool_result")? {
+            tool.output = result.opt_string("text_result_for_llm")?;
+        }
+    }
+    Ok(event)
+}
+
+/// Renders a PascalCase reply.
+pub(crate) fn render_pascal(event: &HookEvent, decision: &Decision) -> Rendered {
+    let spec = PASCAL.spec(&event.native_event);
+    camel::render_as(decision, spec, Form::Pascal)
+}
+
+/// Renders a camelCase reply.
+pub(crate) fn render_camel(event: &HookEvent, decision: &Decision) -> Rendered {
+    let spec = CAMEL.spec(&event.native_event);
+    camel::render_as(decision, spec, Form::Camel)
+}
+
+/// Parses a camelCase payload of `native_event` (the shim's argument).
+pub(crate) fn parse_camel(payload: &[u8], native_event: &str) -> Result<HookEvent, ParseError> {
+    camel::parse(payload, native_event)
+}
+
+#[cfg(test)]
+mod tests;

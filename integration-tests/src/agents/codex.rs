@@ -1,0 +1,112 @@
+//! Codex's side of a run (0.171.0, observed in docs/agents.md): the
+//! default `~/.codex/config.toml` (a custom Responses-API provider pointed
+//! at the fake model, hooks on, analytics, feedback and update checks off)
+//! and `~/.codex/hooks.json` with `gateway-shim` — no agent argument — as
+//! the command hook of each event, and `codex exec` through its npm
+//! launcher, with `--dangerously-bypass-hook-trust` (without it, hooks
+//! nobody has trusted are skipped silently).
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::run::{Launch, RunPaths, hook_groups};
+
+/// The events a Codex run hooks by default: every event of a plain
+/// `codex exec` run.
+pub(crate) const DEFAULT_HOOKS: [&str; 6] = [
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+    "SessionEnd",
+];
+
+/// Codex's hook timeout is in seconds.
+const HOOK_TIMEOUT_SECS: u64 = 30;
+/// The variable naming the provider's key (any value: the fake model does
+/// not check it).
+const KEY_ENV: &str = "HOOKGATE_FAKE_MODEL_KEY";
+
+/// Writes `~/.codex/{config.toml,hooks.json}`; returns how to start Codex.
+pub(crate) fn prepare(
+    program: &Path,
+    paths: &RunPaths,
+    port: u16,
+    prompt: &str,
+    hooks: &[String],
+    shim: &Path,
+) -> std::io::Result<Launch> {
+    let dir = paths.home.join(".codex");
+    std::fs::create_dir_all(&dir)?;
+    std::fs::write(dir.join("config.toml"), config_toml(port))?;
+    std::fs::write(dir.join("hooks.json"), hooks_json(hooks, shim).to_string())?;
+    let work = paths.work.display().to_string();
+    let args = [
+        "exec",
+        "--skip-git-repo-check",
+        "--dangerously-bypass-approvals-and-sandbox",
+        "--dangerously-bypass-hook-trust",
+        "--json",
+        "-C",
+        &work,
+        prompt,
+    ];
+    Ok(Launch {
+        program: program.to_path_buf(),
+        args: args.map(str::to_owned).to_vec(),
+        env: vec![(KEY_ENV.to_owned(), "hookgate-test-key".to_owned())],
+    })
+}
+
+/// The provider, features and switches of `config.toml`.
+fn config_toml(port: u16) -> String {
+    format!(
+        r#"model = "{model}"
+model_provider = "fake"
+check_for_update_on_startup = false
+
+[model_providers.fake]
+name = "fake"
+base_url = "http://127.0.0.1:{port}/v1"
+wire_api = "responses"
+env_key = "{KEY_ENV}"
+
+[analytics]
+enabled = false
+
+[feedback]
+enabled = false
+
+[features]
+hooks = true
+plugins = false
+"#,
+        model = crate::fake_model::MODEL,
+    )
+}
+
+/// `{"hooks": {"<Event>": [{"matcher": "", "hooks": [{"type": "command",
+/// "command": "'<shim>'", "timeout": <s>}]}]}}`.
+fn hooks_json(hooks: &[String], shim: &Path) -> Value {
+    json!({"hooks": hook_groups(hooks, shim, "", HOOK_TIMEOUT_SECS)})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_hooked_event_runs_the_shim_without_an_agent_argument() {
+        let hooks = hooks_json(&["PreToolUse".to_owned()], Path::new("/opt/gateway-shim"));
+        assert_eq!(
+            hooks["hooks"]["PreToolUse"][0]["hooks"][0],
+            json!({"type": "command", "command": "'/opt/gateway-shim'", "timeout": 30})
+        );
+        let config = config_toml(4242);
+        assert!(config.contains("base_url = \"http://127.0.0.1:4242/v1\""));
+        assert!(config.contains("wire_api = \"responses\""));
+        assert!(config.contains("hooks = true"));
+    }
+}

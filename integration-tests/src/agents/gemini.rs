@@ -1,0 +1,104 @@
+//! Gemini CLI's side of a run (0.61.0, observed in docs/agents.md): the
+//! user settings `~/.gemini/settings.json` with `gateway-shim` — no agent
+//! argument — as the command hook of each event, API-key auth against the
+//! fake model (`GOOGLE_GEMINI_BASE_URL`), and `gemini -p` in YOLO mode.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::run::{Launch, RunPaths, hook_groups};
+
+/// The events a Gemini CLI run hooks by default: the session, agent and
+/// tool events of a headless run. The model events (BeforeModel,
+/// AfterModel, BeforeToolSelection, PreCompress) fire on every model call
+/// and are left out to keep runs short.
+pub(crate) const DEFAULT_HOOKS: [&str; 6] = [
+    "SessionStart",
+    "BeforeAgent",
+    "BeforeTool",
+    "AfterTool",
+    "AfterAgent",
+    "SessionEnd",
+];
+
+/// The model asked for (the fake model answers any).
+const MODEL: &str = "gemini-2.5-flash";
+/// Gemini's command-hook timeout is in milliseconds.
+const HOOK_TIMEOUT_MS: u64 = 30_000;
+
+/// Writes `~/.gemini/settings.json` and returns how to start Gemini CLI.
+pub(crate) fn prepare(
+    program: &Path,
+    paths: &RunPaths,
+    port: u16,
+    prompt: &str,
+    hooks: &[String],
+    shim: &Path,
+) -> std::io::Result<Launch> {
+    let dir = paths.home.join(".gemini");
+    std::fs::create_dir_all(&dir)?;
+    std::fs::write(
+        dir.join("settings.json"),
+        settings_json(hooks, shim).to_string(),
+    )?;
+    let args = [
+        "-p",
+        prompt,
+        "--approval-mode",
+        "yolo",
+        "--output-format",
+        "json",
+        "-m",
+        MODEL,
+    ];
+    let env = [
+        // Any key: the fake model does not check it. Gemini hands it to
+        // every hook process; the shim must not forward it.
+        ("GEMINI_API_KEY", "hookgate-test-key".to_owned()),
+        ("GOOGLE_GEMINI_BASE_URL", format!("http://127.0.0.1:{port}")),
+        ("GEMINI_TELEMETRY_ENABLED", "false".to_owned()),
+    ];
+    Ok(Launch {
+        program: program.to_path_buf(),
+        args: args.map(str::to_owned).to_vec(),
+        env: env.map(|(k, v)| (k.to_owned(), v)).to_vec(),
+    })
+}
+
+/// API-key auth, folder trust, telemetry, usage statistics and updates
+/// off, hooks on, and `{"hooks": {"<Event>": [{"matcher": "", "hooks":
+/// [{"type": "command", "command": "'<shim>'", "timeout": <ms>}]}]}}`.
+fn settings_json(hooks: &[String], shim: &Path) -> Value {
+    let events = hook_groups(hooks, shim, "", HOOK_TIMEOUT_MS);
+    json!({
+        "security": {
+            "auth": {"selectedType": "gemini-api-key"},
+            "folderTrust": {"enabled": false},
+        },
+        "telemetry": {"enabled": false},
+        "privacy": {"usageStatisticsEnabled": false},
+        "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
+        "hooksConfig": {"enabled": true},
+        "hooks": events,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_hooked_event_runs_the_shim_without_an_agent_argument() {
+        let settings = settings_json(&["BeforeTool".to_owned()], Path::new("/opt/gateway-shim"));
+        assert_eq!(
+            settings["hooks"]["BeforeTool"][0]["hooks"][0],
+            json!({"type": "command", "command": "'/opt/gateway-shim'", "timeout": 30_000})
+        );
+        assert_eq!(settings["hooksConfig"]["enabled"], true);
+        assert_eq!(
+            settings["security"]["auth"]["selectedType"],
+            "gemini-api-key"
+        );
+    }
+}
