@@ -27,6 +27,13 @@ pub(crate) enum Command {
     /// Show a running gateway's counters, latency percentiles and
     /// subscriber states (asked over its admin socket).
     Status(StatusArgs),
+    /// Register hookgate's hooks in agents' own configs (absolute shim
+    /// path, pinned socket, autostart), with a backup; twice changes
+    /// nothing.
+    Install(crate::install::InstallArgs),
+    /// Remove exactly the hooks `gateway install` added (the original file
+    /// back byte for byte when nothing else changed).
+    Uninstall(crate::install::Target),
 }
 
 #[derive(Debug, clap::Args)]

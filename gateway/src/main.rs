@@ -2,6 +2,7 @@
 //! Everything else lives in the library (`hookgate_gateway`).
 
 mod cli;
+mod install;
 mod status;
 
 use std::process::ExitCode;
@@ -48,6 +49,8 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Serve(args) => serve(args),
         Command::Status(args) => status::run(&args),
+        Command::Install(args) => install::install(&args),
+        Command::Uninstall(target) => install::uninstall(&target),
     }
 }
 
