@@ -114,6 +114,12 @@ async fn run(config: Config, args: ServeArgs) -> anyhow::Result<()> {
     let shutdown = CancellationToken::new();
     hookgate_gateway::shutdown::cancel_on_signals(shutdown.clone())
         .context("installing signal handlers")?;
+    // Closing the terminal a gateway was started from sends SIGHUP, whose
+    // default action kills it with no drain. With a handler installed
+    // (tokio keeps it for the process's life) it is received and ignored.
+    #[cfg(unix)]
+    let _hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
+        .context("ignoring SIGHUP")?;
     let listener = Listener::bind(&path).await?;
     let options = Options {
         metrics_addr: args.metrics_addr,
