@@ -34,6 +34,9 @@ pub(crate) enum Command {
     /// Remove exactly the hooks `gateway install` added (the original file
     /// back byte for byte when nothing else changed).
     Uninstall(crate::install::Target),
+    /// Check the whole chain (agent configs, shim, socket, gateway, config,
+    /// subscribers, a test event per agent); exit 64 when unprotected.
+    Doctor(crate::doctor::DoctorArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -68,6 +71,11 @@ pub(crate) struct StatusArgs {
     /// Print the status document as JSON (stable schema, see the README).
     #[arg(long)]
     pub(crate) json: bool,
+
+    /// Exit 1 when a subscriber is down (as well as when no gateway
+    /// answers), for scripts and health checks.
+    #[arg(long, conflicts_with = "watch")]
+    pub(crate) check: bool,
 
     /// Refresh every SECS seconds until interrupted.
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]

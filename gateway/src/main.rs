@@ -2,6 +2,7 @@
 //! Everything else lives in the library (`hookgate_gateway`).
 
 mod cli;
+mod doctor;
 mod install;
 mod status;
 
@@ -51,6 +52,7 @@ fn main() -> ExitCode {
         Command::Status(args) => status::run(&args),
         Command::Install(args) => install::install(&args),
         Command::Uninstall(target) => install::uninstall(&target),
+        Command::Doctor(args) => doctor::run(&args),
     }
 }
 

@@ -62,7 +62,6 @@ pub(crate) fn is_ours(command: &str) -> bool {
 
 /// The shim path a hookgate command runs (the first single-quoted word
 /// after the variables), for `gateway doctor`.
-#[allow(dead_code)] // for `gateway doctor` (next commit)
 pub(crate) fn shim_of(command: &str) -> Option<PathBuf> {
     words(command)
         .into_iter()
@@ -71,7 +70,6 @@ pub(crate) fn shim_of(command: &str) -> Option<PathBuf> {
 }
 
 /// The value of `NAME=` in a hookgate command.
-#[allow(dead_code)] // for `gateway doctor` (next commit)
 pub(crate) fn var_of(command: &str, name: &str) -> Option<String> {
     let prefix = format!("{name}=");
     words(command)
@@ -86,7 +84,6 @@ pub(crate) fn quote(path: &Path) -> String {
 
 /// Splits a command line into shell words (single quotes and backslash
 /// escapes: what [`quote`] writes).
-#[allow(dead_code)] // for `gateway doctor` (next commit)
 fn words(command: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut word = String::new();

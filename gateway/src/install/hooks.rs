@@ -101,7 +101,6 @@ pub(crate) fn remove_all(events: &mut Json, shape: Shape) -> usize {
 }
 
 /// The names of the events that hold a hookgate handler, with its command.
-#[allow(dead_code)] // for `gateway doctor` (next commit)
 pub(crate) fn installed(events: &Json, shape: Shape) -> Vec<(String, String)> {
     let Json::Object(members) = events else {
         return Vec::new();

@@ -74,7 +74,6 @@ pub(crate) fn uninstall(format: &JsonFormat, text: &str) -> Result<Option<String
 }
 
 /// The events holding a hookgate handler, with its command.
-#[allow(dead_code)] // for `gateway doctor` (next commit)
 pub(crate) fn installed(
     format: &JsonFormat,
     text: &str,

@@ -22,7 +22,7 @@ mod hooks;
 pub(crate) mod json;
 pub(crate) mod json_config;
 pub(crate) mod script_dir;
-mod shim;
+pub(crate) mod shim;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -24,7 +24,6 @@ pub(crate) fn is_ours(text: &str) -> bool {
 }
 
 /// The hookgate command a script runs.
-#[allow(dead_code)] // for `gateway doctor` (next commit)
 pub(crate) fn command_of(text: &str) -> Option<&str> {
     text.lines()
         .find_map(|line| line.strip_prefix("exec "))
