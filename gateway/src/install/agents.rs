@@ -111,16 +111,19 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             // Claude Code 2.1.295+; older versions ignore the key.
             fail_closed: Some(("onFailure", FailSwitch::Text("block"))),
         }),
-        // Events known to Claude Code 2.1.197 and later; the newer
-        // PreSkillShellCommand / PreModelSwitch are left out until the
-        // oldest supported version knows them.
+        // PreSkillShellCommand and PreModelSwitch are newer than 2.1.197,
+        // which ignores them: without the first, a skill's inline command
+        // runs past every policy on the versions that have it.
         events: &[
             "SessionStart",
             "UserPromptSubmit",
             "PreToolUse",
+            "PreSkillShellCommand",
+            "PreModelSwitch",
             "PermissionRequest",
             "PostToolUse",
             "PostToolUseFailure",
+            "PostToolBatch",
             "Notification",
             "SubagentStart",
             "SubagentStop",
@@ -128,7 +131,12 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             "PreCompact",
             "SessionEnd",
         ],
-        guarded: &["PreToolUse", "PermissionRequest", "UserPromptSubmit"],
+        guarded: &[
+            "PreToolUse",
+            "PreSkillShellCommand",
+            "PermissionRequest",
+            "UserPromptSubmit",
+        ],
     },
     AgentSpec {
         agent: Agent::Cursor,

@@ -73,6 +73,32 @@ pub(crate) fn uninstall(format: &JsonFormat, text: &str) -> Result<Option<String
     Ok(Some(root.render()))
 }
 
+/// Whether `a` and `b` say the same once hookgate's handlers are taken
+/// out of both, and event lists and events objects left empty are dropped
+/// (an empty list or `"hooks": {}` configures nothing): uninstall then
+/// gives back the original bytes.
+pub(crate) fn same_without_ours(format: &JsonFormat, a: &str, b: &str) -> bool {
+    match (normalized(format, a), normalized(format, b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
+fn normalized(format: &JsonFormat, text: &str) -> Option<Json> {
+    let mut root = Json::parse(text).ok()?;
+    let events = events_mut(format, &mut root).ok()?;
+    hooks::remove_all(events, format.shape);
+    if let Json::Object(members) = events {
+        members.retain(|(_, value)| !matches!(value, Json::Array(items) if items.is_empty()));
+    }
+    if let Some(key) = format.hooks_key
+        && root.get(key).is_some_and(Json::is_empty_container)
+    {
+        root.remove(key);
+    }
+    Some(root)
+}
+
 /// The events holding a hookgate handler, with its command.
 pub(crate) fn installed(
     format: &JsonFormat,

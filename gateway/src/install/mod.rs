@@ -306,10 +306,7 @@ fn uninstall_changes(spec: &AgentSpec, path: &Path) -> anyhow::Result<Vec<Change
     else {
         return Ok(Vec::new());
     };
-    let same = |a: &str, b: &str| match (Json::parse(a), Json::parse(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
+    let same = |a: &str, b: &str| json_config::same_without_ours(format, a, b);
     let after = match change::read(&change::backup_path(path))? {
         Some(original) if same(&original, &stripped) => Some(original),
         Some(_) => Some(stripped),

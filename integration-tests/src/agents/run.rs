@@ -101,6 +101,7 @@ pub struct AgentRun {
     env: Vec<(String, String)>,
     claude: ClaudeCode,
     ask_permissions: bool,
+    installed_hooks: bool,
 }
 
 impl AgentRun {
@@ -141,6 +142,7 @@ impl AgentRun {
             )],
             claude: ClaudeCode::Oldest,
             ask_permissions: false,
+            installed_hooks: false,
         }
     }
 
@@ -150,6 +152,25 @@ impl AgentRun {
     pub fn ask_permissions(mut self) -> Self {
         self.ask_permissions = true;
         self
+    }
+
+    /// Use the hooks `gateway install` wrote into the run's HOME (see
+    /// [`AgentRun::home`]) instead of writing the harness's own: the run
+    /// passes no settings of its own. Claude Code only for now.
+    pub fn installed_hooks(mut self) -> Self {
+        assert_eq!(
+            self.agent,
+            Agent::ClaudeCode,
+            "installed hooks are only wired for Claude Code"
+        );
+        self.installed_hooks = true;
+        self
+    }
+
+    /// The agent's HOME: where `gateway install` (with `HOME` set to it)
+    /// writes the agent's config.
+    pub fn home(&self) -> &Path {
+        &self.paths.home
     }
 
     /// Which pinned Claude Code runs (the oldest unless told otherwise;
@@ -247,6 +268,7 @@ impl AgentRun {
                 let options = claude::Options {
                     which: self.claude,
                     ask_permissions: self.ask_permissions,
+                    installed_hooks: self.installed_hooks,
                 };
                 claude::prepare(clis, options, paths, port, prompt, hooks, shim)
             }

@@ -19,6 +19,7 @@ mod claude_meanings;
 mod cline;
 mod conformance;
 mod droid;
+mod installed;
 mod qwen_code;
 mod scenario;
 mod support;
