@@ -158,20 +158,21 @@ pub(crate) fn subscribers(doc: &serde_json::Value) -> Vec<serde_json::Value> {
         .unwrap_or_default()
 }
 
-/// The gateway's event counters, all summed: a probe that reached it
-/// moves them.
-pub(crate) fn activity(doc: &serde_json::Value) -> u64 {
+/// The events the gateway counted for `agent` (its status name): a probe
+/// that reached it moves this count, and only its own agent's.
+pub(crate) fn activity(doc: &serde_json::Value, agent: &str) -> u64 {
     let metrics = doc.get("metrics").unwrap_or(doc);
-    let events: u64 = metrics
+    metrics
         .get("events")
         .and_then(serde_json::Value::as_array)
-        .map(|events| events.iter().filter_map(|e| e["count"].as_u64()).sum())
-        .unwrap_or(0);
-    let errors = ["detect_errors", "parse_errors"]
-        .iter()
-        .filter_map(|k| metrics.get(*k).and_then(serde_json::Value::as_u64))
-        .sum::<u64>();
-    events + errors
+        .map(|events| {
+            events
+                .iter()
+                .filter(|e| e["agent"].as_str() == Some(agent))
+                .filter_map(|e| e["count"].as_u64())
+                .sum()
+        })
+        .unwrap_or(0)
 }
 
 /// `client::fetch` for the probe.

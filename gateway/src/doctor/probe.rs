@@ -20,10 +20,15 @@ pub(crate) async fn check(socket: &Path, installed: &[Installed], report: &mut R
         let Some(payload) = hookgate_adapters::probe_payload(entry.agent) else {
             continue;
         };
-        let before = gateway::fetch(socket).await.map(|d| gateway::activity(&d));
-        let ran = run(&entry.command, payload);
-        let after = gateway::fetch(socket).await.map(|d| gateway::activity(&d));
         let agent = entry.agent;
+        let name = agent.as_str();
+        let before = gateway::fetch(socket)
+            .await
+            .map(|d| gateway::activity(&d, name));
+        let ran = run(&entry.command, payload);
+        let after = gateway::fetch(socket)
+            .await
+            .map(|d| gateway::activity(&d, name));
         match (ran, before, after) {
             (Err(err), _, _) => report.problem(
                 &format!("{agent}: the hook command did not run: {err:#}"),

@@ -187,7 +187,9 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
     },
     AgentSpec {
         agent: Agent::Cline,
-        user_path: ".cline/hooks",
+        // Read by the Cline CLI whatever its `--data-dir` (which moves
+        // `~/.cline/hooks`) and by the VS Code extension.
+        user_path: "Documents/Cline/Hooks",
         project_path: ".clinerules/hooks",
         programs: &["cline"],
         home_dir: ".cline",

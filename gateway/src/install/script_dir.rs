@@ -1,6 +1,7 @@
 //! Cline's hooks: one bash script per event, named after the event, in a
 //! hooks directory. Cline starts each as `bash <file>` (never exec, so the
-//! shim itself cannot be the file); hookgate's script `exec`s the shim.
+//! shim itself cannot be the file); hookgate's script `exec`s the shim
+//! through `env`, which sets the command's variables.
 //! A file of that name that is not hookgate's is left alone and reported.
 
 use std::path::Path;
@@ -13,9 +14,14 @@ use super::command::{self, HookCommand};
 /// The line that marks a hook script as hookgate's.
 const MARKER: &str = "# hookgate: installed by `gateway install`; `gateway uninstall` removes it.";
 
+/// What runs the command line: bash's `exec` takes no `NAME=value`
+/// words (it would look for a program called `HOOKGATE_SOCKET=…`), `env`
+/// does, then becomes the shim.
+const EXEC: &str = "exec /usr/bin/env ";
+
 /// The script for `agent`'s hooks.
 pub(crate) fn script(command: &HookCommand, agent: Agent) -> String {
-    format!("#!/bin/bash\n{MARKER}\nexec {}\n", command.line(agent))
+    format!("#!/bin/bash\n{MARKER}\n{EXEC}{}\n", command.line(agent))
 }
 
 /// Whether a hook file's text is hookgate's script.
@@ -26,7 +32,7 @@ pub(crate) fn is_ours(text: &str) -> bool {
 /// The hookgate command a script runs.
 pub(crate) fn command_of(text: &str) -> Option<&str> {
     text.lines()
-        .find_map(|line| line.strip_prefix("exec "))
+        .find_map(|line| line.strip_prefix(EXEC))
         .filter(|line| command::is_ours(line))
 }
 

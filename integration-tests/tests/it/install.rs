@@ -159,7 +159,10 @@ fn write_originals(user: &User) {
         ".cursor/hooks.json",
         "{\"version\":1,\"hooks\":{\"stop\":[{\"command\":\"./mine.sh\"}]}}\n",
     );
-    user.write(".cline/hooks/PreToolUse", "#!/bin/bash\necho '{}'\n");
+    user.write(
+        "Documents/Cline/Hooks/PreToolUse",
+        "#!/bin/bash\necho '{}'\n",
+    );
     user.write(
         ".qwen/settings.json",
         "{\"telemetry\": {\"enabled\": false}, \"hooks\": {}}",
@@ -187,7 +190,7 @@ fn install_twice_changes_nothing_and_uninstall_restores_every_file() {
         ".cursor/hooks.json",
         ".qwen/settings.json",
         ".factory/hooks.json",
-        ".cline/hooks/PostToolUse",
+        "Documents/Cline/Hooks/PostToolUse",
     ] {
         let config = std::fs::read_to_string(user.home().join(path)).unwrap();
         assert!(
@@ -204,7 +207,7 @@ fn install_twice_changes_nothing_and_uninstall_restores_every_file() {
     );
     // The user's own Cline hook is left alone (and reported).
     assert_eq!(
-        std::fs::read(user.home().join(".cline/hooks/PreToolUse")).unwrap(),
+        std::fs::read(user.home().join("Documents/Cline/Hooks/PreToolUse")).unwrap(),
         b"#!/bin/bash\necho '{}'\n"
     );
     assert!(
