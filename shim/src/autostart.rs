@@ -28,10 +28,31 @@ pub(crate) const GATEWAY_ENV: &str = "HOOKGATE_GATEWAY";
 /// How often the shim tries the socket again while the gateway starts.
 const POLL_MS: u64 = 20;
 
+/// The variables the started gateway gets (where its config, state and
+/// temporary files are, its log filter). Nothing else of the agent's
+/// environment: agents hand hooks their API keys, and a long-lived daemon
+/// has no use for them.
+const GATEWAY_ENV_NAMES: [&str; 12] = [
+    "HOME",
+    "PATH",
+    "USER",
+    "LOGNAME",
+    "LANG",
+    "LC_ALL",
+    "TMPDIR",
+    "XDG_RUNTIME_DIR",
+    "XDG_CONFIG_HOME",
+    "XDG_STATE_HOME",
+    "XDG_DATA_HOME",
+    "RUST_LOG",
+];
+
 /// The gateway to start, when autostart is on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Autostart {
     gateway: String,
+    /// `NAME=value` for each of [`GATEWAY_ENV_NAMES`] that is set.
+    env: Vec<String>,
 }
 
 impl Autostart {
@@ -43,7 +64,11 @@ impl Autostart {
             return None;
         }
         let gateway = env(GATEWAY_ENV).filter(|p| p.starts_with('/'))?;
-        Some(Autostart { gateway })
+        let env = GATEWAY_ENV_NAMES
+            .iter()
+            .filter_map(|name| env(name).map(|value| alloc::format!("{name}={value}")))
+            .collect();
+        Some(Autostart { gateway, env })
     }
 }
 
@@ -96,7 +121,8 @@ fn start(autostart: &Autostart, socket: &str) -> bool {
     let lock = format!("{dir}/gateway.autostart.lock");
     let log = format!("{dir}/gateway.log");
     let args = ["serve", "--socket", socket];
-    sys::start_detached(&autostart.gateway, &args, &lock, &log).is_ok()
+    let env: Vec<&str> = autostart.env.iter().map(String::as_str).collect();
+    sys::start_detached(&autostart.gateway, &args, &env, &lock, &log).is_ok()
 }
 
 #[cfg(unix)]
@@ -146,5 +172,23 @@ mod tests {
             });
             assert_eq!(got.is_some(), *on, "{env:?}");
         }
+    }
+
+    #[test]
+    fn the_gateway_gets_only_the_variables_it_needs() {
+        let env = [
+            ("HOOKGATE_AUTOSTART", "1"),
+            ("HOOKGATE_GATEWAY", "/bin/gw"),
+            ("HOME", "/home/ada"),
+            ("OPENAI_API_KEY", "sk-secret"),
+            ("XDG_RUNTIME_DIR", "/run/user/1"),
+        ];
+        let got = Autostart::from_env(|name| {
+            env.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| (*v).to_owned())
+        })
+        .unwrap();
+        assert_eq!(got.env, ["HOME=/home/ada", "XDG_RUNTIME_DIR=/run/user/1"]);
     }
 }

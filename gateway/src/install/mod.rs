@@ -157,6 +157,12 @@ fn selected(target: &Target, home: &Path, detect: bool) -> Vec<&'static AgentSpe
 }
 
 fn run_install(args: &InstallArgs) -> anyhow::Result<()> {
+    // The hook command is a POSIX shell line and autostart is Unix-only.
+    if cfg!(windows) {
+        bail!(
+            "gateway install supports Linux and macOS; on Windows, edit the agents' configs by hand (README)"
+        );
+    }
     let home = home()?;
     let base = base(args.target.scope, &home)?;
     let specs = selected(&args.target, &home, true);

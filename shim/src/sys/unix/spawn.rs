@@ -32,10 +32,12 @@ pub(crate) enum Started {
 /// Highest descriptor closed in the gateway before exec.
 const MAX_FD: c_int = 1024;
 
-/// Starts `program args…` detached, holding `lock`, logging to `log`.
+/// Starts `program args…` detached with exactly the `NAME=value`
+/// variables `env`, holding `lock`, logging to `log`.
 pub(crate) fn start_detached(
     program: &str,
     args: &[&str],
+    env: &[&str],
     lock: &str,
     log: &str,
 ) -> Result<Started, Errno> {
@@ -48,6 +50,13 @@ pub(crate) fn start_detached(
     argv.push(program.as_ptr().cast());
     argv.extend(owned.iter().map(|a| a.as_ptr().cast::<libc::c_char>()));
     argv.push(core::ptr::null());
+    let mut owned_env: Vec<Vec<u8>> = Vec::with_capacity(env.len());
+    for var in env {
+        owned_env.push(c_path(var)?);
+    }
+    let mut envp: Vec<*const libc::c_char> = Vec::with_capacity(owned_env.len() + 1);
+    envp.extend(owned_env.iter().map(|v| v.as_ptr().cast::<libc::c_char>()));
+    envp.push(core::ptr::null());
     let lock = c_path(lock)?;
     let log = c_path(log)?;
     let devnull = c_path("/dev/null")?;
@@ -88,7 +97,7 @@ pub(crate) fn start_detached(
             libc::setsid();
             let grandchild = libc::fork();
             if grandchild == 0 {
-                exec_gateway(&argv, lock_fd, &devnull, &log, &root);
+                exec_gateway(&argv, &envp, lock_fd, &devnull, &log, &root);
             }
             libc::_exit(0);
         }
@@ -107,10 +116,12 @@ pub(crate) fn start_detached(
 /// fails.
 ///
 /// # Safety
-/// Only call in a freshly forked child; `argv` must be a null-terminated
-/// array of NUL-terminated strings, the paths NUL-terminated.
+/// Only call in a freshly forked child; `argv` and `envp` must be
+/// null-terminated arrays of NUL-terminated strings, the paths
+/// NUL-terminated.
 unsafe fn exec_gateway(
     argv: &[*const libc::c_char],
+    envp: &[*const libc::c_char],
     lock_fd: c_int,
     devnull: &[u8],
     log: &[u8],
@@ -135,7 +146,7 @@ unsafe fn exec_gateway(
         }
         libc::chdir(root.as_ptr().cast());
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-        libc::execv(argv[0], argv.as_ptr());
+        libc::execve(argv[0], argv.as_ptr(), envp.as_ptr());
         libc::_exit(127)
     }
 }
