@@ -134,11 +134,39 @@ impl User {
     }
 }
 
+impl User {
+    /// The pids of the gateways serving this user's socket (started by the
+    /// test or by a shim's autostart).
+    fn gateway_pids(&self) -> Vec<String> {
+        let out = Command::new("pgrep")
+            .arg("-f")
+            .arg(format!("serve --socket {}", self.socket().display()))
+            .output()
+            .expect("run pgrep");
+        text(&out.stdout).lines().map(str::to_owned).collect()
+    }
+
+    /// The command the installed Claude Code hooks run on PreToolUse.
+    fn claude_pre_tool_command(&self) -> String {
+        let settings = std::fs::read_to_string(self.home().join(".claude/settings.json"))
+            .expect("read the installed settings");
+        let settings: serde_json::Value =
+            serde_json::from_str(&settings).expect("the installed settings are JSON");
+        settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            .as_str()
+            .expect("a PreToolUse command")
+            .to_owned()
+    }
+}
+
 impl Drop for User {
     fn drop(&mut self) {
         if let Some(mut child) = self.gateway.take() {
             let _ = child.kill();
             let _ = child.wait();
+        }
+        for pid in self.gateway_pids() {
+            let _ = Command::new("kill").arg(pid).status();
         }
     }
 }
@@ -310,4 +338,47 @@ fn doctor_fails_when_no_agent_is_installed() {
     let (code, out) = user.doctor(&[]);
     assert_eq!(code, Some(64), "{out}");
     assert!(out.contains("gateway install --all"), "{out}");
+}
+
+/// Four hook calls at once, no gateway: one shim starts it (the others
+/// find the lock taken and wait), and every call gets the guard's answer.
+#[test]
+fn concurrent_first_calls_start_one_gateway_and_all_get_its_answer() {
+    let user = User::new();
+    user.install(&["claude-code"]);
+    let command = user.claude_pre_tool_command();
+    let payload = r#"{"hook_event_name":"PreToolUse","session_id":"s","cwd":"/","tool_name":"Bash","tool_input":{"command":"cat .env > copy"},"tool_use_id":"t"}"#;
+    let shims: Vec<Child> = (0..4)
+        .map(|_| {
+            let mut child = Command::new("/bin/sh")
+                .arg("-c")
+                .arg(&command)
+                .env_clear()
+                .env("HOME", user.home())
+                .env("PATH", "/usr/bin:/bin")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("run the installed hook command");
+            use std::io::Write as _;
+            child
+                .stdin
+                .take()
+                .expect("stdin")
+                .write_all(payload.as_bytes())
+                .expect("write the payload");
+            child
+        })
+        .collect();
+    for shim in shims {
+        let out = shim.wait_with_output().expect("wait for the shim");
+        let stdout = text(&out.stdout);
+        assert!(
+            stdout.contains("\"permissionDecision\":\"deny\"")
+                && stdout.contains("reading a secrets file"),
+            "a call was not answered by the gateway: {stdout}"
+        );
+    }
+    assert_eq!(user.gateway_pids().len(), 1, "{:?}", user.gateway_pids());
 }
