@@ -37,6 +37,11 @@ pub(crate) enum Command {
     /// Check the whole chain (agent configs, shim, socket, gateway, config,
     /// subscribers, a test event per agent); exit 64 when unprotected.
     Doctor(crate::doctor::DoctorArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish,
+    /// powershell).
+    Completions(crate::manual::CompletionsArgs),
+    /// Print the gateway(1) man page (roff).
+    Man,
 }
 
 #[derive(Debug, clap::Args)]

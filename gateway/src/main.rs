@@ -4,6 +4,7 @@
 mod cli;
 mod doctor;
 mod install;
+mod manual;
 mod status;
 
 use std::process::ExitCode;
@@ -53,6 +54,8 @@ fn main() -> ExitCode {
         Command::Install(args) => install::install(&args),
         Command::Uninstall(target) => install::uninstall(&target),
         Command::Doctor(args) => doctor::run(&args),
+        Command::Completions(args) => manual::completions(&args),
+        Command::Man => manual::man(),
     }
 }
 

@@ -382,3 +382,23 @@ fn concurrent_first_calls_start_one_gateway_and_all_get_its_answer() {
     }
     assert_eq!(user.gateway_pids().len(), 1, "{:?}", user.gateway_pids());
 }
+
+#[test]
+fn completions_and_the_man_page_cover_every_subcommand() {
+    let user = User::new();
+    let bash = user.gateway(&["completions", "bash"], &[]);
+    let man = user.gateway(&["man"], &[]);
+    assert!(bash.status.success() && man.status.success());
+    let (bash, man) = (text(&bash.stdout), text(&man.stdout));
+    assert!(
+        man.starts_with(".ie") && man.contains(".TH gateway 1"),
+        "{man}"
+    );
+    for sub in ["serve", "status", "install", "uninstall", "doctor"] {
+        assert!(
+            bash.contains(&format!("gateway__subcmd__{sub}")),
+            "bash lacks {sub}"
+        );
+        assert!(man.contains(sub), "the man page lacks {sub}");
+    }
+}
