@@ -81,7 +81,7 @@ pub(crate) fn check(named: &[Agent], report: &mut Report) -> Vec<Installed> {
 /// The (event, command) pairs of hookgate's entries at `path`.
 fn commands(spec: &AgentSpec, path: &std::path::Path) -> anyhow::Result<Vec<(String, String)>> {
     match &spec.format {
-        Format::Json(format) => match change::read(path)? {
+        Format::Json(format) => match change::read(&change::resolve(path))? {
             None => Ok(Vec::new()),
             Some(text) => Ok(json_config::installed(format, &text)?),
         },

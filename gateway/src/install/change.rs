@@ -37,6 +37,18 @@ pub(crate) fn backup_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// The file `path` names: the target of a symlink (dotfiles managers link
+/// configs into place; writing through the link keeps it a link), else
+/// `path` itself.
+pub(crate) fn resolve(path: &Path) -> PathBuf {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+        }
+        _ => path.to_path_buf(),
+    }
+}
+
 /// The text of `path`, `None` when it does not exist.
 pub(crate) fn read(path: &Path) -> anyhow::Result<Option<String>> {
     match hookgate_gateway::files::read_to_string(path, MAX_CONFIG) {

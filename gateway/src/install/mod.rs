@@ -275,6 +275,7 @@ fn install_changes(
     match &spec.format {
         Format::ScriptDir => script_dir::install(path, spec.events, command, spec.agent),
         Format::Json(format) => {
+            let path = &change::resolve(path);
             let before = change::read(path)?;
             let what = Registration {
                 agent: spec.agent,
@@ -304,6 +305,7 @@ fn uninstall_changes(spec: &AgentSpec, path: &Path) -> anyhow::Result<Vec<Change
         Format::ScriptDir => return script_dir::uninstall(path, spec.events),
         Format::Json(format) => format,
     };
+    let path = &change::resolve(path);
     let Some(current) = change::read(path)? else {
         return Ok(Vec::new());
     };

@@ -402,3 +402,25 @@ fn completions_and_the_man_page_cover_every_subcommand() {
         assert!(man.contains(sub), "the man page lacks {sub}");
     }
 }
+
+/// A config that is a symlink (a dotfiles manager's) stays one: install
+/// and uninstall edit the file it points to.
+#[test]
+fn a_symlinked_config_is_edited_through_the_link() {
+    let user = User::new();
+    user.write("dotfiles/claude.json", "{\"model\": \"opus\"}\n");
+    std::fs::create_dir_all(user.home().join(".claude")).unwrap();
+    let link = user.home().join(".claude/settings.json");
+    std::os::unix::fs::symlink(user.home().join("dotfiles/claude.json"), &link).unwrap();
+    user.install(&["claude-code"]);
+    assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+    let target = std::fs::read_to_string(user.home().join("dotfiles/claude.json")).unwrap();
+    assert!(target.contains("gateway-shim"), "{target}");
+    let out = user.gateway(&["uninstall", "--agent", "claude-code"], &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+    assert_eq!(
+        std::fs::read_to_string(user.home().join("dotfiles/claude.json")).unwrap(),
+        "{\"model\": \"opus\"}\n"
+    );
+}
