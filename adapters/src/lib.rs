@@ -34,6 +34,7 @@ mod sniff;
 pub use detect::{DetectError, Detected, args_hint, detect, detect_with_event};
 pub use dialect::{Agent, Dialect, FailMode, UnknownAgent};
 pub use fallback::fallback;
+pub use probe::probe_payload;
 pub use reply::Reply;
 
 #[cfg(feature = "json")]
@@ -66,6 +67,7 @@ mod merge;
 mod parse;
 #[cfg(feature = "json")]
 pub mod paths;
+mod probe;
 #[cfg(feature = "json")]
 mod qwen_code;
 #[cfg(feature = "json")]

@@ -27,6 +27,21 @@ pub(crate) enum Command {
     /// Show a running gateway's counters, latency percentiles and
     /// subscriber states (asked over its admin socket).
     Status(StatusArgs),
+    /// Register hookgate's hooks in agents' own configs (absolute shim
+    /// path, pinned socket, autostart), with a backup; twice changes
+    /// nothing.
+    Install(crate::install::InstallArgs),
+    /// Remove exactly the hooks `gateway install` added (the original file
+    /// back byte for byte when nothing else changed).
+    Uninstall(crate::install::Target),
+    /// Check the whole chain (agent configs, shim, socket, gateway, config,
+    /// subscribers, a test event per agent); exit 64 when unprotected.
+    Doctor(crate::doctor::DoctorArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish,
+    /// powershell).
+    Completions(crate::manual::CompletionsArgs),
+    /// Print the gateway(1) man page (roff).
+    Man,
 }
 
 #[derive(Debug, clap::Args)]
@@ -61,6 +76,11 @@ pub(crate) struct StatusArgs {
     /// Print the status document as JSON (stable schema, see the README).
     #[arg(long)]
     pub(crate) json: bool,
+
+    /// Exit 1 when a subscriber is down (as well as when no gateway
+    /// answers), for scripts and health checks.
+    #[arg(long, conflicts_with = "watch")]
+    pub(crate) check: bool,
 
     /// Refresh every SECS seconds until interrupted.
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]

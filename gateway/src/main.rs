@@ -2,6 +2,9 @@
 //! Everything else lives in the library (`hookgate_gateway`).
 
 mod cli;
+mod doctor;
+mod install;
+mod manual;
 mod status;
 
 use std::process::ExitCode;
@@ -48,6 +51,11 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Serve(args) => serve(args),
         Command::Status(args) => status::run(&args),
+        Command::Install(args) => install::install(&args),
+        Command::Uninstall(target) => install::uninstall(&target),
+        Command::Doctor(args) => doctor::run(&args),
+        Command::Completions(args) => manual::completions(&args),
+        Command::Man => manual::man(),
     }
 }
 
@@ -111,6 +119,12 @@ async fn run(config: Config, args: ServeArgs) -> anyhow::Result<()> {
     let shutdown = CancellationToken::new();
     hookgate_gateway::shutdown::cancel_on_signals(shutdown.clone())
         .context("installing signal handlers")?;
+    // Closing the terminal a gateway was started from sends SIGHUP, whose
+    // default action kills it with no drain. With a handler installed
+    // (tokio keeps it for the process's life) it is received and ignored.
+    #[cfg(unix)]
+    let _hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
+        .context("ignoring SIGHUP")?;
     let listener = Listener::bind(&path).await?;
     let options = Options {
         metrics_addr: args.metrics_addr,

@@ -48,10 +48,18 @@ pub(crate) fn run(args: &StatusArgs) -> ExitCode {
             };
             let Some(secs) = args.watch else {
                 return match result {
-                    Ok(_) => {
+                    Ok(doc) => {
                         // A closed pipe (`gateway status | head -1`) is
                         // the reader's choice, not a failure.
                         let _ = std::io::stdout().write_all(text.as_bytes());
+                        let down = subscribers_down(&doc);
+                        if args.check && !down.is_empty() {
+                            eprintln!(
+                                "gateway: subscribers down: {} (see `gateway doctor`)",
+                                down.join(", ")
+                            );
+                            return ExitCode::FAILURE;
+                        }
                         ExitCode::SUCCESS
                     }
                     Err(_) => {
@@ -72,6 +80,15 @@ pub(crate) fn run(args: &StatusArgs) -> ExitCode {
             }
         }
     })
+}
+
+/// The names of the subscribers a status document says are down.
+fn subscribers_down(doc: &serde_json::Value) -> Vec<String> {
+    crate::doctor::subscribers(doc)
+        .iter()
+        .filter(|sub| sub["state"].as_str() == Some("down"))
+        .map(|sub| sub["name"].as_str().unwrap_or("?").to_owned())
+        .collect()
 }
 
 /// What a user needs to know when no gateway answers: what is wrong with

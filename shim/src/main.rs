@@ -36,6 +36,7 @@ extern crate std;
 #[cfg(not(any(unix, windows)))]
 compile_error!("gateway-shim has a runtime (src/sys) for Unix and Windows only");
 
+mod autostart;
 mod call;
 mod cli;
 mod config;

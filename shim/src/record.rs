@@ -46,17 +46,19 @@ pub(crate) fn append(_socket: &str, _state_record: Option<&str>, _reason: Reason
 pub(crate) fn message(reason: Reason) -> &'static str {
     match reason {
         Reason::Unreachable => {
-            "hookgate blocked this: the hook gateway is not reachable (fail-closed); start it with `gateway serve`"
+            "hookgate blocked this: the hook gateway is not reachable (fail-closed); start it with `gateway serve`, check with `gateway doctor`"
         }
         Reason::Untrusted => {
             "hookgate blocked this: the hook socket or the server behind it belongs to another user (fail-closed); run `gateway status` to see why"
         }
-        Reason::Busy => "hookgate blocked this: the hook gateway is overloaded (fail-closed)",
+        Reason::Busy => {
+            "hookgate blocked this: the hook gateway is overloaded (fail-closed); check with `gateway doctor`"
+        }
         Reason::Timeout => {
-            "hookgate blocked this: the hook gateway did not answer in time (fail-closed)"
+            "hookgate blocked this: the hook gateway did not answer in time (fail-closed); check with `gateway doctor`"
         }
         Reason::BadReply => {
-            "hookgate blocked this: the hook gateway sent an invalid reply (fail-closed)"
+            "hookgate blocked this: the hook gateway sent an invalid reply (fail-closed); check with `gateway doctor`"
         }
         Reason::Oversize => {
             "hookgate blocked this: the hook payload is larger than 8 MiB (fail-closed)"

@@ -10,7 +10,9 @@
 //!    (fail-open, the default) or its blocking one (`HOOKGATE_FAIL=closed`
 //!    or `--fail-closed`; the flag wins). The shim adds nothing of its own to
 //!    that reply (a diagnostic only with `HOOKGATE_DEBUG=1`) and, on Unix,
-//!    appends the reason to the fallback record (see `record`).
+//!    appends the reason to the fallback record (see `record`). A gateway
+//!    that is unreachable is first started when autostart is on
+//!    (`autostart`).
 
 use alloc::format;
 use alloc::string::String;
@@ -19,7 +21,7 @@ use alloc::vec::Vec;
 use hookgate_adapters::{Agent, FailMode, detect_with_event, fallback};
 use hookgate_wire::Request;
 
-use crate::call;
+use crate::autostart;
 use crate::cli::{self, Command, USAGE};
 use crate::config::Config;
 use crate::output;
@@ -48,6 +50,7 @@ pub(crate) fn run(argv: Vec<Vec<u8>>, environ: Vec<(Vec<u8>, Vec<u8>)>) -> u8 {
     };
 
     let config = Config::from_env(|name| var(&environ, name));
+    let autostart = autostart::Autostart::from_env(|name| var(&environ, name));
     for note in &config.notes {
         output::note(note);
     }
@@ -106,7 +109,12 @@ pub(crate) fn run(argv: Vec<Vec<u8>>, environ: Vec<(Vec<u8>, Vec<u8>)>) -> u8 {
         env,
         stdin,
     };
-    match call::call(&config.socket, request.encode(), deadline) {
+    match autostart::call(
+        autostart.as_ref(),
+        &config.socket,
+        request.encode(),
+        deadline,
+    ) {
         Ok(reply) => {
             output::emit(&reply.stdout, &reply.stderr);
             output::exit_code(reply.exit_code)
@@ -190,6 +198,8 @@ environment:
   HOOKGATE_TIMEOUT_MS  total deadline in milliseconds (default 5000)
   HOOKGATE_FAIL        open (default) or closed; --fail-closed/--fail-open win
   HOOKGATE_DEBUG       1: one diagnostic line on stderr per fallback
+  HOOKGATE_AUTOSTART   1: start the gateway ($HOOKGATE_GATEWAY, an absolute
+                       path) when none answers, then answer through it
 ",
         sys::SOCKET_DEFAULT
     )

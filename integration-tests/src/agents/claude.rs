@@ -26,6 +26,9 @@ pub(crate) struct Options {
     pub(crate) which: ClaudeCode,
     /// `--permission-mode default` instead of `--allowedTools Bash`.
     pub(crate) ask_permissions: bool,
+    /// No `--settings`: the hooks are those `gateway install` wrote into
+    /// `~/.claude/settings.json`.
+    pub(crate) installed_hooks: bool,
 }
 
 /// Writes `settings.json` and returns how to start Claude Code.
@@ -38,8 +41,6 @@ pub(crate) fn prepare(
     hooks: &[String],
     shim: &Path,
 ) -> std::io::Result<Launch> {
-    let settings = paths.root.join("settings.json");
-    std::fs::write(&settings, settings_json(hooks, shim).to_string())?;
     // As root, bypassing permissions is refused; the Bash tool must be
     // allowed explicitly or it is blocked before any hook could allow it.
     // With permission prompts the Bash call asks instead, which fires
@@ -49,12 +50,12 @@ pub(crate) fn prepare(
     } else {
         ["--allowedTools", "Bash"]
     };
-    let mut args = vec![
-        "-p".to_owned(),
-        prompt.to_owned(),
-        "--settings".to_owned(),
-        settings.display().to_string(),
-    ];
+    let mut args = vec!["-p".to_owned(), prompt.to_owned()];
+    if !options.installed_hooks {
+        let settings = paths.root.join("settings.json");
+        std::fs::write(&settings, settings_json(hooks, shim).to_string())?;
+        args.extend(["--settings".to_owned(), settings.display().to_string()]);
+    }
     args.extend(permissions.map(str::to_owned));
     args.extend(["--output-format", "stream-json", "--verbose"].map(str::to_owned));
     let env = [

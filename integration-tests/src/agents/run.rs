@@ -130,6 +130,8 @@ pub struct AgentRun {
     env: Vec<(String, String)>,
     claude: ClaudeCode,
     ask_permissions: bool,
+    /// Installs the hooks into the run's HOME (see `installed_hooks`).
+    installer: Option<fn(&Path)>,
 }
 
 impl AgentRun {
@@ -170,6 +172,7 @@ impl AgentRun {
             )],
             claude: ClaudeCode::Oldest,
             ask_permissions: false,
+            installer: None,
         }
     }
 
@@ -179,6 +182,21 @@ impl AgentRun {
     pub fn ask_permissions(mut self) -> Self {
         self.ask_permissions = true;
         self
+    }
+
+    /// Use the hooks `install` writes into the run's HOME (it is called
+    /// with that HOME, e.g. to run `gateway install`) instead of the
+    /// harness's own: the agent's other settings are written first, with
+    /// no hooks, so the installer merges into them as into a user's config.
+    pub fn installed_hooks(mut self, install: fn(&Path)) -> Self {
+        self.installer = Some(install);
+        self
+    }
+
+    /// The agent's HOME: where `gateway install` (with `HOME` set to it)
+    /// writes the agent's config.
+    pub fn home(&self) -> &Path {
+        &self.paths.home
     }
 
     /// Which pinned Claude Code runs (the oldest unless told otherwise;
@@ -270,12 +288,18 @@ impl AgentRun {
         let script = root.join("script.json");
         self.script.save(&script).expect("write the model script");
         let requests_log = root.join("requests.jsonl");
-        let (paths, prompt, hooks, shim) = (&self.paths, &self.prompt, &self.hooks, &self.shim);
+        let hooks = if self.installer.is_some() {
+            &[][..]
+        } else {
+            &self.hooks[..]
+        };
+        let (paths, prompt, shim) = (&self.paths, &self.prompt, &self.shim);
         let launch = match (self.agent, &installed) {
             (Agent::ClaudeCode, Installed::Pair(clis)) => {
                 let options = claude::Options {
                     which: self.claude,
                     ask_permissions: self.ask_permissions,
+                    installed_hooks: self.installer.is_some(),
                 };
                 claude::prepare(clis, options, paths, port, prompt, hooks, shim)
             }
@@ -303,6 +327,9 @@ impl AgentRun {
             (agent, _) => panic!("{agent:?}: installed the wrong CLI (see Agent::npm_cli)"),
         }
         .expect("write the agent's configuration");
+        if let Some(install) = self.installer {
+            install(&self.paths.home);
+        }
 
         let mut args: Vec<String> = vec![
             "--script".into(),

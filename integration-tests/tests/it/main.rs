@@ -13,6 +13,7 @@ mod fail_modes;
 mod fan_out;
 mod filters;
 mod guard_corpus;
+mod install;
 mod memory;
 mod observe;
 mod peer_uid;

@@ -24,6 +24,7 @@ mod conformance;
 mod copilot;
 mod droid;
 mod gemini_cli;
+mod installed;
 mod qwen_code;
 mod scenario;
 mod support;

@@ -35,11 +35,9 @@ pub const CLINE_LEGACY_PRE_TOOL_USE: &[u8] =
     include_bytes!("../../../adapters/test_data/cline/legacy.PreToolUse.json");
 
 // The fail-closed messages the shim gives `fallback`, one per reason.
-pub const UNREACHABLE: &str = "hookgate blocked this: the hook gateway is not reachable (fail-closed); start it with `gateway serve`";
-pub const TIMEOUT: &str =
-    "hookgate blocked this: the hook gateway did not answer in time (fail-closed)";
-pub const BAD_REPLY: &str =
-    "hookgate blocked this: the hook gateway sent an invalid reply (fail-closed)";
+pub const UNREACHABLE: &str = "hookgate blocked this: the hook gateway is not reachable (fail-closed); start it with `gateway serve`, check with `gateway doctor`";
+pub const TIMEOUT: &str = "hookgate blocked this: the hook gateway did not answer in time (fail-closed); check with `gateway doctor`";
+pub const BAD_REPLY: &str = "hookgate blocked this: the hook gateway sent an invalid reply (fail-closed); check with `gateway doctor`";
 pub const OVERSIZE: &str =
     "hookgate blocked this: the hook payload is larger than 8 MiB (fail-closed)";
 pub const USAGE: &str = "hookgate blocked this: gateway-shim has invalid arguments (fail-closed)";

@@ -10,12 +10,14 @@
 //! - `io`: reading, writing and waiting on file descriptors, with deadlines;
 //! - `fs`: `stat`, the fallback record's file, the working directory;
 //! - `net`: the Unix socket to the gateway;
-//! - `trust`: whether the socket can only be this user's gateway.
+//! - `trust`: whether the socket can only be this user's gateway;
+//! - `spawn`: starting the gateway detached (autostart).
 
 mod fs;
 mod io;
 mod net;
 mod rt;
+mod spawn;
 mod trust;
 
 use core::fmt;
@@ -26,6 +28,7 @@ use alloc::string::String;
 pub(crate) use fs::{File, cwd, lstat, mkdir_private, stat};
 pub(crate) use io::{read_stdin, write_stderr, write_stdout};
 pub(crate) use net::Stream;
+pub(crate) use spawn::{sleep_ms, start_detached};
 
 /// The OS error the shared types carry (`super::IoError::Os`).
 pub(crate) type Error = Errno;

@@ -1,0 +1,170 @@
+//! The agents' side: hookgate's entries in each agent's config.
+
+use std::path::PathBuf;
+
+use hookgate_adapters::Agent;
+
+use super::Report;
+use crate::install::agents::{AGENTS, AgentSpec, Format};
+use crate::install::{change, command, json_config, script_dir, shim};
+
+/// An agent whose config runs hookgate, with the command it runs.
+#[derive(Debug, Clone)]
+pub(crate) struct Installed {
+    pub(crate) agent: Agent,
+    pub(crate) command: String,
+    pub(crate) socket: Option<PathBuf>,
+}
+
+/// Checks the agents named (or all with hookgate's hooks); returns those
+/// installed.
+pub(crate) fn check(named: &[Agent], report: &mut Report) -> Vec<Installed> {
+    let home = match crate::install::home() {
+        Ok(home) => home,
+        Err(err) => {
+            report.problem(
+                &format!("{err:#}"),
+                "run doctor as the user the agents run as",
+            );
+            return Vec::new();
+        }
+    };
+    let cwd = std::env::current_dir().ok();
+    let mut installed = Vec::new();
+    for spec in AGENTS {
+        let asked = named.contains(&spec.agent);
+        if !named.is_empty() && !asked {
+            continue;
+        }
+        let mut paths = vec![(spec.path(&home, false), "user")];
+        if let Some(cwd) = &cwd {
+            paths.push((spec.path(cwd, true), "project"));
+        }
+        let mut found = false;
+        for (path, scope) in paths {
+            let commands = match commands(spec, &path) {
+                Ok(commands) => commands,
+                Err(err) => {
+                    report.problem(
+                        &format!("{}: cannot read {}: {err:#}", spec.agent, path.display()),
+                        "fix the file (it must be valid JSON), then `gateway install`",
+                    );
+                    continue;
+                }
+            };
+            if commands.is_empty() {
+                continue;
+            }
+            found = true;
+            check_entries(spec, &path, scope, &commands, report);
+            if let Some((_, line)) = commands.first() {
+                installed.push(Installed {
+                    agent: spec.agent,
+                    command: line.clone(),
+                    socket: command::var_of(line, "HOOKGATE_SOCKET").map(PathBuf::from),
+                });
+            }
+        }
+        if !found && asked {
+            report.problem(
+                &format!("{}: no hookgate hooks in its config", spec.agent),
+                &format!("gateway install --agent {}", spec.agent),
+            );
+        }
+    }
+    if installed.is_empty() && named.is_empty() {
+        report.problem("no agent's config runs hookgate", "gateway install --all");
+    }
+    installed
+}
+
+/// The (event, command) pairs of hookgate's entries at `path`.
+fn commands(spec: &AgentSpec, path: &std::path::Path) -> anyhow::Result<Vec<(String, String)>> {
+    match &spec.format {
+        Format::Json(format) => match change::read(&change::resolve(path))? {
+            None => Ok(Vec::new()),
+            Some(text) => Ok(json_config::installed(format, &text)?),
+        },
+        Format::ScriptDir => {
+            let mut found = Vec::new();
+            for event in spec.events {
+                if let Some(text) = change::read(&path.join(event))?
+                    && let Some(line) = script_dir::command_of(&text)
+                {
+                    found.push(((*event).to_owned(), line.to_owned()));
+                }
+            }
+            Ok(found)
+        }
+    }
+}
+
+/// Every event hooked, every shim and gateway there and executable.
+fn check_entries(
+    spec: &AgentSpec,
+    path: &std::path::Path,
+    scope: &str,
+    commands: &[(String, String)],
+    report: &mut Report,
+) {
+    let agent = spec.agent;
+    let reinstall = format!(
+        "gateway install --agent {agent}{}",
+        if scope == "project" {
+            " --scope project"
+        } else {
+            ""
+        }
+    );
+    let missing: Vec<&str> = spec
+        .events
+        .iter()
+        .filter(|event| !commands.iter().any(|(e, _)| e == *event))
+        .copied()
+        .collect();
+    if missing.is_empty() {
+        report.ok(&format!(
+            "{agent}: {} hooks {} events",
+            path.display(),
+            commands.len()
+        ));
+    } else {
+        report.problem(
+            &format!(
+                "{agent}: {} does not hook {}",
+                path.display(),
+                missing.join(", ")
+            ),
+            &reinstall,
+        );
+    }
+    let mut seen = Vec::new();
+    for (_, line) in commands {
+        if seen.contains(line) {
+            continue;
+        }
+        seen.push(line.clone());
+        match command::shim_of(line) {
+            Some(shim) if shim::is_executable(&shim) => {}
+            Some(shim) => report.problem(
+                &format!(
+                    "{agent}: the hooks run {}, which is not an executable file: every hook call fails and the agent carries on unprotected",
+                    shim.display()
+                ),
+                &reinstall,
+            ),
+            None => report.problem(
+                &format!("{agent}: cannot tell which shim `{line}` runs"),
+                &reinstall,
+            ),
+        }
+        if let Some(gateway) = command::var_of(line, "HOOKGATE_GATEWAY")
+            && !shim::is_executable(std::path::Path::new(&gateway))
+        {
+            report.problem(
+                &format!("{agent}: autostart names {gateway}, which is not an executable file"),
+                &format!("{reinstall} (run it with the gateway you keep)"),
+            );
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! The round trip: each installed agent's own hook command, run through a
+//! shell with a minimal environment (as an agent launched from cron or an
+//! IDE would), fed a harmless event of that agent's dialect. The gateway's
+//! counters must move: the shim reached the gateway and did not fall back.
+
+use std::io::Write as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::Report;
+use super::agents::Installed;
+use super::gateway;
+
+/// The shim's own deadline is 5 s; this bounds a shim that hangs anyway.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(15);
+
+pub(crate) async fn check(socket: &Path, installed: &[Installed], report: &mut Report) {
+    for entry in installed {
+        let Some(payload) = hookgate_adapters::probe_payload(entry.agent) else {
+            continue;
+        };
+        let agent = entry.agent;
+        let name = agent.as_str();
+        let before = gateway::fetch(socket)
+            .await
+            .map(|d| gateway::activity(&d, name));
+        let ran = run(&entry.command, payload);
+        let after = gateway::fetch(socket)
+            .await
+            .map(|d| gateway::activity(&d, name));
+        match (ran, before, after) {
+            (Err(err), _, _) => report.problem(
+                &format!("{agent}: the hook command did not run: {err:#}"),
+                &format!("gateway install --agent {agent}"),
+            ),
+            (Ok(()), Some(before), Some(after)) if after > before => {
+                report.ok(&format!("{agent}: a test event went through the shim to the gateway"));
+            }
+            (Ok(()), _, _) => report.problem(
+                &format!("{agent}: a test event sent through the installed hook never reached the gateway (the shim answered on its own)"),
+                &format!("gateway install --agent {agent}, and check HOOKGATE_SOCKET in its command"),
+            ),
+        }
+    }
+}
+
+/// Runs `command` with `sh -c` and a minimal environment, `payload` on
+/// stdin; bounded by [`PROBE_TIMEOUT`].
+fn run(command: &str, payload: &str) -> anyhow::Result<()> {
+    let mut child = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(command)
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .envs(std::env::var_os("HOME").map(|home| ("HOME", home)))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()?;
+    if let Some(mut stdin) = child.stdin.take() {
+        // A shim that stopped reading is judged by the counters.
+        let _ = stdin.write_all(payload.as_bytes());
+    }
+    let started = Instant::now();
+    loop {
+        if child.try_wait()?.is_some() {
+            return Ok(());
+        }
+        if started.elapsed() > PROBE_TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            anyhow::bail!("still running after {PROBE_TIMEOUT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -1,0 +1,296 @@
+//! The table of agents `gateway install` knows: where each keeps its hooks,
+//! in which format, and which of its events hookgate registers. Adding an
+//! agent is one entry here (plus a format module if its config is new).
+//!
+//! Events are every event the agent fires that hookgate's adapter
+//! understands (docs/agents.md), minus those a hook must not answer
+//! (Claude Code's `WorktreeCreate` replaces worktree creation).
+
+use std::path::{Path, PathBuf};
+
+use hookgate_adapters::Agent;
+
+use super::hooks::Shape;
+
+/// How long the agent waits for the hook, in the agent's unit: well above
+/// the shim's own deadline (5 s, plus its bounded autostart wait), so the
+/// agent never kills a shim that is about to answer (or fall back).
+pub(crate) const HOOK_TIMEOUT_SECS: u64 = 30;
+
+/// One JSON config file holding event-keyed hooks.
+#[derive(Debug)]
+pub(crate) struct JsonFormat {
+    /// The key of the events object (`hooks`), or `None` when the events
+    /// are the file's top level (Droid).
+    pub(crate) hooks_key: Option<&'static str>,
+    /// A `"version": N` member the file must have (Cursor).
+    pub(crate) version: Option<u64>,
+    pub(crate) shape: Shape,
+    /// The group's `matcher` (grouped shape only); `None`: no matcher key.
+    pub(crate) matcher: Option<&'static str>,
+    /// Whether handlers say `"type": "command"`.
+    pub(crate) typed: bool,
+    /// The hook timeout, in the agent's unit.
+    pub(crate) timeout: u64,
+    /// The agent's own fail-closed switch on a handler, set with
+    /// `--fail-closed` on the events in `AgentSpec::guarded`.
+    pub(crate) fail_closed: Option<(&'static str, FailSwitch)>,
+}
+
+/// The value of an agent's fail-closed switch.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum FailSwitch {
+    /// `"key": true`.
+    True,
+    /// `"key": "<text>"`.
+    Text(&'static str),
+}
+
+/// How an agent's hooks are configured.
+#[derive(Debug)]
+pub(crate) enum Format {
+    Json(JsonFormat),
+    /// One bash script per event in a hooks directory (Cline).
+    ScriptDir,
+}
+
+/// One agent `gateway install` supports.
+#[derive(Debug)]
+pub(crate) struct AgentSpec {
+    pub(crate) agent: Agent,
+    /// Relative to HOME (`--scope user`).
+    pub(crate) user_path: &'static str,
+    /// Relative to the project, the working directory (`--scope project`).
+    pub(crate) project_path: &'static str,
+    /// Programs on PATH, or directories in HOME, that say it is installed.
+    pub(crate) programs: &'static [&'static str],
+    pub(crate) home_dir: &'static str,
+    pub(crate) format: Format,
+    pub(crate) events: &'static [&'static str],
+    /// Events that can block an action: where `--fail-closed` also sets
+    /// the agent's own fail-closed switch.
+    pub(crate) guarded: &'static [&'static str],
+}
+
+impl AgentSpec {
+    /// The config file (or hooks directory) for a scope rooted at `base`.
+    pub(crate) fn path(&self, base: &Path, project: bool) -> PathBuf {
+        base.join(if project {
+            self.project_path
+        } else {
+            self.user_path
+        })
+    }
+
+    /// Whether the agent looks installed: one of its programs on `path`
+    /// (the PATH variable) or its directory in `home`.
+    pub(crate) fn detected(&self, home: &Path, path: Option<&std::ffi::OsStr>) -> bool {
+        let on_path = path.is_some_and(|path| {
+            std::env::split_paths(path)
+                .any(|dir| self.programs.iter().any(|p| dir.join(p).is_file()))
+        });
+        on_path || home.join(self.home_dir).is_dir()
+    }
+}
+
+/// The agents, in `--all` order.
+pub(crate) const AGENTS: &[AgentSpec] = &[
+    AgentSpec {
+        agent: Agent::ClaudeCode,
+        user_path: ".claude/settings.json",
+        project_path: ".claude/settings.json",
+        programs: &["claude"],
+        home_dir: ".claude",
+        format: Format::Json(JsonFormat {
+            hooks_key: Some("hooks"),
+            version: None,
+            shape: Shape::Grouped,
+            matcher: None,
+            typed: true,
+            timeout: HOOK_TIMEOUT_SECS,
+            // Claude Code 2.1.295+; older versions ignore the key.
+            fail_closed: Some(("onFailure", FailSwitch::Text("block"))),
+        }),
+        // PreSkillShellCommand and PreModelSwitch are newer than 2.1.197,
+        // which ignores them: without the first, a skill's inline command
+        // runs past every policy on the versions that have it.
+        events: &[
+            "SessionStart",
+            "UserPromptSubmit",
+            "PreToolUse",
+            "PreSkillShellCommand",
+            "PreModelSwitch",
+            "PermissionRequest",
+            "PostToolUse",
+            "PostToolUseFailure",
+            "PostToolBatch",
+            "Notification",
+            "SubagentStart",
+            "SubagentStop",
+            "Stop",
+            "PreCompact",
+            "SessionEnd",
+        ],
+        guarded: &[
+            "PreToolUse",
+            "PreSkillShellCommand",
+            "PermissionRequest",
+            "UserPromptSubmit",
+        ],
+    },
+    AgentSpec {
+        agent: Agent::Cursor,
+        user_path: ".cursor/hooks.json",
+        project_path: ".cursor/hooks.json",
+        programs: &["cursor-agent", "cursor"],
+        home_dir: ".cursor",
+        format: Format::Json(JsonFormat {
+            hooks_key: Some("hooks"),
+            version: Some(1),
+            shape: Shape::Flat,
+            matcher: None,
+            typed: false,
+            timeout: HOOK_TIMEOUT_SECS,
+            fail_closed: Some(("failClosed", FailSwitch::True)),
+        }),
+        events: &[
+            "sessionStart",
+            "beforeSubmitPrompt",
+            "preToolUse",
+            "beforeShellExecution",
+            "beforeMCPExecution",
+            "beforeReadFile",
+            "beforeTabFileRead",
+            "subagentStart",
+            "postToolUse",
+            "postToolUseFailure",
+            "afterShellExecution",
+            "afterMCPExecution",
+            "afterFileEdit",
+            "afterTabFileEdit",
+            "afterAgentResponse",
+            "afterAgentThought",
+            "subagentStop",
+            "stop",
+            "preCompact",
+            "sessionEnd",
+        ],
+        guarded: &[
+            "beforeSubmitPrompt",
+            "preToolUse",
+            "beforeShellExecution",
+            "beforeMCPExecution",
+            "beforeReadFile",
+            "beforeTabFileRead",
+            "subagentStart",
+        ],
+    },
+    AgentSpec {
+        agent: Agent::Cline,
+        // Read by the Cline CLI whatever its `--data-dir` (which moves
+        // `~/.cline/hooks`) and by the VS Code extension.
+        user_path: "Documents/Cline/Hooks",
+        project_path: ".clinerules/hooks",
+        programs: &["cline"],
+        home_dir: ".cline",
+        format: Format::ScriptDir,
+        events: &[
+            "TaskStart",
+            "TaskResume",
+            "UserPromptSubmit",
+            "PreToolUse",
+            "PostToolUse",
+            "TaskComplete",
+            "TaskError",
+            "TaskCancel",
+            "PreCompact",
+            "SessionShutdown",
+        ],
+        // Cline has no fail-closed switch; `--fail-closed` on the shim is
+        // its only one (a `cancel` reply).
+        guarded: &[],
+    },
+    AgentSpec {
+        agent: Agent::QwenCode,
+        user_path: ".qwen/settings.json",
+        project_path: ".qwen/settings.json",
+        programs: &["qwen"],
+        home_dir: ".qwen",
+        format: Format::Json(JsonFormat {
+            hooks_key: Some("hooks"),
+            version: None,
+            shape: Shape::Grouped,
+            matcher: Some(""),
+            typed: true,
+            // Qwen's command timeout is in milliseconds.
+            timeout: HOOK_TIMEOUT_SECS * 1000,
+            fail_closed: None,
+        }),
+        events: &[
+            "SessionStart",
+            "UserPromptSubmit",
+            "PreToolUse",
+            "PermissionRequest",
+            "PostToolUse",
+            "PostToolUseFailure",
+            "PostToolBatch",
+            "Notification",
+            "SubagentStart",
+            "SubagentStop",
+            "Stop",
+            "PreCompact",
+            "PostCompact",
+            "SessionEnd",
+        ],
+        guarded: &[],
+    },
+    AgentSpec {
+        agent: Agent::Droid,
+        user_path: ".factory/hooks.json",
+        project_path: ".factory/hooks.json",
+        programs: &["droid"],
+        home_dir: ".factory",
+        format: Format::Json(JsonFormat {
+            hooks_key: None,
+            version: None,
+            shape: Shape::Grouped,
+            matcher: Some("*"),
+            typed: true,
+            timeout: HOOK_TIMEOUT_SECS,
+            fail_closed: None,
+        }),
+        events: &[
+            "SessionStart",
+            "UserPromptSubmit",
+            "PreToolUse",
+            "PostToolUse",
+            "Notification",
+            "Stop",
+            "SubagentStop",
+            "PreCompact",
+            "SessionEnd",
+        ],
+        guarded: &[],
+    },
+];
+
+/// The spec of `agent`, if `gateway install` supports it.
+pub(crate) fn spec(agent: Agent) -> Option<&'static AgentSpec> {
+    AGENTS.iter().find(|spec| spec.agent == agent)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_entry_is_consistent() {
+        for entry in AGENTS {
+            for event in entry.guarded {
+                assert!(entry.events.contains(event), "{:?}: {event}", entry.agent);
+            }
+            assert!(!entry.events.contains(&"WorktreeCreate"));
+            assert_eq!(spec(entry.agent).map(|s| s.agent), Some(entry.agent));
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! The hook command install writes into every agent's config.
+//!
+//! One shell command line, the same for every agent but its hint:
+//!
+//! ```text
+//! HOOKGATE_SOCKET='/run/user/1000/hookgate/gateway.sock' HOOKGATE_AUTOSTART=1 \
+//!   HOOKGATE_GATEWAY='/home/ada/.cargo/bin/gateway' '/home/ada/.local/bin/gateway-shim' claude-code
+//! ```
+//!
+//! - the shim by its **absolute path**, so the agent's PATH cannot lose it;
+//! - the socket **pinned** to the one the gateway resolves at install time,
+//!   so an agent started without `XDG_RUNTIME_DIR` (cron, sudo, ssh) still
+//!   reaches the same gateway;
+//! - autostart on, with the gateway binary's absolute path: a shim finding
+//!   no gateway starts one (`shim/src/autostart.rs`).
+//!
+//! Every agent runs hook commands through a shell, where `NAME=value cmd`
+//! sets the variables for that command only (Cline's hook file is a bash
+//! script that `exec`s the same line).
+
+use std::path::{Path, PathBuf};
+
+use hookgate_adapters::Agent;
+
+/// Marks a hook command as hookgate's: install replaces and uninstall
+/// removes exactly the commands that start with it and run a shim.
+const PREFIX: &str = "HOOKGATE_SOCKET=";
+/// The shim's file name, which every hookgate command runs.
+pub(crate) const SHIM_NAME: &str = "gateway-shim";
+
+/// Everything a hook command says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct HookCommand {
+    pub(crate) shim: PathBuf,
+    pub(crate) gateway: PathBuf,
+    pub(crate) socket: PathBuf,
+    /// `--fail-closed`: the shim blocks what it can when no gateway answers.
+    pub(crate) fail_closed: bool,
+}
+
+impl HookCommand {
+    /// The command line for `agent`.
+    pub(crate) fn line(&self, agent: Agent) -> String {
+        let mut line = format!(
+            "{PREFIX}{} HOOKGATE_AUTOSTART=1 HOOKGATE_GATEWAY={} {} {}",
+            quote(&self.socket),
+            quote(&self.gateway),
+            quote(&self.shim),
+            agent.as_str(),
+        );
+        if self.fail_closed {
+            line.push_str(" --fail-closed");
+        }
+        line
+    }
+}
+
+/// Whether `command` is a hook command hookgate's installer wrote.
+pub(crate) fn is_ours(command: &str) -> bool {
+    command.trim_start().starts_with(PREFIX) && command.contains(SHIM_NAME)
+}
+
+/// The shim path a hookgate command runs (the first single-quoted word
+/// after the variables), for `gateway doctor`.
+pub(crate) fn shim_of(command: &str) -> Option<PathBuf> {
+    words(command)
+        .into_iter()
+        .find(|word| !word.contains('=') && word.ends_with(SHIM_NAME))
+        .map(PathBuf::from)
+}
+
+/// The value of `NAME=` in a hookgate command.
+pub(crate) fn var_of(command: &str, name: &str) -> Option<String> {
+    let prefix = format!("{name}=");
+    words(command)
+        .into_iter()
+        .find_map(|word| word.strip_prefix(&prefix).map(str::to_owned))
+}
+
+/// `path` as one single-quoted shell word.
+pub(crate) fn quote(path: &Path) -> String {
+    format!("'{}'", path.display().to_string().replace('\'', r"'\''"))
+}
+
+/// Splits a command line into shell words (single quotes and backslash
+/// escapes: what [`quote`] writes).
+fn words(command: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    let mut escaped = false;
+    for c in command.chars() {
+        if escaped {
+            word.push(c);
+            escaped = false;
+            continue;
+        }
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            '\\' if !quoted => {
+                escaped = true;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any {
+                    words.push(std::mem::take(&mut word));
+                    any = false;
+                }
+            }
+            c => {
+                word.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        words.push(word);
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn command(fail_closed: bool) -> HookCommand {
+        HookCommand {
+            shim: PathBuf::from("/home/o'neil/bin/gateway-shim"),
+            gateway: PathBuf::from("/opt/hg/gateway"),
+            socket: PathBuf::from("/run/user/7/hookgate/gateway.sock"),
+            fail_closed,
+        }
+    }
+
+    #[test]
+    fn lines_pin_the_socket_and_name_the_shim_absolutely() {
+        let cases = [
+            (
+                command(false).line(Agent::ClaudeCode),
+                r"HOOKGATE_SOCKET='/run/user/7/hookgate/gateway.sock' HOOKGATE_AUTOSTART=1 HOOKGATE_GATEWAY='/opt/hg/gateway' '/home/o'\''neil/bin/gateway-shim' claude-code",
+            ),
+            (
+                command(true).line(Agent::Droid),
+                r"HOOKGATE_SOCKET='/run/user/7/hookgate/gateway.sock' HOOKGATE_AUTOSTART=1 HOOKGATE_GATEWAY='/opt/hg/gateway' '/home/o'\''neil/bin/gateway-shim' droid --fail-closed",
+            ),
+        ];
+        for (line, expected) in cases {
+            assert_eq!(line, expected);
+            assert!(is_ours(&line));
+            assert_eq!(
+                shim_of(&line),
+                Some(PathBuf::from("/home/o'neil/bin/gateway-shim"))
+            );
+            assert_eq!(
+                var_of(&line, "HOOKGATE_SOCKET").as_deref(),
+                Some("/run/user/7/hookgate/gateway.sock")
+            );
+        }
+    }
+
+    #[test]
+    fn only_installed_commands_are_ours() {
+        for (command, ours) in [
+            ("gateway-shim claude-code", false),
+            ("/usr/bin/my-linter --check", false),
+            ("HOOKGATE_SOCKET=/x/s.sock /opt/gateway-shim", true),
+            ("HOOKGATE_SOCKET=/x/s.sock other-tool", false),
+        ] {
+            assert_eq!(is_ours(command), ours, "{command}");
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! Installing into, and removing from, an agent's JSON config file
+//! (Claude Code and Qwen Code `settings.json`, Cursor and Droid
+//! `hooks.json`): the [`JsonFormat`] says where the events live and how a
+//! handler looks; [`hooks`] does the merging.
+
+use hookgate_adapters::Agent;
+
+use super::agents::{FailSwitch, JsonFormat};
+use super::command::HookCommand;
+use super::hooks::{self, Shape, ShapeError};
+use super::json::Json;
+
+/// Why a config file cannot be edited.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ConfigError {
+    #[error("not valid JSON (comments are not supported): {0}")]
+    Syntax(#[from] serde_json::Error),
+    #[error("the file's top level is not a JSON object")]
+    NotAnObject,
+    #[error(transparent)]
+    Shape(#[from] ShapeError),
+}
+
+/// What install registers for one agent.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Registration<'a> {
+    pub(crate) agent: Agent,
+    pub(crate) events: &'a [&'a str],
+    pub(crate) guarded: &'a [&'a str],
+    pub(crate) command: &'a HookCommand,
+}
+
+/// The file text with hookgate's handlers merged into `original` (`None`:
+/// the file does not exist yet).
+pub(crate) fn install(
+    format: &JsonFormat,
+    original: Option<&str>,
+    what: Registration<'_>,
+) -> Result<String, ConfigError> {
+    let mut root = Json::parse(original.unwrap_or(""))?;
+    if !matches!(root, Json::Object(_)) {
+        return Err(ConfigError::NotAnObject);
+    }
+    if let Some(version) = format.version {
+        root.entry("version", Json::uint(version));
+    }
+    let line = what.command.line(what.agent);
+    let events = events_mut(format, &mut root)?;
+    for event in what.events {
+        let guarded = what.command.fail_closed && what.guarded.contains(event);
+        let item = item(format, handler(format, &line, guarded));
+        hooks::merge(events, event, item, format.shape)?;
+    }
+    Ok(root.render())
+}
+
+/// The file text without hookgate's handlers, or `None` when it has none.
+/// An events object left empty by that goes too.
+pub(crate) fn uninstall(format: &JsonFormat, text: &str) -> Result<Option<String>, ConfigError> {
+    let mut root = Json::parse(text)?;
+    if !matches!(root, Json::Object(_)) {
+        return Err(ConfigError::NotAnObject);
+    }
+    let events = events_mut(format, &mut root)?;
+    if hooks::remove_all(events, format.shape) == 0 {
+        return Ok(None);
+    }
+    if let Some(key) = format.hooks_key
+        && root.get(key).is_some_and(Json::is_empty_container)
+    {
+        root.remove(key);
+    }
+    Ok(Some(root.render()))
+}
+
+/// Whether `a` and `b` say the same once hookgate's handlers are taken
+/// out of both, and event lists and events objects left empty are dropped
+/// (an empty list or `"hooks": {}` configures nothing): uninstall then
+/// gives back the original bytes.
+pub(crate) fn same_without_ours(format: &JsonFormat, a: &str, b: &str) -> bool {
+    match (normalized(format, a), normalized(format, b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
+
+fn normalized(format: &JsonFormat, text: &str) -> Option<Json> {
+    let mut root = Json::parse(text).ok()?;
+    let events = events_mut(format, &mut root).ok()?;
+    hooks::remove_all(events, format.shape);
+    if let Json::Object(members) = events {
+        members.retain(|(_, value)| !matches!(value, Json::Array(items) if items.is_empty()));
+    }
+    if let Some(key) = format.hooks_key
+        && root.get(key).is_some_and(Json::is_empty_container)
+    {
+        root.remove(key);
+    }
+    Some(root)
+}
+
+/// The events holding a hookgate handler, with its command.
+pub(crate) fn installed(
+    format: &JsonFormat,
+    text: &str,
+) -> Result<Vec<(String, String)>, ConfigError> {
+    let root = Json::parse(text)?;
+    let events = match format.hooks_key {
+        None => Some(&root),
+        Some(key) => root.get(key),
+    };
+    Ok(events
+        .map(|events| hooks::installed(events, format.shape))
+        .unwrap_or_default())
+}
+
+fn events_mut<'a>(format: &JsonFormat, root: &'a mut Json) -> Result<&'a mut Json, ConfigError> {
+    let events = match format.hooks_key {
+        None => root,
+        Some(key) => root
+            .entry(key, Json::object())
+            .ok_or(ConfigError::NotAnObject)?,
+    };
+    match events {
+        Json::Object(_) => Ok(events),
+        _ => Err(ShapeError(format.hooks_key.unwrap_or("").to_owned(), "object").into()),
+    }
+}
+
+fn handler(format: &JsonFormat, line: &str, guarded: bool) -> Json {
+    let mut members = Vec::new();
+    if format.typed {
+        members.push(("type".to_owned(), Json::str("command")));
+    }
+    members.push(("command".to_owned(), Json::str(line)));
+    members.push(("timeout".to_owned(), Json::uint(format.timeout)));
+    if guarded && let Some((key, value)) = format.fail_closed {
+        let value = match value {
+            FailSwitch::True => Json::Bool(true),
+            FailSwitch::Text(text) => Json::str(text),
+        };
+        members.push((key.to_owned(), value));
+    }
+    Json::Object(members)
+}
+
+fn item(format: &JsonFormat, handler: Json) -> Json {
+    match format.shape {
+        Shape::Flat => handler,
+        Shape::Grouped => {
+            let mut members = Vec::new();
+            if let Some(matcher) = format.matcher {
+                members.push(("matcher".to_owned(), Json::str(matcher)));
+            }
+            members.push(("hooks".to_owned(), Json::Array(vec![handler])));
+            Json::Object(members)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::super::agents::{AGENTS, Format};
+    use super::*;
+
+    fn command(fail_closed: bool) -> HookCommand {
+        HookCommand {
+            shim: PathBuf::from("/b/gateway-shim"),
+            gateway: PathBuf::from("/b/gateway"),
+            socket: PathBuf::from("/s/gateway.sock"),
+            fail_closed,
+        }
+    }
+
+    /// A user's config with comments-free JSON in its own key order, and
+    /// one hook of its own.
+    const ORIGINAL: &str = r#"{"zeta": {"keep": [1, 2]}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "lint"}]}]}, "alpha": true, "version": 1, "PreToolUse": [{"hooks": [{"type": "command", "command": "lint"}]}]}"#;
+
+    #[test]
+    fn every_json_agent_installs_idempotently_and_uninstalls_cleanly() {
+        for spec in AGENTS {
+            let Format::Json(format) = &spec.format else {
+                continue;
+            };
+            for fail_closed in [false, true] {
+                let cmd = command(fail_closed);
+                let what = Registration {
+                    agent: spec.agent,
+                    events: spec.events,
+                    guarded: spec.guarded,
+                    command: &cmd,
+                };
+                for original in [None, Some(ORIGINAL)] {
+                    let once = install(format, original, what).unwrap();
+                    let twice = install(format, Some(&once), what).unwrap();
+                    assert_eq!(once, twice, "{:?}", spec.agent);
+                    let found = installed(format, &once).unwrap();
+                    assert_eq!(found.len(), spec.events.len(), "{:?}", spec.agent);
+                    let removed = uninstall(format, &once).unwrap().unwrap();
+                    let expected = Json::parse(original.unwrap_or("{}")).unwrap();
+                    let mut expected = expected;
+                    if format.version.is_some() && original.is_none() {
+                        expected.entry("version", Json::uint(1));
+                    }
+                    assert_eq!(removed, expected.render(), "{:?}", spec.agent);
+                    assert!(uninstall(format, &removed).unwrap().is_none());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn handlers_carry_the_timeout_and_the_fail_closed_switch() {
+        let spec = &AGENTS[0];
+        let Format::Json(format) = &spec.format else {
+            panic!("Claude Code is JSON");
+        };
+        let cmd = command(true);
+        let what = Registration {
+            agent: spec.agent,
+            events: &["PreToolUse", "Stop"],
+            guarded: spec.guarded,
+            command: &cmd,
+        };
+        let text = install(format, None, what).unwrap();
+        let root = Json::parse(&text).unwrap();
+        let pre = &root.get("hooks").unwrap().get("PreToolUse").unwrap();
+        let Json::Array(groups) = pre else { panic!() };
+        let handler = &groups[0].get("hooks").unwrap();
+        let Json::Array(handlers) = handler else {
+            panic!()
+        };
+        assert_eq!(handlers[0].get("onFailure"), Some(&Json::str("block")));
+        assert_eq!(handlers[0].get("timeout"), Some(&Json::uint(30)));
+        let stop = root.get("hooks").unwrap().get("Stop").unwrap();
+        assert!(
+            !Json::Array(vec![stop.clone()])
+                .render()
+                .contains("onFailure")
+        );
+    }
+
+    #[test]
+    fn configs_that_are_not_objects_are_refused() {
+        let spec = &AGENTS[0];
+        let Format::Json(format) = &spec.format else {
+            panic!("Claude Code is JSON");
+        };
+        let cmd = command(false);
+        let what = Registration {
+            agent: spec.agent,
+            events: spec.events,
+            guarded: spec.guarded,
+            command: &cmd,
+        };
+        for bad in [
+            "[1]",
+            "{\"hooks\": []}",
+            "{\"hooks\": {\"Stop\": 3}}",
+            "{,}",
+        ] {
+            assert!(install(format, Some(bad), what).is_err(), "{bad}");
+        }
+    }
+}

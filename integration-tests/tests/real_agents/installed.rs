@@ -1,0 +1,123 @@
+//! `gateway install`, then the real agent with the config install wrote:
+//! no gateway started by the test (the shim's autostart starts it), the
+//! agent launched with a minimal PATH and no `XDG_RUNTIME_DIR` — the
+//! situations that left users silently unprotected before (issue 15).
+
+use std::path::Path;
+use std::process::Command;
+
+use hookgate_integration_tests::agents::{Agent, AgentRun, ClaudeCode};
+use hookgate_integration_tests::binaries::binaries;
+use hookgate_integration_tests::fake_model::Script;
+
+use crate::support::{quoted, run};
+
+/// What an agent gets as PATH: neither the shim nor the gateway is on it.
+const MINIMAL_PATH: &str = "/usr/bin:/bin";
+
+/// Runs `gateway install --agent <agent>` for the user whose HOME is
+/// `home`, in an environment without XDG_RUNTIME_DIR.
+fn install(home: &Path, agent: &str) {
+    install_in(home, agent, &[]);
+}
+
+/// [`install`] with more arguments, run in the run's work directory (the
+/// project, for `--scope project`).
+fn install_in(home: &Path, agent: &str, more: &[&str]) {
+    let bins = binaries();
+    let work = home
+        .parent()
+        .expect("HOME is in the run directory")
+        .join("work");
+    let output = Command::new(&bins.gateway)
+        .args(["install", "--agent", agent, "--shim"])
+        .arg(&bins.shim)
+        .args(more)
+        .current_dir(work)
+        .env_clear()
+        .env("HOME", home)
+        .env("PATH", MINIMAL_PATH)
+        .output()
+        .expect("run gateway install");
+    assert!(
+        output.status.success(),
+        "gateway install failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// The agent, set up by `gateway install`, asked to copy a secrets file:
+/// the guard of the gateway its shim started denies it, the model reads
+/// why, and the gateway ran where the hooks pinned it.
+async fn installed_agent_is_guarded(run: AgentRun) {
+    let home = run.home().to_path_buf();
+    std::fs::write(run.work().join(".env"), "TOKEN=hg-installed-secret\n").expect("write .env");
+    let copy = run.work().join("secret-copy");
+    let command = format!("cat .env > {}", quoted(&copy));
+
+    let outcome = run
+        .env("PATH", MINIMAL_PATH)
+        .script(Script::shell_then_text(&command, "Understood."))
+        .run()
+        .await;
+
+    assert!(!copy.exists(), "the guarded command ran\n{outcome}");
+    let calls = outcome.model_calls();
+    assert!(
+        calls.len() >= 2,
+        "no request after the tool call\n{outcome}"
+    );
+    assert!(
+        calls[1].mentions("reading a secrets file"),
+        "the model must read the guard's reason\n{outcome}"
+    );
+    // The gateway that answered was started by the shim, in the state
+    // directory the hooks pinned (the agent had no XDG_RUNTIME_DIR).
+    let state = home.join(".local/state/hookgate");
+    assert!(state.join("gateway.log").exists(), "{outcome}");
+    let audit = std::fs::read_to_string(state.join("audit.jsonl")).unwrap_or_default();
+    assert!(audit.contains("secret-copy"), "audit: {audit}\n{outcome}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_installed_claude_code_is_guarded_by_an_autostarted_gateway() {
+    let run = run(Agent::ClaudeCode).installed_hooks(|home| install(home, "claude-code"));
+    installed_agent_is_guarded(run).await;
+}
+
+/// The newest pinned Claude Code reads the same installed settings,
+/// including the events only it has (PreSkillShellCommand, ...).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_installed_newest_claude_code_is_guarded_by_an_autostarted_gateway() {
+    let run = run(Agent::ClaudeCode)
+        .claude_code(ClaudeCode::Newest)
+        .installed_hooks(|home| install(home, "claude-code"));
+    installed_agent_is_guarded(run).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_installed_qwen_code_is_guarded_by_an_autostarted_gateway() {
+    let run = run(Agent::QwenCode).installed_hooks(|home| install(home, "qwen-code"));
+    installed_agent_is_guarded(run).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_installed_droid_is_guarded_by_an_autostarted_gateway() {
+    let run = run(Agent::Droid).installed_hooks(|home| install(home, "droid"));
+    installed_agent_is_guarded(run).await;
+}
+
+/// User scope: `~/Documents/Cline/Hooks/`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_installed_cline_is_guarded_by_an_autostarted_gateway() {
+    let run = run(Agent::Cline).installed_hooks(|home| install(home, "cline"));
+    installed_agent_is_guarded(run).await;
+}
+
+/// Project scope: `.clinerules/hooks/` in the working directory.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_project_installed_cline_is_guarded_by_an_autostarted_gateway() {
+    let run = run(Agent::Cline)
+        .installed_hooks(|home| install_in(home, "cline", &["--scope", "project"]));
+    installed_agent_is_guarded(run).await;
+}
