@@ -27,6 +27,11 @@ pub(crate) enum Command {
     /// Show a running gateway's counters, latency percentiles and
     /// subscriber states (asked over its admin socket).
     Status(StatusArgs),
+    /// Make a running gateway read its config again (like SIGHUP): a valid
+    /// config replaces the subscribers, an invalid one is refused and the
+    /// running one stays. Exit code 0 when applied or unchanged, 2 when
+    /// refused.
+    Reload(ReloadArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -65,4 +70,12 @@ pub(crate) struct StatusArgs {
     /// Refresh every SECS seconds until interrupted.
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) watch: Option<u64>,
+}
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct ReloadArgs {
+    /// The gateway's socket (its admin socket is this path + `.admin`).
+    /// Default: resolved like `gateway serve` does.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) socket: Option<PathBuf>,
 }

@@ -2,6 +2,7 @@
 //! Everything else lives in the library (`hookgate_gateway`).
 
 mod cli;
+mod reload_command;
 mod status;
 
 use std::process::ExitCode;
@@ -48,6 +49,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Serve(args) => serve(args),
         Command::Status(args) => status::run(&args),
+        Command::Reload(args) => reload_command::run(&args),
     }
 }
 
@@ -114,6 +116,7 @@ async fn run(config: Config, args: ServeArgs) -> anyhow::Result<()> {
     let listener = Listener::bind(&path).await?;
     let options = Options {
         metrics_addr: args.metrics_addr,
+        config_path: args.config,
     };
     let metrics = std::sync::Arc::default();
     hookgate_gateway::serve(config, listener, shutdown, metrics, options).await

@@ -109,6 +109,17 @@ pub struct SubscriberConfig {
     pub priority: i32,
     pub filter: Filter,
     pub kind: SubscriberKind,
+    /// The `[[subscriber]]` table as written: two configs' subscribers of
+    /// one name with equal settings are the same subscriber, which a reload
+    /// keeps (connections, queues, workers) instead of rebuilding.
+    pub settings: toml::Value,
+}
+
+impl SubscriberConfig {
+    /// Same name and same settings as `other`.
+    pub fn same_as(&self, other: &SubscriberConfig) -> bool {
+        self.name == other.name && self.settings == other.settings
+    }
 }
 
 /// What answers for a subscriber.

@@ -28,6 +28,7 @@ pub(super) fn parse(origin: &str, text: &str, env: &Env) -> Result<Config, Confi
     let raw: RawConfig = toml::from_str(text).map_err(|err| at.toml_error(&err))?;
     let server = server(&at, raw.server)?;
     let mut names = HashSet::new();
+    let mut tables = subscriber_tables(text).into_iter();
     let mut subscribers = Vec::with_capacity(raw.subscriber.len());
     for (index, sub) in raw.subscriber.into_iter().enumerate() {
         let key = |field: &str| format!("subscriber[{index}].{field}");
@@ -38,13 +39,29 @@ pub(super) fn parse(origin: &str, text: &str, env: &Env) -> Result<Config, Confi
                 format!("duplicate subscriber name `{}`", sub.name.get_ref()),
             ));
         }
-        subscribers.push(subscriber(&at, env, sub, &key)?);
+        let mut sub = subscriber(&at, env, sub, &key)?;
+        sub.settings = tables.next().unwrap_or(toml::Value::Boolean(false));
+        subscribers.push(sub);
     }
     Ok(Config {
         origin: origin.to_owned(),
         server,
         subscribers,
     })
+}
+
+/// Each `[[subscriber]]` table as written (no spans, comments or layout),
+/// so a reload can tell an unchanged subscriber from a changed one. The
+/// text already deserialized once, so this cannot fail in practice; an
+/// empty list then just means nothing is reused.
+fn subscriber_tables(text: &str) -> Vec<toml::Value> {
+    let Ok(mut table) = toml::from_str::<toml::Table>(text) else {
+        return Vec::new();
+    };
+    match table.remove("subscriber") {
+        Some(toml::Value::Array(tables)) => tables,
+        _ => Vec::new(),
+    }
 }
 
 fn in_range(
@@ -310,6 +327,7 @@ fn subscriber(
         priority,
         filter,
         kind,
+        settings: toml::Value::Boolean(false),
     })
 }
 

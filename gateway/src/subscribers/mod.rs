@@ -5,26 +5,24 @@
 pub mod filter;
 pub mod health;
 pub mod observe;
+mod registry;
 pub mod remote;
 pub mod unary;
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use anyhow::Context as _;
 use hookgate_adapters::{Decision, HookEvent, Permission};
-use tokio_util::sync::CancellationToken;
-use tokio_util::task::TaskTracker;
 
-use crate::builtin::audit::Audit;
 use crate::builtin::guard::Guard;
-use crate::config::{Mode, OnError, SubscriberConfig, SubscriberKind};
+use crate::config::OnError;
 use crate::convert::{self, ProtoEvent};
-use crate::metrics::{ErrorKind, Metrics, State, StateSource, SubscriberStats};
+use crate::metrics::{ErrorKind, SubscriberStats};
 use crate::warnings::{self, Warning};
 use filter::Filter;
-use observe::Observer;
 use remote::{Failure, Remote};
+
+pub use registry::{Builder, Registry};
 
 /// A subscriber the hook path waits for.
 #[derive(Debug)]
@@ -112,91 +110,5 @@ fn on_failure(remote: &Remote, failure: &Failure) -> Decision {
                 ..Decision::default()
             }
         }
-    }
-}
-
-impl Registry {
-    /// Starts the health checks of every remote subscriber.
-    pub fn check_health(&self, tracker: &TaskTracker, shutdown: &CancellationToken) {
-        let remotes = self
-            .deciders
-            .iter()
-            .filter_map(|d| match &d.kind {
-                DeciderKind::Remote(remote) => Some(&**remote),
-                DeciderKind::Guard(..) => None,
-            })
-            .chain(self.observers.iter().map(|(_, o)| o.remote()));
-        for remote in remotes {
-            health::spawn(
-                remote.name(),
-                remote.channel(),
-                Arc::clone(remote.stats()),
-                tracker,
-                shutdown.clone(),
-            );
-        }
-    }
-}
-
-/// Every configured subscriber, in config order.
-#[derive(Debug, Default)]
-pub struct Registry {
-    pub deciders: Vec<Decider>,
-    pub observers: Vec<(Filter, Observer)>,
-    pub audits: Vec<(Filter, Audit)>,
-}
-
-impl Registry {
-    /// Connects (lazily) and starts the workers of every subscriber. Must
-    /// run inside the tokio runtime; workers are spawned on `tracker`.
-    pub fn build(
-        subscribers: &[SubscriberConfig],
-        metrics: &Metrics,
-        tracker: &TaskTracker,
-    ) -> anyhow::Result<Registry> {
-        let mut registry = Registry::default();
-        for sub in subscribers {
-            let stats = metrics.subscriber(&sub.name);
-            if !matches!(sub.kind, SubscriberKind::Remote { .. }) {
-                stats.set_state(State::Builtin, StateSource::Builtin);
-            }
-            match &sub.kind {
-                SubscriberKind::Remote {
-                    endpoint,
-                    mode,
-                    timeout,
-                    on_error,
-                    queue_size,
-                } => {
-                    let remote = Remote::new(&sub.name, endpoint, *timeout, *on_error, stats)
-                        .with_context(|| {
-                            format!("subscriber `{}`: endpoint `{endpoint}`", sub.name)
-                        })?;
-                    match mode {
-                        Mode::Decide => registry.deciders.push(Decider {
-                            name: sub.name.clone(),
-                            priority: sub.priority,
-                            filter: sub.filter.clone(),
-                            kind: DeciderKind::Remote(Box::new(remote)),
-                        }),
-                        Mode::Observe => registry.observers.push((
-                            sub.filter.clone(),
-                            Observer::spawn(remote, *queue_size, tracker),
-                        )),
-                    }
-                }
-                SubscriberKind::Guard { guard } => registry.deciders.push(Decider {
-                    name: sub.name.clone(),
-                    priority: sub.priority,
-                    filter: sub.filter.clone(),
-                    kind: DeciderKind::Guard(guard.clone(), stats),
-                }),
-                SubscriberKind::Audit { path, queue_size } => registry.audits.push((
-                    sub.filter.clone(),
-                    Audit::spawn(path.clone(), *queue_size, Arc::clone(&stats), tracker),
-                )),
-            }
-        }
-        Ok(registry)
     }
 }

@@ -16,6 +16,7 @@ mod guard_corpus;
 mod memory;
 mod observe;
 mod peer_uid;
+mod reload;
 mod status;
 mod support;
 mod trust;
