@@ -254,7 +254,7 @@ pub fn render(snap: &Snapshot, uptime_secs: u64) -> String {
 
 fn subscribers(out: &mut Out, snap: &Snapshot) {
     type Field = fn(&crate::metrics::SubscriberSnapshot) -> u64;
-    let counters: [(&str, &str, Field); 6] = [
+    let counters: [(&str, &str, Field); 9] = [
         (
             "hookgate_subscriber_calls_total",
             "Events handed to the subscriber.",
@@ -284,6 +284,21 @@ fn subscribers(out: &mut Out, snap: &Snapshot) {
             "hookgate_subscriber_fail_closed_total",
             "Failures answered with a deny (on_error = deny).",
             |s| s.fail_closed,
+        ),
+        (
+            "hookgate_subscriber_breaker_open_total",
+            "Calls not made because the circuit breaker was open (on_error applied at once).",
+            |s| s.breaker_open,
+        ),
+        (
+            "hookgate_subscriber_breaker_opened_total",
+            "Times the circuit breaker opened.",
+            |s| s.breaker_opened,
+        ),
+        (
+            "hookgate_subscriber_breaker_closed_total",
+            "Times the circuit breaker closed again after a successful probe.",
+            |s| s.breaker_closed,
         ),
     ];
     for (name, help, field) in counters {
@@ -322,6 +337,21 @@ fn subscribers(out: &mut Out, snap: &Snapshot) {
     for s in &snap.subscribers {
         let up = u8::from(matches!(s.state, "up" | "builtin"));
         out.sample("hookgate_subscriber_up", &[("subscriber", &s.name)], up);
+    }
+    out.family(
+        "hookgate_subscriber_breaker_state",
+        "gauge",
+        "1 for the circuit breaker's current state (off, closed, open, half_open).",
+    );
+    for s in &snap.subscribers {
+        for state in crate::metrics::BreakerState::ALL.map(|b| b.as_str()) {
+            let labels = [("subscriber", s.name.as_str()), ("state", state)];
+            out.sample(
+                "hookgate_subscriber_breaker_state",
+                &labels,
+                u8::from(s.breaker == state),
+            );
+        }
     }
     out.family(
         "hookgate_subscriber_duration_seconds",
@@ -371,6 +401,9 @@ mod tests {
             "hookgate_event_duration_seconds_sum{agent=\"claude-code\",event=\"pre_tool_use\"} 0.0008",
             "hookgate_refused_connections_total{reason=\"foreign_uid\"} 1",
             "hookgate_subscriber_calls_total{subscriber=\"we\\\"ird\"} 0",
+            "hookgate_subscriber_breaker_state{subscriber=\"we\\\"ird\",state=\"off\"} 1",
+            "hookgate_subscriber_breaker_state{subscriber=\"we\\\"ird\",state=\"open\"} 0",
+            "hookgate_subscriber_breaker_open_total{subscriber=\"we\\\"ird\"} 0",
             "# TYPE hookgate_subscriber_duration_seconds histogram",
         ] {
             assert!(

@@ -287,6 +287,27 @@ pub fn render(doc: &Value) -> String {
     if !sub_errors.is_empty() {
         problems.push(("errors", sub_errors.join("; ")));
     }
+    let breakers: Vec<String> = doc["subscribers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|sub| {
+            !matches!(s(sub, "breaker"), "off" | "closed" | "") || u(sub, "breaker_opened") > 0
+        })
+        .map(|sub| {
+            format!(
+                "{}: {} (skipped {}, opened {}, closed {})",
+                s(sub, "name"),
+                s(sub, "breaker"),
+                u(sub, "breaker_open"),
+                u(sub, "breaker_opened"),
+                u(sub, "breaker_closed")
+            )
+        })
+        .collect();
+    if !breakers.is_empty() {
+        problems.push(("breakers", breakers.join("; ")));
+    }
     for (name, value) in problems {
         let _ = writeln!(out, "{name:<18}{value}");
     }
@@ -317,6 +338,14 @@ mod tests {
         );
         metrics.refused(Refusal::Busy);
         metrics.subscriber("policy").error(ErrorKind::Connect);
+        let policy = metrics.subscriber("policy");
+        policy.set_breaker(crate::metrics::BreakerState::Open);
+        policy
+            .breaker_opened
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        policy
+            .breaker_open
+            .fetch_add(4, std::sync::atomic::Ordering::Relaxed);
         let dir = tempfile::tempdir().unwrap();
         let source = StatusSource::new(metrics, dir.path().join("gw.sock"), "cfg.toml".into());
         source.reload.record(
@@ -346,6 +375,10 @@ mod tests {
         );
         assert_eq!(cells[8], "1.50ms", "{text}");
         assert!(text.contains("refused           busy 1"), "{text}");
+        assert!(
+            text.contains("breakers          policy: open (skipped 4, opened 1, closed 0)"),
+            "{text}"
+        );
         assert!(
             text.contains("errors            policy: connect 1"),
             "{text}"

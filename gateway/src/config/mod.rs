@@ -101,6 +101,25 @@ pub enum OnError {
     Deny,
 }
 
+/// A remote subscriber's circuit breaker: after `failures` consecutive
+/// failed calls it is not called for `cooldown` (its `on_error` applies at
+/// once), then one probe call decides whether it closes again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BreakerConfig {
+    /// 0: the breaker never opens.
+    pub failures: u32,
+    pub cooldown: Duration,
+}
+
+impl Default for BreakerConfig {
+    fn default() -> Self {
+        BreakerConfig {
+            failures: 5,
+            cooldown: Duration::from_millis(5000),
+        }
+    }
+}
+
 /// One `[[subscriber]]`.
 #[derive(Debug, Clone)]
 pub struct SubscriberConfig {
@@ -134,6 +153,7 @@ pub enum SubscriberKind {
         on_error: OnError,
         /// Observe mode: the queue bound.
         queue_size: usize,
+        breaker: BreakerConfig,
     },
     /// Built-in `audit`: JSON lines of every event and its merged decision.
     Audit { path: PathBuf, queue_size: usize },

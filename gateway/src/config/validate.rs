@@ -14,7 +14,9 @@ use super::raw::{
 };
 use super::rules::guard_rule;
 use super::values::{Platform, audit_path, check_endpoint, check_socket};
-use super::{Config, Env, Mode, OnError, ServerConfig, SubscriberConfig, SubscriberKind};
+use super::{
+    BreakerConfig, Config, Env, Mode, OnError, ServerConfig, SubscriberConfig, SubscriberKind,
+};
 use crate::builtin::guard::Guard;
 use crate::subscribers::filter::Filter;
 
@@ -246,6 +248,12 @@ fn subscriber(
                 None => DEFAULT_TIMEOUT_MS,
                 Some(t) => in_range(at, t, &key("timeout_ms"), 1, MAX_TIMEOUT_MS)?,
             };
+            let breaker = breaker(
+                at,
+                raw.breaker_failures.as_ref(),
+                raw.breaker_cooldown_ms.as_ref(),
+                key,
+            )?;
             SubscriberKind::Remote {
                 endpoint: check_endpoint(at, &endpoint, &key("endpoint"), Platform::CURRENT)?,
                 mode: match raw.mode.map(Spanned::into_inner) {
@@ -258,12 +266,20 @@ fn subscriber(
                     Some(RawOnError::Deny) => OnError::Deny,
                 },
                 queue_size,
+                breaker,
             }
         }
         (Some(builtin), None) => {
             let why = "not used by built-in subscribers";
             forbid(at, &raw.timeout_ms, key("timeout_ms"), why)?;
             forbid(at, &raw.on_error, key("on_error"), why)?;
+            forbid(at, &raw.breaker_failures, key("breaker_failures"), why)?;
+            forbid(
+                at,
+                &raw.breaker_cooldown_ms,
+                key("breaker_cooldown_ms"),
+                why,
+            )?;
             match builtin.into_inner() {
                 RawBuiltin::Audit => {
                     only_mode(
@@ -329,6 +345,29 @@ fn subscriber(
         kind,
         settings: toml::Value::Boolean(false),
     })
+}
+
+/// `breaker_failures` (0..=1000, 0 turns it off) and
+/// `breaker_cooldown_ms`, with the defaults of [`BreakerConfig`].
+fn breaker(
+    at: &Locator<'_>,
+    failures: Option<&Spanned<i64>>,
+    cooldown_ms: Option<&Spanned<i64>>,
+    key: &dyn Fn(&str) -> String,
+) -> Result<BreakerConfig, ConfigError> {
+    let default = BreakerConfig::default();
+    let failures = match failures {
+        None => default.failures,
+        Some(n) => u32::try_from(in_range(at, n, &key("breaker_failures"), 0, 1000)?)
+            .unwrap_or(default.failures),
+    };
+    let cooldown = millis(
+        at,
+        cooldown_ms,
+        &key("breaker_cooldown_ms"),
+        default.cooldown,
+    )?;
+    Ok(BreakerConfig { failures, cooldown })
 }
 
 fn builtin_name(builtin: RawBuiltin) -> &'static str {

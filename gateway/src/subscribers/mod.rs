@@ -2,6 +2,7 @@
 //! (remote and built-in guard) awaited in parallel, observe subscribers and
 //! the audit log fed through bounded queues.
 
+pub mod breaker;
 pub mod filter;
 pub mod health;
 pub mod observe;

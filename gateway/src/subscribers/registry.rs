@@ -149,8 +149,9 @@ impl Builder<'_> {
                 timeout,
                 on_error,
                 queue_size,
+                breaker,
             } => {
-                let remote = Remote::new(&sub.name, endpoint, *timeout, *on_error, stats)
+                let remote = Remote::new(&sub.name, endpoint, *timeout, *on_error, *breaker, stats)
                     .with_context(|| format!("subscriber `{}`: endpoint `{endpoint}`", sub.name))?;
                 let health = self.check_health(&remote);
                 let part = match mode {

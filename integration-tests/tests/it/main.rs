@@ -4,6 +4,7 @@
 //! are found.
 
 mod bad_input;
+mod breaker;
 mod claude_code;
 mod cline_legacy;
 mod cline_sdk;

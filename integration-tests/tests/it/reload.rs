@@ -4,10 +4,9 @@
 use std::sync::Arc;
 
 use hookgate_integration_tests::{ShimOutput, TestGateway};
-use serde_json::Value;
 use tokio::sync::Semaphore;
 
-use crate::support::{Dialect, EVENTUALLY, assert_claude_deny};
+use crate::support::{Dialect, EVENTUALLY, assert_claude_deny, total_fallbacks};
 
 /// Valid and invalid configs alternately.
 const ROUNDS: usize = 20;
@@ -138,12 +137,7 @@ async fn two_thousand_calls_across_twenty_reloads_all_get_gateway_answers() {
         .filter_map(|e| e["count"].as_u64())
         .sum();
     assert_eq!(events, 2_000, "every call reached the gateway");
-    let fallbacks: u64 = doc["fallbacks"]
-        .as_object()
-        .expect("fallbacks")
-        .values()
-        .filter_map(Value::as_u64)
-        .sum();
+    let fallbacks = total_fallbacks(&doc);
     assert_eq!(
         fallbacks, 0,
         "no shim answered on its own: {}",

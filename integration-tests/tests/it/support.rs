@@ -335,3 +335,14 @@ pub(crate) fn assert_event_matches_adapters(
         (got, want) => panic!("tool: got {got:?}, adapters parse {want:?}"),
     }
 }
+
+/// Every hook call shims answered on their own, by any reason, in a
+/// status document.
+pub(crate) fn total_fallbacks(doc: &Value) -> u64 {
+    doc["fallbacks"]
+        .as_object()
+        .expect("fallbacks")
+        .values()
+        .filter_map(Value::as_u64)
+        .sum()
+}
