@@ -6,6 +6,7 @@
 //! values from bounded sets (agent, event kind, subscriber name from the
 //! config, outcome, reason): never session ids, paths or payload values.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -318,15 +319,27 @@ fn subscribers(out: &mut Out, snap: &Snapshot) {
             out.sample("hookgate_subscriber_decisions_total", &labels, n);
         }
     }
-    out.family(
-        "hookgate_subscriber_errors_total",
-        "counter",
-        "Failed calls by reason (connect, status, bad_reply).",
-    );
-    for s in &snap.subscribers {
-        for (reason, n) in &s.errors_by_kind {
-            let labels = [("subscriber", s.name.as_str()), ("reason", reason)];
-            out.sample("hookgate_subscriber_errors_total", &labels, n);
+    type Map = fn(&crate::metrics::SubscriberSnapshot) -> &BTreeMap<&'static str, u64>;
+    let maps: [(&str, &str, &str, Map); 2] = [
+        (
+            "hookgate_subscriber_would_decisions_total",
+            "Shadow subscribers: what they would have decided (never merged), by permission.",
+            "outcome",
+            |s| &s.would,
+        ),
+        (
+            "hookgate_subscriber_errors_total",
+            "Failed calls by reason (connect, status, bad_reply).",
+            "reason",
+            |s| &s.errors_by_kind,
+        ),
+    ];
+    for (name, help, label, map) in maps {
+        out.family(name, "counter", help);
+        for s in &snap.subscribers {
+            for (value, n) in map(s) {
+                out.sample(name, &[("subscriber", s.name.as_str()), (label, value)], n);
+            }
         }
     }
     out.family(
@@ -404,6 +417,7 @@ mod tests {
             "hookgate_subscriber_breaker_state{subscriber=\"we\\\"ird\",state=\"off\"} 1",
             "hookgate_subscriber_breaker_state{subscriber=\"we\\\"ird\",state=\"open\"} 0",
             "hookgate_subscriber_breaker_open_total{subscriber=\"we\\\"ird\"} 0",
+            "hookgate_subscriber_would_decisions_total{subscriber=\"we\\\"ird\",outcome=\"deny\"} 0",
             "# TYPE hookgate_subscriber_duration_seconds histogram",
         ] {
             assert!(

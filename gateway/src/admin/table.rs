@@ -308,6 +308,29 @@ pub fn render(doc: &Value) -> String {
     if !breakers.is_empty() {
         problems.push(("breakers", breakers.join("; ")));
     }
+    let shadows: Vec<String> = doc["subscribers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|sub| {
+            ["allow", "ask", "deny"]
+                .iter()
+                .any(|k| u(&sub["would"], k) > 0)
+        })
+        .map(|sub| {
+            let w = &sub["would"];
+            format!(
+                "{}: would allow {}, ask {}, deny {}",
+                s(sub, "name"),
+                u(w, "allow"),
+                u(w, "ask"),
+                u(w, "deny")
+            )
+        })
+        .collect();
+    if !shadows.is_empty() {
+        problems.push(("shadow", shadows.join("; ")));
+    }
     for (name, value) in problems {
         let _ = writeln!(out, "{name:<18}{value}");
     }
@@ -346,6 +369,9 @@ mod tests {
         policy
             .breaker_open
             .fetch_add(4, std::sync::atomic::Ordering::Relaxed);
+        metrics
+            .subscriber("strict")
+            .would(hookgate_adapters::Permission::Deny);
         let dir = tempfile::tempdir().unwrap();
         let source = StatusSource::new(metrics, dir.path().join("gw.sock"), "cfg.toml".into());
         source.reload.record(
@@ -375,6 +401,10 @@ mod tests {
         );
         assert_eq!(cells[8], "1.50ms", "{text}");
         assert!(text.contains("refused           busy 1"), "{text}");
+        assert!(
+            text.contains("shadow            strict: would allow 0, ask 0, deny 1"),
+            "{text}"
+        );
         assert!(
             text.contains("breakers          policy: open (skipped 4, opened 1, closed 0)"),
             "{text}"

@@ -90,6 +90,10 @@ pub enum Mode {
     Decide,
     /// Sent through a bounded queue, never awaited by the hook path.
     Observe,
+    /// Called like a decider, under its deadline, but never awaited and
+    /// never merged: its decisions are only counted (what it would have
+    /// done), so a new policy can be tried on real traffic.
+    Shadow,
 }
 
 /// What a failed or late decide subscriber counts as.

@@ -40,6 +40,7 @@ pub(super) enum RawFailMode {
 pub(super) enum RawMode {
     Decide,
     Observe,
+    Shadow,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

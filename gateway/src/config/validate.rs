@@ -259,6 +259,7 @@ fn subscriber(
                 mode: match raw.mode.map(Spanned::into_inner) {
                     None | Some(RawMode::Decide) => Mode::Decide,
                     Some(RawMode::Observe) => Mode::Observe,
+                    Some(RawMode::Shadow) => Mode::Shadow,
                 },
                 timeout: Duration::from_millis(timeout.unsigned_abs()),
                 on_error: match raw.on_error.map(Spanned::into_inner) {

@@ -102,6 +102,8 @@ pub struct SubscriberSnapshot {
     pub breaker_open: u64,
     pub breaker_opened: u64,
     pub breaker_closed: u64,
+    /// Shadow subscribers: what they would have decided, by permission.
+    pub would: BTreeMap<&'static str, u64>,
     pub latency: LatencySnapshot,
 }
 
@@ -177,6 +179,10 @@ impl Metrics {
                     breaker_open: load(&s.breaker_open),
                     breaker_opened: load(&s.breaker_opened),
                     breaker_closed: load(&s.breaker_closed),
+                    would: labelled(
+                        ["allow", "ask", "deny"],
+                        [&s.would_allow, &s.would_ask, &s.would_deny],
+                    ),
                     latency: s.latency.snapshot(),
                 }
             })

@@ -155,6 +155,10 @@ pub struct SubscriberStats {
     /// applied at once), and the breaker's transitions to open and back to
     /// closed.
     pub breaker_open: AtomicU64,
+    /// Shadow subscribers: what they would have decided (never merged).
+    pub would_allow: AtomicU64,
+    pub would_ask: AtomicU64,
+    pub would_deny: AtomicU64,
     pub breaker_opened: AtomicU64,
     pub breaker_closed: AtomicU64,
     /// Time per call (remote subscribers and the guard).
@@ -181,6 +185,9 @@ impl Default for SubscriberStats {
             fail_closed: AtomicU64::new(0),
             drops: AtomicU64::new(0),
             breaker_open: AtomicU64::new(0),
+            would_allow: AtomicU64::new(0),
+            would_ask: AtomicU64::new(0),
+            would_deny: AtomicU64::new(0),
             breaker_opened: AtomicU64::new(0),
             breaker_closed: AtomicU64::new(0),
             latency: Latency::new(2),
@@ -210,6 +217,17 @@ impl SubscriberStats {
             Permission::Allow => &self.allow,
             Permission::Ask => &self.ask,
             Permission::Deny => &self.deny,
+            Permission::Unspecified => return,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Counts a shadow subscriber's decision (its `on_error` one included).
+    pub fn would(&self, permission: Permission) {
+        let counter = match permission {
+            Permission::Allow => &self.would_allow,
+            Permission::Ask => &self.would_ask,
+            Permission::Deny => &self.would_deny,
             Permission::Unspecified => return,
         };
         counter.fetch_add(1, Ordering::Relaxed);

@@ -89,6 +89,13 @@ impl Pipeline {
             }
         }
 
+        // Shadows start first and are never awaited.
+        for shadow in &registry.shadows {
+            if shadow.decider().filter.matches(&event) {
+                shadow.offer(&event, &proto);
+            }
+        }
+
         // Every matching decide subscriber at once; results in config order.
         let deciders: Vec<_> = registry
             .deciders

@@ -8,6 +8,7 @@ pub mod health;
 pub mod observe;
 mod registry;
 pub mod remote;
+pub mod shadow;
 pub mod unary;
 
 use std::sync::Arc;
@@ -44,6 +45,14 @@ pub enum DeciderKind {
 }
 
 impl Decider {
+    /// This subscriber's counters.
+    pub fn stats(&self) -> &Arc<SubscriberStats> {
+        match &self.kind {
+            DeciderKind::Remote(remote) => remote.stats(),
+            DeciderKind::Guard(_, stats) => stats,
+        }
+    }
+
     /// This subscriber's decision on `event` (`proto` is the same event as
     /// sent over gRPC, encoded once, when a remote subscriber first asks).
     /// Never fails: failures become the on_error decision.

@@ -19,6 +19,7 @@ use super::filter::Filter;
 use super::health;
 use super::observe::Observer;
 use super::remote::Remote;
+use super::shadow::Shadow;
 use super::{Decider, DeciderKind};
 use crate::builtin::audit::Audit;
 use crate::config::{Mode, SubscriberConfig, SubscriberKind};
@@ -30,6 +31,7 @@ pub struct Registry {
     pub deciders: Vec<Arc<Decider>>,
     pub observers: Vec<(Filter, Arc<Observer>)>,
     pub audits: Vec<(Filter, Arc<Audit>)>,
+    pub shadows: Vec<Arc<Shadow>>,
     /// Each subscriber by name with the config it was built from: what a
     /// rebuild may keep.
     built: HashMap<String, Built>,
@@ -52,6 +54,7 @@ enum Part {
     Decider(Arc<Decider>),
     Observer(Arc<Observer>),
     Audit(Arc<Audit>),
+    Shadow(Arc<Shadow>),
 }
 
 /// What building a subscriber needs from the gateway.
@@ -100,6 +103,7 @@ impl Registry {
             Part::Decider(decider) => self.deciders.push(Arc::clone(decider)),
             Part::Observer(observer) => self.observers.push((filter, Arc::clone(observer))),
             Part::Audit(audit) => self.audits.push((filter, Arc::clone(audit))),
+            Part::Shadow(shadow) => self.shadows.push(Arc::clone(shadow)),
         }
         self.built.insert(built.config.name.clone(), built);
     }
@@ -134,13 +138,11 @@ impl Builder<'_> {
 
     fn subscriber(&self, sub: &SubscriberConfig) -> anyhow::Result<Built> {
         let stats = self.metrics.subscriber(&sub.name);
-        let decider = |kind| {
-            Part::Decider(Arc::new(Decider {
-                name: sub.name.clone(),
-                priority: sub.priority,
-                filter: sub.filter.clone(),
-                kind,
-            }))
+        let decider = |kind| Decider {
+            name: sub.name.clone(),
+            priority: sub.priority,
+            filter: sub.filter.clone(),
+            kind,
         };
         let (part, health) = match &sub.kind {
             SubscriberKind::Remote {
@@ -155,7 +157,13 @@ impl Builder<'_> {
                     .with_context(|| format!("subscriber `{}`: endpoint `{endpoint}`", sub.name))?;
                 let health = self.check_health(&remote);
                 let part = match mode {
-                    Mode::Decide => decider(DeciderKind::Remote(Box::new(remote))),
+                    Mode::Decide => {
+                        Part::Decider(Arc::new(decider(DeciderKind::Remote(Box::new(remote)))))
+                    }
+                    Mode::Shadow => Part::Shadow(Arc::new(Shadow::new(
+                        decider(DeciderKind::Remote(Box::new(remote))),
+                        self.workers,
+                    ))),
                     Mode::Observe => {
                         Part::Observer(Arc::new(Observer::spawn(remote, *queue_size, self.workers)))
                     }
@@ -164,7 +172,8 @@ impl Builder<'_> {
             }
             SubscriberKind::Guard { guard } => {
                 stats.set_state(State::Builtin, StateSource::Builtin);
-                (decider(DeciderKind::Guard(guard.clone(), stats)), None)
+                let guard = decider(DeciderKind::Guard(guard.clone(), stats));
+                (Part::Decider(Arc::new(guard)), None)
             }
             SubscriberKind::Audit { path, queue_size } => {
                 stats.set_state(State::Builtin, StateSource::Builtin);

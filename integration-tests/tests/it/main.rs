@@ -18,6 +18,7 @@ mod memory;
 mod observe;
 mod peer_uid;
 mod reload;
+mod shadow;
 mod status;
 mod support;
 mod trust;

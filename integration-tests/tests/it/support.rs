@@ -214,6 +214,15 @@ pub(crate) fn claude_specific<'a>(out: &ShimOutput, json: &'a Value, event: &str
 /// A Claude Code deny of a tool call: either form Claude Code obeys —
 /// `permissionDecision: "deny"` JSON with exit 0, or exit 2 with the reason
 /// on stderr and nothing on stdout.
+/// A Claude Code allow carrying exactly `context`.
+pub(crate) fn assert_claude_allow(out: &ShimOutput, event: &str, context: &str) {
+    assert_eq!(out.code, Some(0), "{out}");
+    let json = out.json();
+    let specific = claude_specific(out, &json, event);
+    assert_eq!(str_at(specific, "permissionDecision"), "allow", "{out}");
+    assert_eq!(str_at(specific, "additionalContext"), context, "{out}");
+}
+
 pub(crate) fn assert_claude_deny(out: &ShimOutput, event: &str, reason: &str) {
     match out.code {
         Some(0) => {

@@ -206,3 +206,15 @@ fn breakers_default_to_five_failures_and_five_seconds() {
         assert_eq!(got.cooldown, Duration::from_millis(cooldown_ms), "{extra}");
     }
 }
+
+#[test]
+fn shadow_is_a_remote_mode_only() {
+    let remote = "[[subscriber]]\nname = \"p\"\nendpoint = \"http://a:1\"\nmode = \"shadow\"\n";
+    match parse(remote).unwrap().subscribers.remove(0).kind {
+        SubscriberKind::Remote { mode, .. } => assert_eq!(mode, Mode::Shadow),
+        other => panic!("{other:?}"),
+    }
+    let guard = "[[subscriber]]\nname = \"g\"\nbuiltin = \"guard\"\nmode = \"shadow\"\n";
+    let err = parse(guard).unwrap_err();
+    assert_eq!(err.key.as_deref(), Some("subscriber[0].mode"), "{err}");
+}
