@@ -32,6 +32,9 @@ pub(crate) enum Command {
     /// running one stays. Exit code 0 when applied or unchanged, 2 when
     /// refused.
     Reload(ReloadArgs),
+    /// Show the last lines of the audit log (the decision log), filtered;
+    /// `gateway audit verify` checks its hash chain.
+    Audit(AuditArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -78,4 +81,42 @@ pub(crate) struct ReloadArgs {
     /// Default: resolved like `gateway serve` does.
     #[arg(long, value_name = "PATH")]
     pub(crate) socket: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct AuditArgs {
+    #[command(subcommand)]
+    pub(crate) action: Option<AuditAction>,
+
+    /// The audit log. Default: the `path` of the config's `audit`
+    /// subscriber, else $XDG_STATE_HOME/hookgate/audit.jsonl.
+    #[arg(long, value_name = "PATH", global = true)]
+    pub(crate) path: Option<PathBuf>,
+
+    /// Only events of this agent (`claude-code`, `cursor`, ...).
+    #[arg(long, value_name = "AGENT")]
+    pub(crate) agent: Option<String>,
+
+    /// Only events whose merged decision was this.
+    #[arg(long, value_name = "DECISION", value_parser = ["allow", "ask", "deny", "none"])]
+    pub(crate) decision: Option<String>,
+
+    /// Only events younger than AGE (`90s`, `10m`, `2h`, `1d`).
+    #[arg(long, value_name = "AGE")]
+    pub(crate) since: Option<String>,
+
+    /// Print the matching lines as stored (JSON, one per line).
+    #[arg(long)]
+    pub(crate) json: bool,
+
+    /// How many of the last matching events to print.
+    #[arg(short = 'n', long, value_name = "N", default_value_t = 20)]
+    pub(crate) lines: usize,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum AuditAction {
+    /// Check the log's hash chain over all its files: exit 0 when intact,
+    /// 1 when a line was edited, removed or inserted or the log was cut.
+    Verify,
 }

@@ -1,6 +1,7 @@
 //! `gateway`: parse the command line, set up logging, run the daemon.
 //! Everything else lives in the library (`hookgate_gateway`).
 
+mod audit_command;
 mod cli;
 mod reload_command;
 mod status;
@@ -50,6 +51,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve(args),
         Command::Status(args) => status::run(&args),
         Command::Reload(args) => reload_command::run(&args),
+        Command::Audit(args) => audit_command::run(&args),
     }
 }
 

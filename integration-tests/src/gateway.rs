@@ -210,18 +210,8 @@ impl TestGateway {
     /// `gateway reload --socket ...` (the real binary): its exit code,
     /// stdout and stderr.
     pub async fn reload(&self) -> (Option<i32>, String, String) {
-        let out = tokio::process::Command::new(&binaries().gateway)
-            .arg("reload")
-            .arg("--socket")
-            .arg(&self.socket)
-            .output()
-            .await
-            .expect("run gateway reload");
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
+        let socket = self.socket.display().to_string();
+        run_gateway(&["reload", "--socket", &socket]).await
     }
 
     /// The gateway's process id.
@@ -313,4 +303,19 @@ pub fn private_dir() -> TempDir {
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))
         .expect("chmod 0700 the temp dir");
     dir
+}
+
+/// Runs the real `gateway` binary with `args`: its exit code, stdout and
+/// stderr.
+pub async fn run_gateway(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = tokio::process::Command::new(&binaries().gateway)
+        .args(args)
+        .output()
+        .await
+        .expect("run the gateway binary");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }

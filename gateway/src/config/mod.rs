@@ -160,7 +160,14 @@ pub enum SubscriberKind {
         breaker: BreakerConfig,
     },
     /// Built-in `audit`: JSON lines of every event and its merged decision.
-    Audit { path: PathBuf, queue_size: usize },
+    Audit {
+        path: PathBuf,
+        queue_size: usize,
+        /// Rotate before the file would pass this size.
+        max_bytes: u64,
+        /// Rotated files kept (`<path>.1` newest).
+        keep: usize,
+    },
     /// Built-in `guard`: regex rules, in-process.
     Guard { guard: Guard },
 }

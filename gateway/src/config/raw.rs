@@ -76,6 +76,9 @@ pub(super) struct RawSubscriber {
     pub(super) breaker_cooldown_ms: Option<Spanned<i64>>,
     /// Observe and audit: how many events may wait for the worker.
     pub(super) queue_size: Option<Spanned<i64>>,
+    /// Built-in `audit`: rotate past this size (KiB), keeping `keep` files.
+    pub(super) max_size_kib: Option<Spanned<i64>>,
+    pub(super) keep: Option<Spanned<i64>>,
     /// Built-in `audit`: the JSON-lines file.
     pub(super) path: Option<Spanned<String>>,
     /// Built-in `guard`: the rules.

@@ -24,6 +24,10 @@ const DEFAULT_TIMEOUT_MS: i64 = 200;
 const MAX_TIMEOUT_MS: i64 = 60_000;
 const DEFAULT_QUEUE: i64 = 1024;
 const MAX_QUEUE: i64 = 65_536;
+/// The audit log rotates past 64 MiB by default, keeping 5 old files.
+const DEFAULT_AUDIT_KIB: i64 = 64 * 1024;
+const MAX_AUDIT_KIB: i64 = 4 * 1024 * 1024;
+const DEFAULT_AUDIT_KEEP: i64 = 5;
 
 pub(super) fn parse(origin: &str, text: &str, env: &Env) -> Result<Config, ConfigError> {
     let at = Locator { file: origin, text };
@@ -232,6 +236,9 @@ fn subscriber(
             ));
         }
         (None, Some(endpoint)) => {
+            let why = "only the built-in `audit` rotates";
+            forbid(at, &raw.max_size_kib, key("max_size_kib"), why)?;
+            forbid(at, &raw.keep, key("keep"), why)?;
             forbid(
                 at,
                 &raw.path,
@@ -296,12 +303,25 @@ fn subscriber(
                         key("rules"),
                         "only the built-in `guard` has `rules`",
                     )?;
+                    let max_kib = match &raw.max_size_kib {
+                        None => DEFAULT_AUDIT_KIB,
+                        Some(v) => in_range(at, v, &key("max_size_kib"), 1, MAX_AUDIT_KIB)?,
+                    };
+                    let keep = match &raw.keep {
+                        None => DEFAULT_AUDIT_KEEP,
+                        Some(v) => in_range(at, v, &key("keep"), 0, 1000)?,
+                    };
                     SubscriberKind::Audit {
                         path: audit_path(at, env, raw.path, &key("path"), name_span)?,
                         queue_size,
+                        max_bytes: max_kib.unsigned_abs() * 1024,
+                        keep: usize::try_from(keep).unwrap_or(0),
                     }
                 }
                 RawBuiltin::Guard => {
+                    let why = "only the built-in `audit` rotates";
+                    forbid(at, &raw.max_size_kib, key("max_size_kib"), why)?;
+                    forbid(at, &raw.keep, key("keep"), why)?;
                     only_mode(
                         at,
                         &raw.mode,

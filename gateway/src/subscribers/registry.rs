@@ -175,9 +175,19 @@ impl Builder<'_> {
                 let guard = decider(DeciderKind::Guard(guard.clone(), stats));
                 (Part::Decider(Arc::new(guard)), None)
             }
-            SubscriberKind::Audit { path, queue_size } => {
+            SubscriberKind::Audit {
+                path,
+                queue_size,
+                max_bytes,
+                keep,
+            } => {
                 stats.set_state(State::Builtin, StateSource::Builtin);
-                let audit = Audit::spawn(path.clone(), *queue_size, stats, self.workers);
+                let file = crate::builtin::audit::LogConfig {
+                    path: path.clone(),
+                    max_bytes: *max_bytes,
+                    keep: *keep,
+                };
+                let audit = Audit::spawn(file, *queue_size, stats, self.workers);
                 (Part::Audit(Arc::new(audit)), None)
             }
         };

@@ -3,6 +3,7 @@
 //! See `hookgate_integration_tests` for the harness and how the binaries
 //! are found.
 
+mod audit_log;
 mod bad_input;
 mod breaker;
 mod claude_code;
