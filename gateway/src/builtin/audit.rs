@@ -14,12 +14,12 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use hookgate_adapters::{Decision, Dialect, HookEvent, Permission};
+use hookgate_adapters::{Decision, Dialect, HookEvent, Loss, Permission};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_util::task::TaskTracker;
 
-use super::auditlog::LogFile;
+use super::auditlog::SharedLog;
 use super::mask::mask_json;
 use crate::budget::Payload;
 use crate::metrics::SubscriberStats;
@@ -38,8 +38,25 @@ pub struct AuditRecord {
     /// The payload as received.
     pub payload: Arc<Payload>,
     pub decision: Decision,
+    /// What each decider said, and what the agent could not be told.
+    pub verdicts: Verdicts,
     /// Why the payload was not parsed (never payload content).
     pub error: Option<String>,
+    pub latency: Duration,
+}
+
+/// Each decide subscriber's outcome and the merged decision's losses.
+#[derive(Debug, Clone, Default)]
+pub struct Verdicts {
+    pub subscribers: Vec<SubscriberOutcome>,
+    pub losses: Vec<Loss>,
+}
+
+/// One decide subscriber's answer (its `on_error` one when it failed).
+#[derive(Debug, Clone)]
+pub struct SubscriberOutcome {
+    pub name: String,
+    pub permission: Permission,
     pub latency: Duration,
 }
 
@@ -106,7 +123,7 @@ async fn writer(
     stats: Arc<SubscriberStats>,
 ) {
     let path = config.path.clone();
-    let mut log: Option<LogFile> = None;
+    let log = SharedLog::for_path(&path);
     let mut failing = Failing::default();
     while let Some(first) = rx.recv().await {
         let mut batch = vec![first];
@@ -117,22 +134,15 @@ async fn writer(
         // Serialized and masked here, off the blocking pool's threads.
         let lines: Vec<Value> = batch.iter().map(line).collect();
         drop(batch);
-        let current = log.take();
-        let config = config.clone();
+        let (log, config) = (log.clone(), config.clone());
         // File I/O (open, chain recovery, rotation) on the blocking pool.
         let written = tokio::task::spawn_blocking(move || {
-            let mut file = match current {
-                Some(file) => file,
-                None => LogFile::open(&config.path, config.max_bytes, config.keep)?,
-            };
-            file.append(lines)?;
-            Ok::<_, std::io::Error>(file)
+            log.append(&config.path, config.max_bytes, config.keep, lines)
         })
         .await
         .unwrap_or_else(|err| Err(std::io::Error::other(err)));
         match written {
-            Ok(file) => {
-                log = Some(file);
+            Ok(()) => {
                 stats.ok.fetch_add(count, Ordering::Relaxed);
                 if failing.recovered() {
                     tracing::info!(path = %path.display(), "audit log writable again");
@@ -222,6 +232,23 @@ pub fn line(record: &AuditRecord) -> Value {
             })
         };
     }
+    if !record.verdicts.subscribers.is_empty() {
+        out["subscribers"] = record
+            .verdicts
+            .subscribers
+            .iter()
+            .map(|s| {
+                json!({
+                    "name": s.name,
+                    "permission": permission_name(s.permission),
+                    "latency_us": u64::try_from(s.latency.as_micros()).unwrap_or(u64::MAX),
+                })
+            })
+            .collect();
+    }
+    if !record.verdicts.losses.is_empty() {
+        out["losses"] = record.verdicts.losses.iter().map(|l| l.as_str()).collect();
+    }
     let d = &record.decision;
     out["decision"] = json!({
         "permission": permission_name(d.permission),
@@ -259,6 +286,14 @@ mod tests {
             event: Some(Arc::new(e)),
             payload: Arc::new(Payload::from(payload.as_bytes().to_vec())),
             decision,
+            verdicts: Verdicts {
+                subscribers: vec![SubscriberOutcome {
+                    name: "guard".into(),
+                    permission: Permission::Deny,
+                    latency: Duration::from_micros(7),
+                }],
+                losses: vec![Loss::Context],
+            },
             error: None,
             latency: Duration::from_micros(42),
         }
@@ -277,6 +312,11 @@ mod tests {
         assert_eq!(v["agent"], "claude-code");
         assert_eq!(v["kind"], "pre_tool_use");
         assert_eq!(v["tool"]["class"], "shell");
+        assert_eq!(
+            v["subscribers"],
+            json!([{"name": "guard", "permission": "deny", "latency_us": 7}])
+        );
+        assert_eq!(v["losses"], json!(["context"]));
         assert_eq!(
             v["payload"]["tool_input"]["command"],
             "API_KEY=[REDACTED] ./deploy"

@@ -13,9 +13,11 @@
 //! are deleted). Synchronous file I/O: the audit writer runs it on the
 //! blocking pool.
 
+use std::collections::HashMap;
 use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -40,6 +42,59 @@ pub fn rotated(path: &Path, n: usize) -> PathBuf {
 
 fn head_path(path: &Path) -> PathBuf {
     crate::transport::sibling(path, ".head")
+}
+
+/// The one writer state of a log file in this process. A reload that
+/// changes the `audit` settings builds a second writer while the first
+/// drains: both go through this, so the chain stays one chain.
+#[derive(Debug, Clone)]
+pub struct SharedLog(Arc<State>);
+
+/// A log's writer state: `None` until opened (or after a failure).
+type State = Mutex<Option<LogFile>>;
+
+impl SharedLog {
+    /// The state of the log at `path`, shared by every writer of it.
+    pub fn for_path(path: &Path) -> SharedLog {
+        static LOGS: OnceLock<Mutex<HashMap<PathBuf, Weak<State>>>> = OnceLock::new();
+        let mut logs = match LOGS.get_or_init(Mutex::default).lock() {
+            Ok(logs) => logs,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        logs.retain(|_, log| log.strong_count() > 0);
+        if let Some(log) = logs.get(path).and_then(Weak::upgrade) {
+            return SharedLog(log);
+        }
+        let log = Arc::new(Mutex::new(None));
+        logs.insert(path.to_path_buf(), Arc::downgrade(&log));
+        SharedLog(log)
+    }
+
+    /// Appends `records` (blocking), opening the file first if needed;
+    /// after a failure the next append reopens it.
+    pub fn append(
+        &self,
+        path: &Path,
+        max_bytes: u64,
+        keep: usize,
+        records: Vec<Value>,
+    ) -> std::io::Result<()> {
+        let mut state = match self.0.lock() {
+            Ok(state) => state,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let file = match state.take() {
+            Some(file) => file,
+            None => LogFile::open(path, max_bytes, keep)?,
+        };
+        let file = state.insert(file);
+        (file.max_bytes, file.keep) = (max_bytes, keep);
+        let appended = file.append(records);
+        if appended.is_err() {
+            *state = None;
+        }
+        appended
+    }
 }
 
 /// The current file, open for appending, and where its chain stands.

@@ -17,7 +17,7 @@ use hookgate_adapters::{
 use hookgate_wire::{MAX_REPLY_BODY, Reply, Request};
 
 use crate::budget::{Payload, Reservation};
-use crate::builtin::audit::AuditRecord;
+use crate::builtin::audit::{AuditRecord, SubscriberOutcome, Verdicts};
 use crate::convert::ProtoEvent;
 use crate::ids::EventIds;
 use crate::metrics::{Metrics, Outcome, Unparsed};
@@ -104,12 +104,31 @@ impl Pipeline {
             .collect();
         let pending: Vec<_> = deciders
             .iter()
-            .map(|d| d.decide(&event, Arc::clone(&proto)))
+            .map(|d| {
+                let call = d.decide(&event, Arc::clone(&proto));
+                async move {
+                    let started = Instant::now();
+                    (call.await, started.elapsed())
+                }
+            })
             .collect();
         let decisions = join_all(pending).await;
+        // Each subscriber's outcome, for the audit log only.
+        let mut verdicts = Verdicts::default();
+        if !registry.audits.is_empty() {
+            verdicts.subscribers = deciders
+                .iter()
+                .zip(&decisions)
+                .map(|(d, (decision, took))| SubscriberOutcome {
+                    name: d.name.clone(),
+                    permission: decision.permission,
+                    latency: *took,
+                })
+                .collect();
+        }
         let ranked: Vec<RankedDecision> = deciders
             .iter()
-            .zip(decisions)
+            .zip(decisions.into_iter().map(|(decision, _)| decision))
             .filter(|(_, decision)| !decision.is_neutral())
             .map(|(d, decision)| RankedDecision {
                 subscriber: d.name.clone(),
@@ -141,7 +160,9 @@ impl Pipeline {
             "event decided"
         );
         let outcome = Outcome::of(&merged.decision);
-        self.audit(&registry, &event, id, payload, &merged.decision, started);
+        verdicts.losses = rendered.losses.clone();
+        let decided = (&merged.decision, verdicts);
+        self.audit(&registry, &event, id, payload, decided, started);
         self.metrics
             .replied(agent, event.kind, outcome, started.elapsed());
         let reply = if fits(&rendered.reply) {
@@ -218,6 +239,7 @@ impl Pipeline {
                     event: None,
                     payload: Arc::clone(&payload),
                     decision: Decision::default(),
+                    verdicts: Verdicts::default(),
                     error: Some(unparsed.error.clone()),
                     latency: started.elapsed(),
                 });
@@ -233,7 +255,7 @@ impl Pipeline {
         event: &Arc<HookEvent>,
         id: String,
         payload: Arc<Payload>,
-        decision: &Decision,
+        (decision, verdicts): (&Decision, Verdicts),
         started: Instant,
     ) {
         let mut audits = registry
@@ -251,6 +273,7 @@ impl Pipeline {
                 event: Some(Arc::clone(event)),
                 payload: Arc::clone(&payload),
                 decision: decision.clone(),
+                verdicts: verdicts.clone(),
                 error: None,
                 latency: started.elapsed(),
             });

@@ -98,6 +98,9 @@ async fn the_audit_log_rotates_filters_and_verifies() {
         assert!(reason.contains("no rm here"), "{deny}");
         assert_eq!(deny["kind"], "pre_tool_use", "{deny}");
         assert_eq!(deny["tool"]["class"], "shell", "{deny}");
+        assert_eq!(deny["subscribers"][0]["name"], "guard", "{deny}");
+        assert_eq!(deny["subscribers"][0]["permission"], "deny", "{deny}");
+        assert!(deny["subscribers"][0]["latency_us"].is_u64(), "{deny}");
     }
     let (_, table, _) = run_gateway(&["audit", "--path", &path, "-n", "3"]).await;
     assert_eq!(table.lines().count(), 3, "{table}");

@@ -103,3 +103,22 @@ fn verify_passes_an_intact_log_and_catches_each_kind_of_tampering() {
         }
     }
 }
+
+#[test]
+fn two_writers_of_one_log_keep_one_chain() {
+    // A reload that changes the audit settings runs a second writer while
+    // the first drains.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.jsonl");
+    let (old, new) = (
+        super::SharedLog::for_path(&path),
+        super::SharedLog::for_path(&path),
+    );
+    for i in 0..10 {
+        let writer = if i % 2 == 0 { &old } else { &new };
+        writer
+            .append(&path, 1 << 20, 2, vec![json!({ "id": i })])
+            .unwrap();
+    }
+    assert_eq!(verify(&path).unwrap(), 10);
+}
