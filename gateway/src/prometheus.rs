@@ -16,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 use crate::admin::status::StatusSource;
 use crate::metrics::latency::BUCKETS_US;
 use crate::metrics::{LatencySnapshot, Snapshot};
+use crate::reload::ReloadSnapshot;
 
 /// Serves `GET /metrics` on `listener` until `shutdown`.
 pub async fn serve(
@@ -28,7 +29,8 @@ pub async fn serve(
         axum::routing::get(move || {
             let source = Arc::clone(&source);
             async move {
-                let text = render(&source.snapshot().await, source.uptime_secs());
+                let mut text = render(&source.snapshot().await, source.uptime_secs());
+                text.push_str(&render_reload(&source.reload.snapshot()));
                 (
                     [(
                         axum::http::header::CONTENT_TYPE,
@@ -42,6 +44,29 @@ pub async fn serve(
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown.cancelled_owned())
         .await
+}
+
+/// The config generation and reload attempts by outcome.
+pub fn render_reload(reload: &ReloadSnapshot) -> String {
+    let mut out = Out(String::new());
+    out.family(
+        "hookgate_config_generation",
+        "gauge",
+        "The config in effect: 1 as started, +1 per applied reload.",
+    );
+    out.sample("hookgate_config_generation", &[], reload.generation);
+    let attempts = BTreeMap::from([
+        ("applied", reload.applied),
+        ("unchanged", reload.unchanged),
+        ("invalid", reload.invalid),
+    ]);
+    out.counters(
+        "hookgate_config_reloads_total",
+        "Config reload attempts by outcome (invalid: refused, the running config stayed).",
+        "result",
+        &attempts,
+    );
+    out.0
 }
 
 /// Binds the metrics address (before serving, so a bad address fails the
@@ -388,6 +413,23 @@ mod tests {
 
     use super::*;
     use crate::metrics::{Metrics, Outcome, Refusal};
+
+    #[test]
+    fn renders_the_reload_state() {
+        let status = crate::reload::ReloadStatus::default();
+        status.record("watch", &crate::reload::Outcome::Applied { generation: 2 });
+        let text = render_reload(&status.snapshot());
+        for line in [
+            "hookgate_config_generation 2",
+            "hookgate_config_reloads_total{result=\"applied\"} 1",
+            "hookgate_config_reloads_total{result=\"invalid\"} 0",
+        ] {
+            assert!(
+                text.lines().any(|l| l == line),
+                "missing {line:?} in:\n{text}"
+            );
+        }
+    }
 
     #[test]
     fn renders_counters_histograms_and_escaped_labels() {
