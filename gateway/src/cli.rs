@@ -22,7 +22,8 @@ pub(crate) struct Cli {
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Run the gateway in the foreground until SIGINT or SIGTERM (on
-    /// Windows: Ctrl-C, Ctrl-Break or closing the console).
+    /// Windows: Ctrl-C, Ctrl-Break or closing the console). SIGHUP, an
+    /// edit of the config file and `gateway reload` reload its config.
     Serve(ServeArgs),
     /// Show a running gateway's counters, latency percentiles and
     /// subscriber states (asked over its admin socket).

@@ -16,7 +16,11 @@ use super::{Handle, Trigger};
 /// returned watcher lives. `None` (logged) when it cannot be watched: its
 /// directory does not exist, or the platform refuses.
 pub fn watch(path: &Path, handle: &Handle) -> Option<RecommendedWatcher> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty())?;
+    // `--config gateway.toml` has an empty parent: the working directory.
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
     let name: OsString = path.file_name()?.to_owned();
     let handle = handle.clone();
     let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
