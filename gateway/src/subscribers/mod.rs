@@ -33,6 +33,8 @@ pub struct Decider {
     pub priority: i32,
     pub filter: Filter,
     pub kind: DeciderKind,
+    /// A shadow (`mode = "shadow"`): its decision is only counted.
+    pub shadow: bool,
 }
 
 /// Who answers for a [`Decider`].
@@ -72,7 +74,7 @@ impl Decider {
                         stats.answered(converted.decision.permission);
                         converted.decision
                     }
-                    Err(failure) => on_failure(remote, &failure),
+                    Err(failure) => on_failure(remote, &failure, self.shadow),
                 }
             }
             DeciderKind::Guard(guard, stats) => {
@@ -89,18 +91,26 @@ impl Decider {
 
 /// The decision a remote's `on_error` gives for `failure`: no opinion
 /// (allow) or a deny naming the subscriber (deny).
-fn on_failure(remote: &Remote, failure: &Failure) -> Decision {
+/// A shadow's failures say so: nothing is denied for real.
+fn on_failure(remote: &Remote, failure: &Failure, shadow: bool) -> Decision {
     let stats = remote.stats();
     let name = remote.name();
     let class = failure.class();
     // The full error (which may quote the payload) at debug only.
     tracing::debug!(subscriber = %name, error = %failure, "subscriber failed");
+    let shadow = if shadow {
+        "shadow, not merged: would be "
+    } else {
+        ""
+    };
     match remote.on_error() {
         OnError::Allow => {
             stats.fail_open.fetch_add(1, Ordering::Relaxed);
             warnings::warn(
                 Warning::Subscriber,
-                format_args!("subscriber `{name}` failed ({class}); no opinion (on_error = allow)"),
+                format_args!(
+                    "subscriber `{name}` failed ({class}); {shadow}no opinion (on_error = allow)"
+                ),
             );
             Decision::default()
         }
@@ -108,7 +118,9 @@ fn on_failure(remote: &Remote, failure: &Failure) -> Decision {
             stats.fail_closed.fetch_add(1, Ordering::Relaxed);
             warnings::warn(
                 Warning::Subscriber,
-                format_args!("subscriber `{name}` failed ({class}); denying (on_error = deny)"),
+                format_args!(
+                    "subscriber `{name}` failed ({class}); {shadow}denying (on_error = deny)"
+                ),
             );
             let reason = format!(
                 "hookgate: subscriber `{name}` failed ({class}); blocked by its on_error = \"deny\" policy"

@@ -138,11 +138,19 @@ impl Builder<'_> {
 
     fn subscriber(&self, sub: &SubscriberConfig) -> anyhow::Result<Built> {
         let stats = self.metrics.subscriber(&sub.name);
+        let shadow = matches!(
+            sub.kind,
+            SubscriberKind::Remote {
+                mode: Mode::Shadow,
+                ..
+            }
+        );
         let decider = |kind| Decider {
             name: sub.name.clone(),
             priority: sub.priority,
             filter: sub.filter.clone(),
             kind,
+            shadow,
         };
         let (part, health) = match &sub.kind {
             SubscriberKind::Remote {
