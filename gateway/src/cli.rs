@@ -22,7 +22,8 @@ pub(crate) struct Cli {
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Run the gateway in the foreground until SIGINT or SIGTERM (on
-    /// Windows: Ctrl-C, Ctrl-Break or closing the console).
+    /// Windows: Ctrl-C, Ctrl-Break or closing the console). SIGHUP, an
+    /// edit of the config file and `gateway reload` reload its config.
     Serve(ServeArgs),
     /// Show a running gateway's counters, latency percentiles and
     /// subscriber states (asked over its admin socket).
@@ -42,6 +43,14 @@ pub(crate) enum Command {
     Completions(crate::manual::CompletionsArgs),
     /// Print the gateway(1) man page (roff).
     Man,
+    /// Make a running gateway read its config again (like SIGHUP): a valid
+    /// config replaces the subscribers, an invalid one is refused and the
+    /// running one stays. Exit code 0 when applied or unchanged, 2 when
+    /// refused.
+    Reload(ReloadArgs),
+    /// Show the last lines of the audit log (the decision log), filtered;
+    /// `gateway audit verify` checks its hash chain.
+    Audit(AuditArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -85,4 +94,50 @@ pub(crate) struct StatusArgs {
     /// Refresh every SECS seconds until interrupted.
     #[arg(long, value_name = "SECS", value_parser = clap::value_parser!(u64).range(1..))]
     pub(crate) watch: Option<u64>,
+}
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct ReloadArgs {
+    /// The gateway's socket (its admin socket is this path + `.admin`).
+    /// Default: resolved like `gateway serve` does.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) socket: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct AuditArgs {
+    #[command(subcommand)]
+    pub(crate) action: Option<AuditAction>,
+
+    /// The audit log. Default: the `path` of the config's `audit`
+    /// subscriber, else $XDG_STATE_HOME/hookgate/audit.jsonl.
+    #[arg(long, value_name = "PATH", global = true)]
+    pub(crate) path: Option<PathBuf>,
+
+    /// Only events of this agent (`claude-code`, `cursor`, ...).
+    #[arg(long, value_name = "AGENT")]
+    pub(crate) agent: Option<String>,
+
+    /// Only events whose merged decision was this.
+    #[arg(long, value_name = "DECISION", value_parser = ["allow", "ask", "deny", "none"])]
+    pub(crate) decision: Option<String>,
+
+    /// Only events younger than AGE (`90s`, `10m`, `2h`, `1d`).
+    #[arg(long, value_name = "AGE")]
+    pub(crate) since: Option<String>,
+
+    /// Print the matching lines as stored (JSON, one per line).
+    #[arg(long)]
+    pub(crate) json: bool,
+
+    /// How many of the last matching events to print.
+    #[arg(short = 'n', long, value_name = "N", default_value_t = 20)]
+    pub(crate) lines: usize,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum AuditAction {
+    /// Check the log's hash chain over all its files: exit 0 when intact,
+    /// 1 when a line was edited, removed or inserted or the log was cut.
+    Verify,
 }

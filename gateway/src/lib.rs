@@ -28,6 +28,7 @@ pub mod ids;
 pub mod metrics;
 pub mod pipeline;
 pub mod prometheus;
+pub mod reload;
 pub mod server;
 pub mod shutdown;
 pub mod subscribers;
@@ -38,6 +39,7 @@ pub mod warnings;
 mod testing;
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Context as _;
@@ -51,7 +53,7 @@ use config::Config;
 use metrics::Metrics;
 use pipeline::Pipeline;
 use server::Server;
-use subscribers::Registry;
+use subscribers::Builder;
 use transport::Listener;
 
 /// What `gateway serve` can turn on beyond the config file.
@@ -59,6 +61,10 @@ use transport::Listener;
 pub struct Options {
     /// Serve Prometheus metrics on this TCP address (off when `None`).
     pub metrics_addr: Option<SocketAddr>,
+    /// The `--config` file, which reloads read again (watched for
+    /// changes). `None`: reloads resolve it as at startup (the user's
+    /// file, watched, else the embedded default).
+    pub config_path: Option<PathBuf>,
 }
 
 /// Serves hook events on `listener` until `shutdown` is cancelled, then
@@ -73,9 +79,22 @@ pub async fn serve(
     metrics: Arc<Metrics>,
     options: Options,
 ) -> anyhow::Result<()> {
-    // First, so a bad subscriber leaves nothing running behind the error.
+    // First, so a bad subscriber leaves nothing running behind the error
+    // (dropping a half-built registry stops its workers and checks).
     let workers = TaskTracker::new();
-    let registry = Registry::build(&config.subscribers, &metrics, &workers)?;
+    // Admin API, metrics, health checks, reloads: stopped after the hook path.
+    let background = TaskTracker::new();
+    let stop_background = CancellationToken::new();
+    let builder = Builder {
+        metrics: &metrics,
+        workers: &workers,
+        health: Some((&background, &stop_background)),
+    };
+    let registry = builder.build(&config.subscribers, None)?;
+    let (reload_handle, reload_requests) = reload::channel();
+    reload_handle
+        .on_hangup(&background, stop_background.clone())
+        .context("installing the SIGHUP handler")?;
     let source = Arc::new(StatusSource::new(
         Arc::clone(&metrics),
         listener.path().to_path_buf(),
@@ -97,13 +116,11 @@ pub async fn serve(
         None => None,
     };
 
-    // Admin API, metrics and health checks: stopped after the hook path.
-    let background = TaskTracker::new();
-    let stop_background = CancellationToken::new();
     background.spawn({
         let (source, stop) = (Arc::clone(&source), stop_background.clone());
+        let reload = reload_handle.clone();
         async move {
-            if let Err(err) = admin::serve(admin_listener, source, stop).await {
+            if let Err(err) = admin::serve(admin_listener, source, reload, stop).await {
                 tracing::error!(error = %err, "admin API stopped");
             }
         }
@@ -117,13 +134,31 @@ pub async fn serve(
         });
     }
 
-    registry.check_health(&background, &stop_background);
+    let pipeline = Arc::new(Pipeline::new(
+        registry,
+        Arc::clone(&metrics),
+        config.server.on_unparsed,
+    ));
+    let stop_reloads = CancellationToken::new();
+    let reloader = reload::Reloader {
+        explicit: options.config_path.clone(),
+        registry: pipeline.registry(),
+        config: config.clone(),
+        metrics: Arc::clone(&metrics),
+        workers: workers.clone(),
+        health: background.clone(),
+        stop_health: stop_background.clone(),
+        stop: stop_reloads.clone(),
+        status: Arc::clone(&source.reload),
+    };
+    let reloads = tokio::spawn(reloader.run(reload_requests));
+    let watched = options
+        .config_path
+        .clone()
+        .or_else(|| config::Env::from_process().user_config_path());
+    let _watcher = watched.and_then(|path| reload::watch(&path, &reload_handle));
     let server = Server {
-        pipeline: Arc::new(Pipeline::new(
-            registry,
-            Arc::clone(&metrics),
-            config.server.on_unparsed,
-        )),
+        pipeline,
         metrics,
         config: config.server.clone(),
     };
@@ -154,8 +189,14 @@ pub async fn serve(
             "grace period over; abandoning in-flight events"
         );
     }
-    // Dropping the pipeline closes the observe and audit queues: workers
-    // drain what is queued, within what is left of the grace period.
+    // Dropping the pipeline and the reloader's hold on the registry closes
+    // the observe and audit queues: workers drain what is queued, within
+    // what is left of the grace period.
+    drop(_watcher);
+    stop_reloads.cancel();
+    if let Err(err) = reloads.await {
+        tracing::warn!(error = %err, "the reloader failed");
+    }
     drop(server);
     workers.close();
     if tokio::time::timeout_at(deadline, workers.wait())

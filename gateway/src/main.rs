@@ -1,10 +1,12 @@
 //! `gateway`: parse the command line, set up logging, run the daemon.
 //! Everything else lives in the library (`hookgate_gateway`).
 
+mod audit_command;
 mod cli;
 mod doctor;
 mod install;
 mod manual;
+mod reload_command;
 mod status;
 
 use std::process::ExitCode;
@@ -56,6 +58,8 @@ fn main() -> ExitCode {
         Command::Doctor(args) => doctor::run(&args),
         Command::Completions(args) => manual::completions(&args),
         Command::Man => manual::man(),
+        Command::Reload(args) => reload_command::run(&args),
+        Command::Audit(args) => audit_command::run(&args),
     }
 }
 
@@ -128,6 +132,7 @@ async fn run(config: Config, args: ServeArgs) -> anyhow::Result<()> {
     let listener = Listener::bind(&path).await?;
     let options = Options {
         metrics_addr: args.metrics_addr,
+        config_path: args.config,
     };
     let metrics = std::sync::Arc::default();
     hookgate_gateway::serve(config, listener, shutdown, metrics, options).await

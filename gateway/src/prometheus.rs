@@ -6,6 +6,7 @@
 //! values from bounded sets (agent, event kind, subscriber name from the
 //! config, outcome, reason): never session ids, paths or payload values.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -15,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 use crate::admin::status::StatusSource;
 use crate::metrics::latency::BUCKETS_US;
 use crate::metrics::{LatencySnapshot, Snapshot};
+use crate::reload::ReloadSnapshot;
 
 /// Serves `GET /metrics` on `listener` until `shutdown`.
 pub async fn serve(
@@ -27,7 +29,8 @@ pub async fn serve(
         axum::routing::get(move || {
             let source = Arc::clone(&source);
             async move {
-                let text = render(&source.snapshot().await, source.uptime_secs());
+                let mut text = render(&source.snapshot().await, source.uptime_secs());
+                text.push_str(&render_reload(&source.reload.snapshot()));
                 (
                     [(
                         axum::http::header::CONTENT_TYPE,
@@ -41,6 +44,29 @@ pub async fn serve(
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown.cancelled_owned())
         .await
+}
+
+/// The config generation and reload attempts by outcome.
+pub fn render_reload(reload: &ReloadSnapshot) -> String {
+    let mut out = Out(String::new());
+    out.family(
+        "hookgate_config_generation",
+        "gauge",
+        "The config in effect: 1 as started, +1 per applied reload.",
+    );
+    out.sample("hookgate_config_generation", &[], reload.generation);
+    let attempts = BTreeMap::from([
+        ("applied", reload.applied),
+        ("unchanged", reload.unchanged),
+        ("invalid", reload.invalid),
+    ]);
+    out.counters(
+        "hookgate_config_reloads_total",
+        "Config reload attempts by outcome (invalid: refused, the running config stayed).",
+        "result",
+        &attempts,
+    );
+    out.0
 }
 
 /// Binds the metrics address (before serving, so a bad address fails the
@@ -254,7 +280,7 @@ pub fn render(snap: &Snapshot, uptime_secs: u64) -> String {
 
 fn subscribers(out: &mut Out, snap: &Snapshot) {
     type Field = fn(&crate::metrics::SubscriberSnapshot) -> u64;
-    let counters: [(&str, &str, Field); 6] = [
+    let counters: [(&str, &str, Field); 9] = [
         (
             "hookgate_subscriber_calls_total",
             "Events handed to the subscriber.",
@@ -285,6 +311,21 @@ fn subscribers(out: &mut Out, snap: &Snapshot) {
             "Failures answered with a deny (on_error = deny).",
             |s| s.fail_closed,
         ),
+        (
+            "hookgate_subscriber_breaker_open_total",
+            "Calls not made because the circuit breaker was open (on_error applied at once).",
+            |s| s.breaker_open,
+        ),
+        (
+            "hookgate_subscriber_breaker_opened_total",
+            "Times the circuit breaker opened.",
+            |s| s.breaker_opened,
+        ),
+        (
+            "hookgate_subscriber_breaker_closed_total",
+            "Times the circuit breaker closed again after a successful probe.",
+            |s| s.breaker_closed,
+        ),
     ];
     for (name, help, field) in counters {
         out.family(name, "counter", help);
@@ -303,15 +344,27 @@ fn subscribers(out: &mut Out, snap: &Snapshot) {
             out.sample("hookgate_subscriber_decisions_total", &labels, n);
         }
     }
-    out.family(
-        "hookgate_subscriber_errors_total",
-        "counter",
-        "Failed calls by reason (connect, status, bad_reply).",
-    );
-    for s in &snap.subscribers {
-        for (reason, n) in &s.errors_by_kind {
-            let labels = [("subscriber", s.name.as_str()), ("reason", reason)];
-            out.sample("hookgate_subscriber_errors_total", &labels, n);
+    type Map = fn(&crate::metrics::SubscriberSnapshot) -> &BTreeMap<&'static str, u64>;
+    let maps: [(&str, &str, &str, Map); 2] = [
+        (
+            "hookgate_subscriber_would_decisions_total",
+            "Shadow subscribers: what they would have decided (never merged), by permission.",
+            "outcome",
+            |s| &s.would,
+        ),
+        (
+            "hookgate_subscriber_errors_total",
+            "Failed calls by reason (connect, status, bad_reply).",
+            "reason",
+            |s| &s.errors_by_kind,
+        ),
+    ];
+    for (name, help, label, map) in maps {
+        out.family(name, "counter", help);
+        for s in &snap.subscribers {
+            for (value, n) in map(s) {
+                out.sample(name, &[("subscriber", s.name.as_str()), (label, value)], n);
+            }
         }
     }
     out.family(
@@ -322,6 +375,21 @@ fn subscribers(out: &mut Out, snap: &Snapshot) {
     for s in &snap.subscribers {
         let up = u8::from(matches!(s.state, "up" | "builtin"));
         out.sample("hookgate_subscriber_up", &[("subscriber", &s.name)], up);
+    }
+    out.family(
+        "hookgate_subscriber_breaker_state",
+        "gauge",
+        "1 for the circuit breaker's current state (off, closed, open, half_open).",
+    );
+    for s in &snap.subscribers {
+        for state in crate::metrics::BreakerState::ALL.map(|b| b.as_str()) {
+            let labels = [("subscriber", s.name.as_str()), ("state", state)];
+            out.sample(
+                "hookgate_subscriber_breaker_state",
+                &labels,
+                u8::from(s.breaker == state),
+            );
+        }
     }
     out.family(
         "hookgate_subscriber_duration_seconds",
@@ -345,6 +413,23 @@ mod tests {
 
     use super::*;
     use crate::metrics::{Metrics, Outcome, Refusal};
+
+    #[test]
+    fn renders_the_reload_state() {
+        let status = crate::reload::ReloadStatus::default();
+        status.record("watch", &crate::reload::Outcome::Applied { generation: 2 });
+        let text = render_reload(&status.snapshot());
+        for line in [
+            "hookgate_config_generation 2",
+            "hookgate_config_reloads_total{result=\"applied\"} 1",
+            "hookgate_config_reloads_total{result=\"invalid\"} 0",
+        ] {
+            assert!(
+                text.lines().any(|l| l == line),
+                "missing {line:?} in:\n{text}"
+            );
+        }
+    }
 
     #[test]
     fn renders_counters_histograms_and_escaped_labels() {
@@ -371,6 +456,10 @@ mod tests {
             "hookgate_event_duration_seconds_sum{agent=\"claude-code\",event=\"pre_tool_use\"} 0.0008",
             "hookgate_refused_connections_total{reason=\"foreign_uid\"} 1",
             "hookgate_subscriber_calls_total{subscriber=\"we\\\"ird\"} 0",
+            "hookgate_subscriber_breaker_state{subscriber=\"we\\\"ird\",state=\"off\"} 1",
+            "hookgate_subscriber_breaker_state{subscriber=\"we\\\"ird\",state=\"open\"} 0",
+            "hookgate_subscriber_breaker_open_total{subscriber=\"we\\\"ird\"} 0",
+            "hookgate_subscriber_would_decisions_total{subscriber=\"we\\\"ird\",outcome=\"deny\"} 0",
             "# TYPE hookgate_subscriber_duration_seconds histogram",
         ] {
             assert!(

@@ -18,22 +18,32 @@ const TIMEOUT: Duration = Duration::from_secs(5);
 /// The hook socket whose gateway to ask: `--socket`, else the config's
 /// `server.socket`, else the shim's default resolution.
 fn socket(args: &StatusArgs) -> PathBuf {
-    args.socket
-        .clone()
+    resolve_socket(args.socket.as_deref())
+}
+
+/// `explicit`, else the config's `server.socket`, else the shim's default.
+pub(crate) fn resolve_socket(explicit: Option<&Path>) -> PathBuf {
+    explicit
+        .map(Path::to_path_buf)
         .or_else(|| Config::load(None).ok().and_then(|c| c.server.socket))
         .unwrap_or_else(hookgate_wire::socket::default_path)
 }
 
-pub(crate) fn run(args: &StatusArgs) -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_current_thread()
+/// The small runtime of a client command; `Err` after saying why not.
+pub(crate) fn client_runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
+    tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-    {
-        Ok(runtime) => runtime,
-        Err(err) => {
+        .map_err(|err| {
             eprintln!("gateway: error: cannot start the runtime: {err}");
-            return ExitCode::FAILURE;
-        }
+            ExitCode::FAILURE
+        })
+}
+
+pub(crate) fn run(args: &StatusArgs) -> ExitCode {
+    let runtime = match client_runtime() {
+        Ok(runtime) => runtime,
+        Err(code) => return code,
     };
     let socket = socket(args);
     runtime.block_on(async {

@@ -11,6 +11,8 @@ pub enum Mode {
     Decide,
     /// Sent the event through a queue, never awaited.
     Observe,
+    /// Called like a decider but never awaited or merged; counted.
+    Shadow,
 }
 
 /// What the gateway does when a subscriber errs or misses its deadline.
@@ -49,6 +51,14 @@ impl SubscriberEntry {
             agents: None,
             events: None,
             tools: None,
+        }
+    }
+
+    /// A shadow subscriber.
+    pub fn shadow(name: &str, endpoint: &str) -> SubscriberEntry {
+        SubscriberEntry {
+            mode: Mode::Shadow,
+            ..SubscriberEntry::decide(name, endpoint)
         }
     }
 
@@ -102,6 +112,7 @@ pub fn config_toml(entries: &[SubscriberEntry]) -> String {
         let mode = match entry.mode {
             Mode::Decide => "decide",
             Mode::Observe => "observe",
+            Mode::Shadow => "shadow",
         };
         let _ = writeln!(out, "mode = {}", quote(mode));
         let _ = writeln!(out, "timeout_ms = {}", entry.timeout_ms);

@@ -165,18 +165,53 @@ impl TestGateway {
     /// exit code (`None`: killed by a signal). Polls: the caller bounds
     /// the wait.
     pub async fn terminate(&mut self) -> Option<i32> {
-        let sent = Command::new("kill")
-            .arg("-TERM")
-            .arg(self.child.id().to_string())
-            .status()
-            .expect("run kill");
-        assert!(sent.success(), "kill -TERM failed");
+        self.signal("-TERM");
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
                 return status.code();
             }
             tokio::time::sleep(READY_POLL).await;
         }
+    }
+
+    /// Sends SIGHUP (with `kill(1)`): a reload, not an exit.
+    pub fn hangup(&self) {
+        self.signal("-HUP");
+    }
+
+    /// `kill SIGNAL <pid>`.
+    fn signal(&self, signal: &str) {
+        let sent = Command::new("kill")
+            .arg(signal)
+            .arg(self.child.id().to_string())
+            .status()
+            .expect("run kill");
+        assert!(sent.success(), "kill {signal} failed");
+    }
+
+    /// Whether the gateway process is still running.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// The config file of a gateway started with one ([`TestGateway::start`]).
+    pub fn config_path(&self) -> PathBuf {
+        self.dir.path().join("gateway.toml")
+    }
+
+    /// Replaces the config file in one step (write aside, rename), as a
+    /// careful editor or deploy tool does, so no reader sees half a file.
+    pub fn write_config(&self, text: &str) {
+        let aside = self.dir.path().join(".gateway.toml.new");
+        std::fs::write(&aside, text).expect("write the new config");
+        std::fs::rename(&aside, self.config_path()).expect("rename the new config");
+    }
+
+    /// `gateway reload --socket ...` (the real binary): its exit code,
+    /// stdout and stderr.
+    pub async fn reload(&self) -> (Option<i32>, String, String) {
+        let socket = self.socket.display().to_string();
+        run_gateway(&["reload", "--socket", &socket]).await
     }
 
     /// The gateway's process id.
@@ -268,4 +303,19 @@ pub fn private_dir() -> TempDir {
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))
         .expect("chmod 0700 the temp dir");
     dir
+}
+
+/// Runs the real `gateway` binary with `args`: its exit code, stdout and
+/// stderr.
+pub async fn run_gateway(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = tokio::process::Command::new(&binaries().gateway)
+        .args(args)
+        .output()
+        .await
+        .expect("run the gateway binary");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }

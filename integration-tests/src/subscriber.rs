@@ -33,6 +33,8 @@ pub struct TestSubscriber {
     addr: SocketAddr,
     state: Arc<State>,
     server: JoinHandle<()>,
+    /// Ends the server and closes its connections (see [`TestSubscriber::kill`]).
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
 struct State {
@@ -71,7 +73,13 @@ impl Subscriber for Service {
 impl TestSubscriber {
     /// Starts a server answering with `behaviour`.
     pub async fn start(behaviour: Behaviour) -> TestSubscriber {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        TestSubscriber::start_at("127.0.0.1:0".parse().expect("an address"), behaviour).await
+    }
+
+    /// Starts a server on `addr` (a port a killed subscriber had, to bring
+    /// it back) answering with `behaviour`.
+    pub async fn start_at(addr: SocketAddr, behaviour: Behaviour) -> TestSubscriber {
+        let listener = tokio::net::TcpListener::bind(addr)
             .await
             .expect("bind a subscriber port");
         let addr = listener.local_addr().expect("subscriber local addr");
@@ -82,10 +90,13 @@ impl TestSubscriber {
             count,
         });
         let service = SubscriberServer::new(Service(state.clone()));
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let server = tokio::spawn(async move {
             let result = tonic::transport::Server::builder()
                 .add_service(service)
-                .serve_with_incoming(TcpIncoming::from(listener))
+                .serve_with_incoming_shutdown(TcpIncoming::from(listener), async {
+                    let _ = stopped.await;
+                })
                 .await;
             if let Err(err) = result {
                 eprintln!("test subscriber on {addr} stopped: {err}");
@@ -95,7 +106,25 @@ impl TestSubscriber {
             addr,
             state,
             server,
+            stop: Some(stop),
         }
+    }
+
+    /// Stops the server as a crash would look to the gateway: the port
+    /// refuses connections and open connections are closed. Returns its
+    /// address, for [`TestSubscriber::start_at`].
+    pub async fn kill(mut self) -> SocketAddr {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let server = std::mem::replace(&mut self.server, tokio::spawn(async {}));
+        // Only in-flight calls keep it; the harness bound turns a hang
+        // into a failure.
+        tokio::time::timeout(Duration::from_secs(10), server)
+            .await
+            .expect("the subscriber stops")
+            .expect("the subscriber task");
+        self.addr
     }
 
     /// Always answers `decision`.

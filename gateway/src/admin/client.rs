@@ -1,4 +1,5 @@
-//! The client side of the admin API: what `gateway status` runs.
+//! The client side of the admin API: what `gateway status` and `gateway
+//! reload` run.
 //!
 //! gRPC over the transport's own [`connect`](crate::transport::connect) (a
 //! Unix socket, or on Windows a named pipe whose server must run as this
@@ -22,7 +23,7 @@ pub enum StatusError {
     NotRunning { path: PathBuf, reason: String },
     #[error("the gateway on {path} did not answer within {timeout:?}")]
     Timeout { path: PathBuf, timeout: Duration },
-    #[error("the gateway on {path} failed the status call: {status}", status = .status.message())]
+    #[error("the gateway on {path} failed the call: {status}", status = .status.message())]
     Rpc {
         path: PathBuf,
         status: tonic::Status,
@@ -34,6 +35,38 @@ pub enum StatusError {
 /// Asks the gateway whose hook socket is `socket` for its status document
 /// (as JSON), within `timeout`.
 pub async fn fetch(socket: &Path, timeout: Duration) -> Result<serde_json::Value, StatusError> {
+    let (path, mut client) = connect(socket, timeout).await?;
+    let reply = client
+        .status(v1::StatusRequest {})
+        .await
+        .map_err(|status| StatusError::Rpc {
+            path: path.clone(),
+            status,
+        })?
+        .into_inner();
+    serde_json::from_str(&reply.status_json).map_err(|err| StatusError::BadDocument {
+        path,
+        reason: err.to_string(),
+    })
+}
+
+/// Asks the gateway whose hook socket is `socket` to reload its config,
+/// within `timeout`; the reply says how the attempt ended.
+pub async fn reload(socket: &Path, timeout: Duration) -> Result<v1::ReloadReply, StatusError> {
+    let (path, mut client) = connect(socket, timeout).await?;
+    let reply = client
+        .reload(v1::ReloadRequest {})
+        .await
+        .map_err(|status| StatusError::Rpc { path, status })?;
+    Ok(reply.into_inner())
+}
+
+/// A client on the admin socket of the gateway whose hook socket is
+/// `socket`, and that admin socket's path.
+async fn connect(
+    socket: &Path,
+    timeout: Duration,
+) -> Result<(PathBuf, GatewayClient<tonic::transport::Channel>), StatusError> {
     let path = admin_path(socket);
     let not_running = |reason: String| StatusError::NotRunning {
         path: path.clone(),
@@ -52,30 +85,16 @@ pub async fn fetch(socket: &Path, timeout: Duration) -> Result<serde_json::Value
         }
     });
     let connect = endpoint.connect_with_connector(connector);
-    let channel = match tokio::time::timeout(timeout, connect).await {
-        Ok(Ok(channel)) => channel,
+    match tokio::time::timeout(timeout, connect).await {
+        Ok(Ok(channel)) => Ok((path, GatewayClient::new(channel))),
         Ok(Err(err)) => {
             let reason = std::error::Error::source(&err)
                 .map_or_else(|| err.to_string(), ToString::to_string);
-            return Err(not_running(reason));
+            Err(not_running(reason))
         }
-        Err(_elapsed) => {
-            return Err(StatusError::Timeout {
-                path: path.clone(),
-                timeout,
-            });
-        }
-    };
-    let reply = GatewayClient::new(channel)
-        .status(v1::StatusRequest {})
-        .await
-        .map_err(|status| StatusError::Rpc {
+        Err(_elapsed) => Err(StatusError::Timeout {
             path: path.clone(),
-            status,
-        })?
-        .into_inner();
-    serde_json::from_str(&reply.status_json).map_err(|err| StatusError::BadDocument {
-        path,
-        reason: err.to_string(),
-    })
+            timeout,
+        }),
+    }
 }

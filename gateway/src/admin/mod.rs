@@ -1,4 +1,4 @@
-//! The admin API: `hookgate.v1.Gateway/Status`, `grpc.health.v1` and gRPC
+//! The admin API: `hookgate.v1.Gateway/Status` and `/Reload`, `grpc.health.v1` and gRPC
 //! server reflection, on a sibling socket so `gateway status` and
 //! `grpcurl -unix` can ask a running gateway how it is doing.
 //!
@@ -23,6 +23,7 @@ use hookgate_proto::v1;
 use hookgate_proto::v1::gateway_server::{Gateway, GatewayServer};
 use tokio_util::sync::CancellationToken;
 
+use crate::reload;
 use crate::transport::{self, AcceptError, Connection, Listener};
 use status::StatusSource;
 
@@ -36,7 +37,10 @@ pub fn admin_path(socket: &Path) -> PathBuf {
 
 /// The `hookgate.v1.Gateway` service.
 #[derive(Debug)]
-struct Service(Arc<StatusSource>);
+struct Service {
+    source: Arc<StatusSource>,
+    reload: reload::Handle,
+}
 
 #[tonic::async_trait]
 impl Gateway for Service {
@@ -44,7 +48,7 @@ impl Gateway for Service {
         &self,
         _request: tonic::Request<v1::StatusRequest>,
     ) -> Result<tonic::Response<v1::StatusReply>, tonic::Status> {
-        let doc = self.0.document().await;
+        let doc = self.source.document().await;
         let status_json = serde_json::to_string(&doc)
             .map_err(|err| tonic::Status::internal(format!("status document: {err}")))?;
         Ok(tonic::Response::new(v1::StatusReply {
@@ -56,6 +60,26 @@ impl Gateway for Service {
             status_json,
         }))
     }
+
+    async fn reload(
+        &self,
+        _request: tonic::Request<v1::ReloadRequest>,
+    ) -> Result<tonic::Response<v1::ReloadReply>, tonic::Status> {
+        let outcome = self
+            .reload
+            .reload()
+            .await
+            .ok_or_else(|| tonic::Status::unavailable("the gateway is shutting down"))?;
+        let error = match &outcome {
+            reload::Outcome::Invalid { error, .. } => error.clone(),
+            _ => String::new(),
+        };
+        Ok(tonic::Response::new(v1::ReloadReply {
+            result: outcome.as_str().to_owned(),
+            generation: outcome.generation(),
+            error,
+        }))
+    }
 }
 
 /// Serves the admin API on `listener` until `shutdown`; only peers of our
@@ -63,6 +87,7 @@ impl Gateway for Service {
 pub async fn serve(
     listener: Listener,
     source: Arc<StatusSource>,
+    reload: reload::Handle,
     shutdown: CancellationToken,
 ) -> anyhow::Result<()> {
     let (reporter, health) = tonic_health::server::health_reporter();
@@ -74,7 +99,7 @@ pub async fn serve(
     tonic::transport::Server::builder()
         .add_service(health)
         .add_service(reflection)
-        .add_service(GatewayServer::new(Service(source)))
+        .add_service(GatewayServer::new(Service { source, reload }))
         .serve_with_incoming_shutdown(incoming(listener), shutdown.cancelled_owned())
         .await?;
     Ok(())

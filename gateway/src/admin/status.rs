@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use crate::fallbacks;
 use crate::metrics::{Metrics, Snapshot};
+use crate::reload::{ReloadSnapshot, ReloadStatus};
 
 /// Version of the JSON document's schema.
 pub const SCHEMA: u32 = 1;
@@ -31,6 +32,8 @@ pub struct StatusSource {
     pub config: String,
     /// Where Prometheus metrics are served, once bound.
     pub metrics_addr: OnceLock<SocketAddr>,
+    /// Config generation and reload attempts.
+    pub reload: Arc<ReloadStatus>,
 }
 
 /// The JSON document.
@@ -44,6 +47,8 @@ pub struct StatusDoc {
     pub admin_socket: String,
     pub config: String,
     pub metrics_addr: Option<String>,
+    /// The config generation in effect and the last reload attempt.
+    pub reload: ReloadSnapshot,
     #[serde(flatten)]
     pub metrics: Snapshot,
 }
@@ -57,6 +62,7 @@ impl StatusSource {
             socket,
             config,
             metrics_addr: OnceLock::new(),
+            reload: Arc::default(),
         }
     }
 
@@ -91,6 +97,7 @@ impl StatusSource {
             admin_socket: self.admin_socket.display().to_string(),
             config: self.config.clone(),
             metrics_addr: self.metrics_addr.get().map(ToString::to_string),
+            reload: self.reload.snapshot(),
             metrics: self.snapshot().await,
         }
     }

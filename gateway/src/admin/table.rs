@@ -101,6 +101,32 @@ fn nonzero(v: Option<&Value>) -> String {
     }
 }
 
+/// The config generation and the last reload attempt, in one line.
+fn reload(r: &Value) -> String {
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+    let ago = |ms: u64| uptime(now_ms.saturating_sub(ms) / 1000);
+    let mut out = format!(
+        "generation {}, loaded {} ago",
+        u(r, "generation"),
+        ago(u(r, "loaded_at_ms"))
+    );
+    if let Some(at) = r.get("last_attempt_at_ms").and_then(Value::as_u64) {
+        let _ = write!(
+            out,
+            "; last reload {} ({}, {} ago)",
+            s(r, "last_result"),
+            s(r, "last_trigger"),
+            ago(at)
+        );
+    }
+    if let Some(error) = r.get("last_error").and_then(Value::as_str) {
+        let _ = write!(out, ": {error}");
+    }
+    out
+}
+
 /// The whole report.
 pub fn render(doc: &Value) -> String {
     let mut out = String::new();
@@ -115,10 +141,12 @@ pub fn render(doc: &Value) -> String {
         .get("metrics_addr")
         .and_then(Value::as_str)
         .map_or_else(|| "off".to_owned(), |a| format!("http://{a}/metrics"));
+    let reload = reload(&doc["reload"]);
     for (name, value) in [
         ("socket", s(doc, "socket")),
         ("admin", s(doc, "admin_socket")),
         ("config", s(doc, "config")),
+        ("reload", &reload),
         ("metrics", &metrics),
     ] {
         let _ = writeln!(out, "  {name:<8}{value}");
@@ -259,6 +287,50 @@ pub fn render(doc: &Value) -> String {
     if !sub_errors.is_empty() {
         problems.push(("errors", sub_errors.join("; ")));
     }
+    let breakers: Vec<String> = doc["subscribers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|sub| {
+            !matches!(s(sub, "breaker"), "off" | "closed" | "") || u(sub, "breaker_opened") > 0
+        })
+        .map(|sub| {
+            format!(
+                "{}: {} (skipped {}, opened {}, closed {})",
+                s(sub, "name"),
+                s(sub, "breaker"),
+                u(sub, "breaker_open"),
+                u(sub, "breaker_opened"),
+                u(sub, "breaker_closed")
+            )
+        })
+        .collect();
+    if !breakers.is_empty() {
+        problems.push(("breakers", breakers.join("; ")));
+    }
+    let shadows: Vec<String> = doc["subscribers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|sub| {
+            ["allow", "ask", "deny"]
+                .iter()
+                .any(|k| u(&sub["would"], k) > 0)
+        })
+        .map(|sub| {
+            let w = &sub["would"];
+            format!(
+                "{}: would allow {}, ask {}, deny {}",
+                s(sub, "name"),
+                u(w, "allow"),
+                u(w, "ask"),
+                u(w, "deny")
+            )
+        })
+        .collect();
+    if !shadows.is_empty() {
+        problems.push(("shadow", shadows.join("; ")));
+    }
     for (name, value) in problems {
         let _ = writeln!(out, "{name:<18}{value}");
     }
@@ -289,11 +361,33 @@ mod tests {
         );
         metrics.refused(Refusal::Busy);
         metrics.subscriber("policy").error(ErrorKind::Connect);
+        let policy = metrics.subscriber("policy");
+        policy.set_breaker(crate::metrics::BreakerState::Open);
+        policy
+            .breaker_opened
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        policy
+            .breaker_open
+            .fetch_add(4, std::sync::atomic::Ordering::Relaxed);
+        metrics
+            .subscriber("strict")
+            .would(hookgate_adapters::Permission::Deny);
         let dir = tempfile::tempdir().unwrap();
         let source = StatusSource::new(metrics, dir.path().join("gw.sock"), "cfg.toml".into());
+        source.reload.record(
+            "signal",
+            &crate::reload::Outcome::Invalid {
+                generation: 1,
+                error: "cfg.toml:3:1: bad".into(),
+            },
+        );
         let doc = serde_json::to_value(source.document().await).unwrap();
         let text = render(&doc);
         assert!(text.contains("metrics off"), "{text}");
+        let reload = text.lines().find(|l| l.contains("reload  ")).expect(&text);
+        assert!(reload.contains("generation 1, loaded "), "{text}");
+        assert!(reload.contains("; last reload invalid (signal, "), "{text}");
+        assert!(reload.ends_with(" ago): cfg.toml:3:1: bad"), "{text}");
         assert!(text.contains("config  cfg.toml"), "{text}");
         let event = text
             .lines()
@@ -307,6 +401,14 @@ mod tests {
         );
         assert_eq!(cells[8], "1.50ms", "{text}");
         assert!(text.contains("refused           busy 1"), "{text}");
+        assert!(
+            text.contains("shadow            strict: would allow 0, ask 0, deny 1"),
+            "{text}"
+        );
+        assert!(
+            text.contains("breakers          policy: open (skipped 4, opened 1, closed 0)"),
+            "{text}"
+        );
         assert!(
             text.contains("errors            policy: connect 1"),
             "{text}"

@@ -3,24 +3,30 @@
 //!
 //! Writing happens off the hook path: the pipeline `try_send`s a record into
 //! a bounded queue (a full queue is a counted drop, never a wait) and one
-//! worker task serializes, masks and appends. The file is created 0600 in a
-//! 0700 directory (on Unix; see `open` for Windows): it holds prompts and
+//! worker task serializes, masks and appends (`auditlog`: hash chain,
+//! rotation). The file is created 0600 in a 0700 directory (on Unix;
+//! Windows has no modes: the file inherits its directory's ACL, and the
+//! default state directory is the user's own): it holds prompts and
 //! commands.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use hookgate_adapters::{Decision, Dialect, HookEvent, Permission};
+use hookgate_adapters::{Decision, Dialect, HookEvent, Loss, Permission};
 use serde_json::{Value, json};
-use tokio::io::{AsyncWriteExt, BufWriter};
 use tokio::sync::mpsc;
 use tokio_util::task::TaskTracker;
 
+use super::auditlog::SharedLog;
 use super::mask::mask_json;
 use crate::budget::Payload;
 use crate::metrics::SubscriberStats;
+
+/// Version of a line's schema (README "The audit log"): fields are only
+/// added; anything else bumps it.
+pub const SCHEMA: u32 = 1;
 
 /// One line of the audit log, before serialization.
 #[derive(Debug)]
@@ -32,8 +38,25 @@ pub struct AuditRecord {
     /// The payload as received.
     pub payload: Arc<Payload>,
     pub decision: Decision,
+    /// What each decider said, and what the agent could not be told.
+    pub verdicts: Verdicts,
     /// Why the payload was not parsed (never payload content).
     pub error: Option<String>,
+    pub latency: Duration,
+}
+
+/// Each decide subscriber's outcome and the merged decision's losses.
+#[derive(Debug, Clone, Default)]
+pub struct Verdicts {
+    pub subscribers: Vec<SubscriberOutcome>,
+    pub losses: Vec<Loss>,
+}
+
+/// One decide subscriber's answer (its `on_error` one when it failed).
+#[derive(Debug, Clone)]
+pub struct SubscriberOutcome {
+    pub name: String,
+    pub permission: Permission,
     pub latency: Duration,
 }
 
@@ -48,13 +71,13 @@ impl Audit {
     /// Starts the writer task on `tracker`; it ends when every handle is
     /// dropped and the queue is drained.
     pub fn spawn(
-        path: PathBuf,
+        log: LogConfig,
         queue_size: usize,
         stats: Arc<SubscriberStats>,
         tracker: &TaskTracker,
     ) -> Audit {
         let (tx, rx) = mpsc::channel(queue_size.max(1));
-        tracker.spawn(writer(path, rx, stats.clone()));
+        tracker.spawn(writer(log, rx, stats.clone()));
         Audit { tx, stats }
     }
 
@@ -84,77 +107,57 @@ impl Failing {
     }
 }
 
-async fn writer(path: PathBuf, mut rx: mpsc::Receiver<AuditRecord>, stats: Arc<SubscriberStats>) {
-    let mut file: Option<BufWriter<tokio::fs::File>> = None;
+/// Where and how the log is written.
+#[derive(Debug, Clone)]
+pub struct LogConfig {
+    pub path: PathBuf,
+    /// Rotate before the file would pass this size.
+    pub max_bytes: u64,
+    /// Rotated files kept.
+    pub keep: usize,
+}
+
+async fn writer(
+    config: LogConfig,
+    mut rx: mpsc::Receiver<AuditRecord>,
+    stats: Arc<SubscriberStats>,
+) {
+    let path = config.path.clone();
+    let log = SharedLog::for_path(&path);
     let mut failing = Failing::default();
     while let Some(first) = rx.recv().await {
         let mut batch = vec![first];
         while let Ok(more) = rx.try_recv() {
             batch.push(more);
         }
-        if file.is_none() {
-            match open(&path).await {
-                Ok(f) => file = Some(BufWriter::new(f)),
-                Err(err) => {
-                    if failing.failed() {
-                        tracing::warn!(path = %path.display(), error = %err, "audit log cannot be opened; records dropped until it can");
-                    } else {
-                        tracing::debug!(path = %path.display(), error = %err, "audit log still cannot be opened");
-                    }
-                    stats
-                        .errors
-                        .fetch_add(batch.len() as u64, Ordering::Relaxed);
-                    continue;
-                }
-            }
-        }
-        let Some(out) = file.as_mut() else { continue };
-        let mut text = String::new();
-        for record in &batch {
-            text.push_str(&line(record).to_string());
-            text.push('\n');
-        }
-        let written = async {
-            out.write_all(text.as_bytes()).await?;
-            out.flush().await
-        }
-        .await;
+        let count = batch.len() as u64;
+        // Serialized and masked here, off the blocking pool's threads.
+        let lines: Vec<Value> = batch.iter().map(line).collect();
+        drop(batch);
+        let (log, config) = (log.clone(), config.clone());
+        // File I/O (open, chain recovery, rotation) on the blocking pool.
+        let written = tokio::task::spawn_blocking(move || {
+            log.append(&config.path, config.max_bytes, config.keep, lines)
+        })
+        .await
+        .unwrap_or_else(|err| Err(std::io::Error::other(err)));
         match written {
             Ok(()) => {
-                stats.ok.fetch_add(batch.len() as u64, Ordering::Relaxed);
+                stats.ok.fetch_add(count, Ordering::Relaxed);
                 if failing.recovered() {
                     tracing::info!(path = %path.display(), "audit log writable again");
                 }
             }
             Err(err) => {
                 if failing.failed() {
-                    tracing::warn!(path = %path.display(), error = %err, "audit log write failed; reopening");
+                    tracing::warn!(path = %path.display(), error = %err, "audit log write failed; records dropped until it works, reopening");
                 } else {
                     tracing::debug!(path = %path.display(), error = %err, "audit log write failed again");
                 }
-                stats
-                    .errors
-                    .fetch_add(batch.len() as u64, Ordering::Relaxed);
-                file = None;
+                stats.errors.fetch_add(count, Ordering::Relaxed);
             }
         }
     }
-}
-
-/// Opens the log for appending: 0600 in a 0700 directory on Unix. Windows
-/// has no modes: the file inherits its directory's ACL (the default state
-/// directory is inside the user's profile, private to the user).
-async fn open(path: &Path) -> std::io::Result<tokio::fs::File> {
-    if let Some(dir) = path.parent() {
-        let mut builder = tokio::fs::DirBuilder::new();
-        builder.recursive(true);
-        #[cfg(unix)]
-        builder.mode(0o700);
-        builder.create(dir).await?;
-    }
-    // Non-blocking and never through a symlink: see `files`.
-    let file = crate::files::open(path, crate::files::Access::Append)?;
-    Ok(tokio::fs::File::from_std(file))
 }
 
 /// A stable name for each dialect in the log.
@@ -199,6 +202,7 @@ pub fn line(record: &AuditRecord) -> Value {
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
     let mut out = json!({
+        "v": SCHEMA,
         "ts_ms": ts_ms,
         "id": record.id,
         "latency_us": u64::try_from(record.latency.as_micros()).unwrap_or(u64::MAX),
@@ -232,6 +236,23 @@ pub fn line(record: &AuditRecord) -> Value {
             })
         };
     }
+    if !record.verdicts.subscribers.is_empty() {
+        out["subscribers"] = record
+            .verdicts
+            .subscribers
+            .iter()
+            .map(|s| {
+                json!({
+                    "name": s.name,
+                    "permission": permission_name(s.permission),
+                    "latency_us": u64::try_from(s.latency.as_micros()).unwrap_or(u64::MAX),
+                })
+            })
+            .collect();
+    }
+    if !record.verdicts.losses.is_empty() {
+        out["losses"] = record.verdicts.losses.iter().map(|l| l.as_str()).collect();
+    }
     let d = &record.decision;
     out["decision"] = json!({
         "permission": permission_name(d.permission),
@@ -252,6 +273,14 @@ mod tests {
     use crate::testing::{event, shell_tool};
     use hookgate_adapters::EventKind;
 
+    fn log(path: &std::path::Path) -> LogConfig {
+        LogConfig {
+            path: path.to_path_buf(),
+            max_bytes: 1 << 20,
+            keep: 2,
+        }
+    }
+
     fn record(payload: &str, decision: Decision) -> AuditRecord {
         let mut e = event(Dialect::ClaudeCode, EventKind::PreToolUse);
         e.tool = Some(shell_tool("Bash", "API_KEY=abc123 ./deploy"));
@@ -261,6 +290,14 @@ mod tests {
             event: Some(Arc::new(e)),
             payload: Arc::new(Payload::from(payload.as_bytes().to_vec())),
             decision,
+            verdicts: Verdicts {
+                subscribers: vec![SubscriberOutcome {
+                    name: "guard".into(),
+                    permission: Permission::Deny,
+                    latency: Duration::from_micros(7),
+                }],
+                losses: vec![Loss::Context],
+            },
             error: None,
             latency: Duration::from_micros(42),
         }
@@ -279,6 +316,11 @@ mod tests {
         assert_eq!(v["agent"], "claude-code");
         assert_eq!(v["kind"], "pre_tool_use");
         assert_eq!(v["tool"]["class"], "shell");
+        assert_eq!(
+            v["subscribers"],
+            json!([{"name": "guard", "permission": "deny", "latency_us": 7}])
+        );
+        assert_eq!(v["losses"], json!(["context"]));
         assert_eq!(
             v["payload"]["tool_input"]["command"],
             "API_KEY=[REDACTED] ./deploy"
@@ -319,7 +361,7 @@ mod tests {
         let path = dir.path().join("state").join("audit.jsonl");
         let tracker = TaskTracker::new();
         let stats = Arc::new(SubscriberStats::default());
-        let audit = Audit::spawn(path.clone(), 8, stats.clone(), &tracker);
+        let audit = Audit::spawn(log(&path), 8, stats.clone(), &tracker);
         audit.record(record("{}", Decision::default()));
         audit.record(record("not json", Decision::default()));
         drop(audit);
@@ -365,7 +407,7 @@ mod tests {
         let stats = Arc::new(SubscriberStats::default());
         // A current-thread runtime: the writer cannot run until we await.
         let tracker = TaskTracker::new();
-        let audit = Audit::spawn(dir.path().join("a.jsonl"), 1, stats.clone(), &tracker);
+        let audit = Audit::spawn(log(&dir.path().join("a.jsonl")), 1, stats.clone(), &tracker);
         for _ in 0..3 {
             audit.record(record("{}", Decision::default()));
         }

@@ -2,5 +2,6 @@
 //! log) and `guard` (regex deny rules), configured like remote ones.
 
 pub mod audit;
+pub mod auditlog;
 pub mod guard;
 pub mod mask;

@@ -90,6 +90,10 @@ pub enum Mode {
     Decide,
     /// Sent through a bounded queue, never awaited by the hook path.
     Observe,
+    /// Called like a decider, under its deadline, but never awaited and
+    /// never merged: its decisions are only counted (what it would have
+    /// done), so a new policy can be tried on real traffic.
+    Shadow,
 }
 
 /// What a failed or late decide subscriber counts as.
@@ -101,6 +105,25 @@ pub enum OnError {
     Deny,
 }
 
+/// A remote subscriber's circuit breaker: after `failures` consecutive
+/// failed calls it is not called for `cooldown` (its `on_error` applies at
+/// once), then one probe call decides whether it closes again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BreakerConfig {
+    /// 0: the breaker never opens.
+    pub failures: u32,
+    pub cooldown: Duration,
+}
+
+impl Default for BreakerConfig {
+    fn default() -> Self {
+        BreakerConfig {
+            failures: 5,
+            cooldown: Duration::from_millis(5000),
+        }
+    }
+}
+
 /// One `[[subscriber]]`.
 #[derive(Debug, Clone)]
 pub struct SubscriberConfig {
@@ -109,6 +132,17 @@ pub struct SubscriberConfig {
     pub priority: i32,
     pub filter: Filter,
     pub kind: SubscriberKind,
+    /// The `[[subscriber]]` table as written: two configs' subscribers of
+    /// one name with equal settings are the same subscriber, which a reload
+    /// keeps (connections, queues, workers) instead of rebuilding.
+    pub settings: toml::Value,
+}
+
+impl SubscriberConfig {
+    /// Same name and same settings as `other`.
+    pub fn same_as(&self, other: &SubscriberConfig) -> bool {
+        self.name == other.name && self.settings == other.settings
+    }
 }
 
 /// What answers for a subscriber.
@@ -123,9 +157,17 @@ pub enum SubscriberKind {
         on_error: OnError,
         /// Observe mode: the queue bound.
         queue_size: usize,
+        breaker: BreakerConfig,
     },
     /// Built-in `audit`: JSON lines of every event and its merged decision.
-    Audit { path: PathBuf, queue_size: usize },
+    Audit {
+        path: PathBuf,
+        queue_size: usize,
+        /// Rotate before the file would pass this size.
+        max_bytes: u64,
+        /// Rotated files kept (`<path>.1` newest).
+        keep: usize,
+    },
     /// Built-in `guard`: regex rules, in-process.
     Guard { guard: Guard },
 }

@@ -40,6 +40,7 @@ pub(super) enum RawFailMode {
 pub(super) enum RawMode {
     Decide,
     Observe,
+    Shadow,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -69,8 +70,15 @@ pub(super) struct RawSubscriber {
     pub(super) agents: Option<Vec<Spanned<String>>>,
     pub(super) events: Option<Vec<Spanned<String>>>,
     pub(super) tools: Option<Vec<Spanned<String>>>,
+    /// Remote: consecutive failures that open the circuit breaker (0: never).
+    pub(super) breaker_failures: Option<Spanned<i64>>,
+    /// Remote: how long an open breaker skips the subscriber.
+    pub(super) breaker_cooldown_ms: Option<Spanned<i64>>,
     /// Observe and audit: how many events may wait for the worker.
     pub(super) queue_size: Option<Spanned<i64>>,
+    /// Built-in `audit`: rotate past this size (KiB), keeping `keep` files.
+    pub(super) max_size_kib: Option<Spanned<i64>>,
+    pub(super) keep: Option<Spanned<i64>>,
     /// Built-in `audit`: the JSON-lines file.
     pub(super) path: Option<Spanned<String>>,
     /// Built-in `guard`: the rules.

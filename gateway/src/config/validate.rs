@@ -14,7 +14,9 @@ use super::raw::{
 };
 use super::rules::guard_rule;
 use super::values::{Platform, audit_path, check_endpoint, check_socket};
-use super::{Config, Env, Mode, OnError, ServerConfig, SubscriberConfig, SubscriberKind};
+use super::{
+    BreakerConfig, Config, Env, Mode, OnError, ServerConfig, SubscriberConfig, SubscriberKind,
+};
 use crate::builtin::guard::Guard;
 use crate::subscribers::filter::Filter;
 
@@ -22,12 +24,17 @@ const DEFAULT_TIMEOUT_MS: i64 = 200;
 const MAX_TIMEOUT_MS: i64 = 60_000;
 const DEFAULT_QUEUE: i64 = 1024;
 const MAX_QUEUE: i64 = 65_536;
+/// The audit log rotates past 64 MiB by default, keeping 5 old files.
+const DEFAULT_AUDIT_KIB: i64 = 64 * 1024;
+const MAX_AUDIT_KIB: i64 = 4 * 1024 * 1024;
+const DEFAULT_AUDIT_KEEP: i64 = 5;
 
 pub(super) fn parse(origin: &str, text: &str, env: &Env) -> Result<Config, ConfigError> {
     let at = Locator { file: origin, text };
     let raw: RawConfig = toml::from_str(text).map_err(|err| at.toml_error(&err))?;
     let server = server(&at, raw.server)?;
     let mut names = HashSet::new();
+    let mut tables = subscriber_tables(text).into_iter();
     let mut subscribers = Vec::with_capacity(raw.subscriber.len());
     for (index, sub) in raw.subscriber.into_iter().enumerate() {
         let key = |field: &str| format!("subscriber[{index}].{field}");
@@ -38,13 +45,29 @@ pub(super) fn parse(origin: &str, text: &str, env: &Env) -> Result<Config, Confi
                 format!("duplicate subscriber name `{}`", sub.name.get_ref()),
             ));
         }
-        subscribers.push(subscriber(&at, env, sub, &key)?);
+        let mut sub = subscriber(&at, env, sub, &key)?;
+        sub.settings = tables.next().unwrap_or(toml::Value::Boolean(false));
+        subscribers.push(sub);
     }
     Ok(Config {
         origin: origin.to_owned(),
         server,
         subscribers,
     })
+}
+
+/// Each `[[subscriber]]` table as written (no spans, comments or layout),
+/// so a reload can tell an unchanged subscriber from a changed one. The
+/// text already deserialized once, so this cannot fail in practice; an
+/// empty list then just means nothing is reused.
+fn subscriber_tables(text: &str) -> Vec<toml::Value> {
+    let Ok(mut table) = toml::from_str::<toml::Table>(text) else {
+        return Vec::new();
+    };
+    match table.remove("subscriber") {
+        Some(toml::Value::Array(tables)) => tables,
+        _ => Vec::new(),
+    }
 }
 
 fn in_range(
@@ -213,6 +236,9 @@ fn subscriber(
             ));
         }
         (None, Some(endpoint)) => {
+            let why = "only the built-in `audit` rotates";
+            forbid(at, &raw.max_size_kib, key("max_size_kib"), why)?;
+            forbid(at, &raw.keep, key("keep"), why)?;
             forbid(
                 at,
                 &raw.path,
@@ -229,11 +255,18 @@ fn subscriber(
                 None => DEFAULT_TIMEOUT_MS,
                 Some(t) => in_range(at, t, &key("timeout_ms"), 1, MAX_TIMEOUT_MS)?,
             };
+            let breaker = breaker(
+                at,
+                raw.breaker_failures.as_ref(),
+                raw.breaker_cooldown_ms.as_ref(),
+                key,
+            )?;
             SubscriberKind::Remote {
                 endpoint: check_endpoint(at, &endpoint, &key("endpoint"), Platform::CURRENT)?,
                 mode: match raw.mode.map(Spanned::into_inner) {
                     None | Some(RawMode::Decide) => Mode::Decide,
                     Some(RawMode::Observe) => Mode::Observe,
+                    Some(RawMode::Shadow) => Mode::Shadow,
                 },
                 timeout: Duration::from_millis(timeout.unsigned_abs()),
                 on_error: match raw.on_error.map(Spanned::into_inner) {
@@ -241,12 +274,20 @@ fn subscriber(
                     Some(RawOnError::Deny) => OnError::Deny,
                 },
                 queue_size,
+                breaker,
             }
         }
         (Some(builtin), None) => {
             let why = "not used by built-in subscribers";
             forbid(at, &raw.timeout_ms, key("timeout_ms"), why)?;
             forbid(at, &raw.on_error, key("on_error"), why)?;
+            forbid(at, &raw.breaker_failures, key("breaker_failures"), why)?;
+            forbid(
+                at,
+                &raw.breaker_cooldown_ms,
+                key("breaker_cooldown_ms"),
+                why,
+            )?;
             match builtin.into_inner() {
                 RawBuiltin::Audit => {
                     only_mode(
@@ -262,12 +303,25 @@ fn subscriber(
                         key("rules"),
                         "only the built-in `guard` has `rules`",
                     )?;
+                    let max_kib = match &raw.max_size_kib {
+                        None => DEFAULT_AUDIT_KIB,
+                        Some(v) => in_range(at, v, &key("max_size_kib"), 1, MAX_AUDIT_KIB)?,
+                    };
+                    let keep = match &raw.keep {
+                        None => DEFAULT_AUDIT_KEEP,
+                        Some(v) => in_range(at, v, &key("keep"), 0, 1000)?,
+                    };
                     SubscriberKind::Audit {
                         path: audit_path(at, env, raw.path, &key("path"), name_span)?,
                         queue_size,
+                        max_bytes: max_kib.unsigned_abs() * 1024,
+                        keep: usize::try_from(keep).unwrap_or(0),
                     }
                 }
                 RawBuiltin::Guard => {
+                    let why = "only the built-in `audit` rotates";
+                    forbid(at, &raw.max_size_kib, key("max_size_kib"), why)?;
+                    forbid(at, &raw.keep, key("keep"), why)?;
                     only_mode(
                         at,
                         &raw.mode,
@@ -310,7 +364,31 @@ fn subscriber(
         priority,
         filter,
         kind,
+        settings: toml::Value::Boolean(false),
     })
+}
+
+/// `breaker_failures` (0..=1000, 0 turns it off) and
+/// `breaker_cooldown_ms`, with the defaults of [`BreakerConfig`].
+fn breaker(
+    at: &Locator<'_>,
+    failures: Option<&Spanned<i64>>,
+    cooldown_ms: Option<&Spanned<i64>>,
+    key: &dyn Fn(&str) -> String,
+) -> Result<BreakerConfig, ConfigError> {
+    let default = BreakerConfig::default();
+    let failures = match failures {
+        None => default.failures,
+        Some(n) => u32::try_from(in_range(at, n, &key("breaker_failures"), 0, 1000)?)
+            .unwrap_or(default.failures),
+    };
+    let cooldown = millis(
+        at,
+        cooldown_ms,
+        &key("breaker_cooldown_ms"),
+        default.cooldown,
+    )?;
+    Ok(BreakerConfig { failures, cooldown })
 }
 
 fn builtin_name(builtin: RawBuiltin) -> &'static str {

@@ -21,7 +21,7 @@ use hookgate_adapters::{Agent, Decision, EventKind, FailMode, Loss, Permission};
 pub use latency::{Latency, LatencySnapshot};
 pub use reasons::{FALLBACK_REASONS, Refusal, Unparsed};
 pub use snapshot::{EventCount, MergeCount, Snapshot, SubscriberSnapshot};
-pub use subscriber::{ErrorKind, State, StateSource, SubscriberStats};
+pub use subscriber::{BreakerState, ErrorKind, State, StateSource, SubscriberStats};
 
 /// The merged decision, in one word, as the subscribers decided it: before
 /// rendering, so an answer the agent cannot express (counted as a loss)

@@ -96,6 +96,14 @@ pub struct SubscriberSnapshot {
     pub fail_open: u64,
     pub fail_closed: u64,
     pub drops: u64,
+    /// The circuit breaker: `off` (built-ins, or turned off), `closed`,
+    /// `open`, `half_open`; calls skipped while open; transitions.
+    pub breaker: &'static str,
+    pub breaker_open: u64,
+    pub breaker_opened: u64,
+    pub breaker_closed: u64,
+    /// Shadow subscribers: what they would have decided, by permission.
+    pub would: BTreeMap<&'static str, u64>,
     pub latency: LatencySnapshot,
 }
 
@@ -167,6 +175,14 @@ impl Metrics {
                     fail_open: load(&s.fail_open),
                     fail_closed: load(&s.fail_closed),
                     drops: load(&s.drops),
+                    breaker: s.breaker().as_str(),
+                    breaker_open: load(&s.breaker_open),
+                    breaker_opened: load(&s.breaker_opened),
+                    breaker_closed: load(&s.breaker_closed),
+                    would: labelled(
+                        ["allow", "ask", "deny"],
+                        [&s.would_allow, &s.would_ask, &s.would_deny],
+                    ),
                     latency: s.latency.snapshot(),
                 }
             })

@@ -57,6 +57,37 @@ impl State {
     }
 }
 
+/// A remote subscriber's circuit breaker (see `subscribers::breaker`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BreakerState {
+    /// No breaker: built-ins, or `breaker_failures = 0`.
+    Off,
+    /// Calls go through.
+    Closed,
+    /// Not called; `on_error` applies at once.
+    Open,
+    /// One probe call is in flight.
+    HalfOpen,
+}
+
+impl BreakerState {
+    pub const ALL: [BreakerState; 4] = [
+        BreakerState::Off,
+        BreakerState::Closed,
+        BreakerState::Open,
+        BreakerState::HalfOpen,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BreakerState::Off => "off",
+            BreakerState::Closed => "closed",
+            BreakerState::Open => "open",
+            BreakerState::HalfOpen => "half_open",
+        }
+    }
+}
+
 /// Where the current [`State`] comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StateSource {
@@ -120,8 +151,19 @@ pub struct SubscriberStats {
     pub fail_closed: AtomicU64,
     /// Events that did not fit in an observe or audit queue.
     pub drops: AtomicU64,
+    /// Calls not made because the circuit breaker was open (`on_error`
+    /// applied at once), and the breaker's transitions to open and back to
+    /// closed.
+    pub breaker_open: AtomicU64,
+    /// Shadow subscribers: what they would have decided (never merged).
+    pub would_allow: AtomicU64,
+    pub would_ask: AtomicU64,
+    pub would_deny: AtomicU64,
+    pub breaker_opened: AtomicU64,
+    pub breaker_closed: AtomicU64,
     /// Time per call (remote subscribers and the guard).
     pub latency: Latency,
+    breaker: AtomicU8,
     state: AtomicU8,
     source: AtomicU8,
 }
@@ -142,7 +184,14 @@ impl Default for SubscriberStats {
             fail_open: AtomicU64::new(0),
             fail_closed: AtomicU64::new(0),
             drops: AtomicU64::new(0),
+            breaker_open: AtomicU64::new(0),
+            would_allow: AtomicU64::new(0),
+            would_ask: AtomicU64::new(0),
+            would_deny: AtomicU64::new(0),
+            breaker_opened: AtomicU64::new(0),
+            breaker_closed: AtomicU64::new(0),
             latency: Latency::new(2),
+            breaker: AtomicU8::new(0),
             state: AtomicU8::new(0),
             source: AtomicU8::new(0),
         }
@@ -173,6 +222,17 @@ impl SubscriberStats {
         counter.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Counts a shadow subscriber's decision (its `on_error` one included).
+    pub fn would(&self, permission: Permission) {
+        let counter = match permission {
+            Permission::Allow => &self.would_allow,
+            Permission::Ask => &self.would_ask,
+            Permission::Deny => &self.would_deny,
+            Permission::Unspecified => return,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
     pub fn call_took(&self, elapsed: Duration) {
         self.latency.record(elapsed);
     }
@@ -197,6 +257,29 @@ impl SubscriberStats {
         }
         let state = if up { State::Up } else { State::Down };
         self.set_state(state, StateSource::LastCall);
+    }
+
+    pub fn set_breaker(&self, state: BreakerState) {
+        self.breaker
+            .store(index(&BreakerState::ALL, &state), Ordering::Release);
+    }
+
+    /// Moves the breaker from `from` to `to`; false if it was not `from`.
+    pub fn swap_breaker(&self, from: BreakerState, to: BreakerState) -> bool {
+        let (from, to) = (
+            index(&BreakerState::ALL, &from),
+            index(&BreakerState::ALL, &to),
+        );
+        self.breaker
+            .compare_exchange(from, to, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+    }
+
+    pub fn breaker(&self) -> BreakerState {
+        BreakerState::ALL
+            .get(usize::from(self.breaker.load(Ordering::Acquire)))
+            .copied()
+            .unwrap_or(BreakerState::Off)
     }
 
     pub fn state(&self) -> State {

@@ -9,6 +9,7 @@
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
+use arc_swap::ArcSwap;
 use futures_util::future::join_all;
 use hookgate_adapters::{
     self as adapters, Agent, Decision, Detected, Dialect, FailMode, HookEvent, RankedDecision,
@@ -16,7 +17,7 @@ use hookgate_adapters::{
 use hookgate_wire::{MAX_REPLY_BODY, Reply, Request};
 
 use crate::budget::{Payload, Reservation};
-use crate::builtin::audit::AuditRecord;
+use crate::builtin::audit::{AuditRecord, SubscriberOutcome, Verdicts};
 use crate::convert::ProtoEvent;
 use crate::ids::EventIds;
 use crate::metrics::{Metrics, Outcome, Unparsed};
@@ -26,7 +27,9 @@ use crate::warnings::{self, Warning};
 /// The per-event logic, shared by every connection.
 #[derive(Debug)]
 pub struct Pipeline {
-    registry: Registry,
+    /// The subscribers in effect, swapped whole by a config reload; each
+    /// event loads it once, so it finishes on the registry it began with.
+    registry: Arc<ArcSwap<Registry>>,
     metrics: Arc<Metrics>,
     ids: EventIds,
     /// `[server] on_unparsed`: `Closed` blocks every payload that cannot be
@@ -37,11 +40,16 @@ pub struct Pipeline {
 impl Pipeline {
     pub fn new(registry: Registry, metrics: Arc<Metrics>, on_unparsed: FailMode) -> Pipeline {
         Pipeline {
-            registry,
+            registry: Arc::new(ArcSwap::from_pointee(registry)),
             metrics,
             ids: EventIds::default(),
             on_unparsed,
         }
+    }
+
+    /// The registry in effect, shared with whoever reloads the config.
+    pub fn registry(&self) -> Arc<ArcSwap<Registry>> {
+        Arc::clone(&self.registry)
     }
 
     /// The reply for one shim request, whose bytes `reservation` holds in
@@ -60,10 +68,11 @@ impl Pipeline {
     ) -> (Reply, Option<Decision>) {
         let started = Instant::now();
         let id = self.ids.next_id();
+        let registry = self.registry.load_full();
         let event = match understand(&request) {
             Ok(event) => Arc::new(event),
             Err(unparsed) => {
-                let reply = self.unparsed(id, request, reservation, unparsed, started);
+                let reply = self.unparsed(&registry, id, request, reservation, unparsed, started);
                 return (reply, None);
             }
         };
@@ -74,27 +83,52 @@ impl Pipeline {
         // observe) uses it; every remote is sent the same bytes.
         let proto = ProtoEvent::new(Arc::clone(&event), id.clone(), Arc::clone(&payload));
 
-        for (filter, observer) in &self.registry.observers {
+        for (filter, observer) in &registry.observers {
             if filter.matches(&event) {
                 observer.offer(Arc::clone(&proto));
             }
         }
 
+        // Shadows start first and are never awaited.
+        for shadow in &registry.shadows {
+            if shadow.decider().filter.matches(&event) {
+                shadow.offer(&event, &proto);
+            }
+        }
+
         // Every matching decide subscriber at once; results in config order.
-        let deciders: Vec<_> = self
-            .registry
+        let deciders: Vec<_> = registry
             .deciders
             .iter()
             .filter(|d| d.filter.matches(&event))
             .collect();
         let pending: Vec<_> = deciders
             .iter()
-            .map(|d| d.decide(&event, Arc::clone(&proto)))
+            .map(|d| {
+                let call = d.decide(&event, Arc::clone(&proto));
+                async move {
+                    let started = Instant::now();
+                    (call.await, started.elapsed())
+                }
+            })
             .collect();
         let decisions = join_all(pending).await;
+        // Each subscriber's outcome, for the audit log only.
+        let mut verdicts = Verdicts::default();
+        if !registry.audits.is_empty() {
+            verdicts.subscribers = deciders
+                .iter()
+                .zip(&decisions)
+                .map(|(d, (decision, took))| SubscriberOutcome {
+                    name: d.name.clone(),
+                    permission: decision.permission,
+                    latency: *took,
+                })
+                .collect();
+        }
         let ranked: Vec<RankedDecision> = deciders
             .iter()
-            .zip(decisions)
+            .zip(decisions.into_iter().map(|(decision, _)| decision))
             .filter(|(_, decision)| !decision.is_neutral())
             .map(|(d, decision)| RankedDecision {
                 subscriber: d.name.clone(),
@@ -126,7 +160,9 @@ impl Pipeline {
             "event decided"
         );
         let outcome = Outcome::of(&merged.decision);
-        self.audit(&event, id, payload, &merged.decision, started);
+        verdicts.losses = rendered.losses.clone();
+        let decided = (&merged.decision, verdicts);
+        self.audit(&registry, &event, id, payload, decided, started);
         self.metrics
             .replied(agent, event.kind, outcome, started.elapsed());
         let reply = if fits(&rendered.reply) {
@@ -159,6 +195,7 @@ impl Pipeline {
     /// nobody can read is one nobody can guard.
     fn unparsed(
         &self,
+        registry: &Registry,
         id: String,
         request: Request,
         reservation: Option<Reservation>,
@@ -193,15 +230,16 @@ impl Pipeline {
             .as_ref()
             .and_then(|d| d.native_event.as_deref());
         let reply = adapters::fallback(dialect, native, mode, UNPARSED_MESSAGE);
-        if !self.registry.audits.is_empty() {
+        if !registry.audits.is_empty() {
             let payload = Arc::new(Payload::new(request.stdin, reservation));
-            for (_, audit) in &self.registry.audits {
+            for (_, audit) in &registry.audits {
                 audit.record(AuditRecord {
                     id: id.clone(),
                     at: SystemTime::now(),
                     event: None,
                     payload: Arc::clone(&payload),
                     decision: Decision::default(),
+                    verdicts: Verdicts::default(),
                     error: Some(unparsed.error.clone()),
                     latency: started.elapsed(),
                 });
@@ -213,14 +251,14 @@ impl Pipeline {
 
     fn audit(
         &self,
+        registry: &Registry,
         event: &Arc<HookEvent>,
         id: String,
         payload: Arc<Payload>,
-        decision: &Decision,
+        (decision, verdicts): (&Decision, Verdicts),
         started: Instant,
     ) {
-        let mut audits = self
-            .registry
+        let mut audits = registry
             .audits
             .iter()
             .filter(|(filter, _)| filter.matches(event))
@@ -235,6 +273,7 @@ impl Pipeline {
                 event: Some(Arc::clone(event)),
                 payload: Arc::clone(&payload),
                 decision: decision.clone(),
+                verdicts: verdicts.clone(),
                 error: None,
                 latency: started.elapsed(),
             });

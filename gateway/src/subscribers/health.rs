@@ -109,6 +109,13 @@ mod tests {
         ) -> Result<tonic::Response<hookgate_proto::v1::StatusReply>, tonic::Status> {
             Err(tonic::Status::unimplemented("test"))
         }
+
+        async fn reload(
+            &self,
+            _: tonic::Request<hookgate_proto::v1::ReloadRequest>,
+        ) -> Result<tonic::Response<hookgate_proto::v1::ReloadReply>, tonic::Status> {
+            Err(tonic::Status::unimplemented("test"))
+        }
     }
 
     async fn checked_state(endpoint: &str) -> (State, StateSource) {

@@ -18,8 +18,9 @@ use prost::Message as _;
 use prost::bytes::Bytes;
 use tonic::transport::{Channel, Endpoint};
 
-use crate::config::OnError;
+use crate::config::{BreakerConfig, OnError};
 use crate::metrics::{ErrorKind, SubscriberStats};
+use crate::subscribers::breaker::{Admission, Breaker};
 use crate::subscribers::unary::{BadEndpoint, CallError, UnaryClient};
 
 /// The one method the gateway calls (what the generated client calls).
@@ -32,6 +33,8 @@ pub enum Failure {
     Timeout(Duration),
     #[error(transparent)]
     Call(CallError),
+    #[error("not called: its circuit breaker is open")]
+    BreakerOpen,
 }
 
 impl Failure {
@@ -45,6 +48,7 @@ impl Failure {
             Failure::Call(CallError::Transport(_)) => "connection failed",
             Failure::Call(CallError::Status { .. }) => "answered with a gRPC error status",
             Failure::Call(CallError::Protocol(_)) => "unusable reply",
+            Failure::BreakerOpen => "circuit breaker open after repeated failures; not called",
         }
     }
 }
@@ -83,6 +87,7 @@ pub struct Remote {
     timeout: Duration,
     on_error: OnError,
     stats: Arc<SubscriberStats>,
+    breaker: Arc<Breaker>,
 }
 
 impl Remote {
@@ -94,6 +99,7 @@ impl Remote {
         endpoint: &str,
         timeout: Duration,
         on_error: OnError,
+        breaker: BreakerConfig,
         stats: Arc<SubscriberStats>,
     ) -> Result<Remote, RemoteError> {
         let channel = Endpoint::from_shared(endpoint.to_owned())?
@@ -107,6 +113,7 @@ impl Remote {
             channel,
             timeout,
             on_error,
+            breaker: Breaker::new(name, breaker, Arc::clone(&stats)),
             stats,
         })
     }
@@ -134,7 +141,13 @@ impl Remote {
     /// no health service); the caller counts `calls` when it hands the
     /// event over and `ok` once it has used the reply.
     /// `event` is an encoded `v1::HookEvent` (`ProtoEvent::encoded`).
+    /// While its circuit breaker is open, fails at once with
+    /// [`Failure::BreakerOpen`] (counted `breaker_open`, nothing else).
     pub async fn call(&self, event: Bytes) -> Result<v1::Decision, Failure> {
+        let permit = match self.breaker.admit() {
+            Admission::Call(permit) => permit,
+            Admission::Skip => return Err(Failure::BreakerOpen),
+        };
         let started = std::time::Instant::now();
         let call = self.client.call(event);
         let result = match tokio::time::timeout(self.timeout, call).await {
@@ -167,7 +180,9 @@ impl Remote {
                 self.stats.error(ErrorKind::BadReply);
                 self.stats.call_outcome(true);
             }
+            Err(Failure::BreakerOpen) => {}
         }
+        permit.finish(result.is_ok());
         result
     }
 }

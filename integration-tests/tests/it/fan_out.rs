@@ -10,7 +10,8 @@ use hookgate_proto::v1 as pb;
 use tokio::sync::Barrier;
 
 use crate::support::{
-    Dialect, EVENTUALLY, assert_claude_deny, assert_cline_refusal, claude_specific, gateway, str_at,
+    Dialect, EVENTUALLY, assert_claude_allow, assert_claude_deny, assert_cline_refusal,
+    claude_specific, gateway, str_at,
 };
 
 /// How long each rendezvous subscriber waits for the other. If the gateway
@@ -83,15 +84,7 @@ async fn hung_subscriber_failing_open_leaves_the_others_decision() {
     let out = gateway.shim(Some("claude-code")).run(&payload).await;
 
     assert_eq!((hung.count(), other.count()), (1, 1), "both were asked");
-    assert_eq!(out.code, Some(0), "{out}");
-    let json = out.json();
-    let specific = claude_specific(&out, &json, "PreToolUse");
-    assert_eq!(str_at(specific, "permissionDecision"), "allow", "{out}");
-    assert_eq!(
-        str_at(specific, "additionalContext"),
-        "from-the-other",
-        "{out}"
-    );
+    assert_claude_allow(&out, "PreToolUse", "from-the-other");
 }
 
 /// The same with `on_error = "deny"`: the hung subscriber's policy denies.

@@ -3,7 +3,9 @@
 //! See `hookgate_integration_tests` for the harness and how the binaries
 //! are found.
 
+mod audit_log;
 mod bad_input;
+mod breaker;
 mod claude_code;
 mod cline_legacy;
 mod cline_sdk;
@@ -17,6 +19,8 @@ mod install;
 mod memory;
 mod observe;
 mod peer_uid;
+mod reload;
+mod shadow;
 mod status;
 mod support;
 mod trust;

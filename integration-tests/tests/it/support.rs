@@ -247,6 +247,15 @@ pub(crate) fn claude_specific<'a>(out: &ShimOutput, json: &'a Value, event: &str
 /// A Claude Code deny of a tool call: either form Claude Code obeys —
 /// `permissionDecision: "deny"` JSON with exit 0, or exit 2 with the reason
 /// on stderr and nothing on stdout.
+/// A Claude Code allow carrying exactly `context`.
+pub(crate) fn assert_claude_allow(out: &ShimOutput, event: &str, context: &str) {
+    assert_eq!(out.code, Some(0), "{out}");
+    let json = out.json();
+    let specific = claude_specific(out, &json, event);
+    assert_eq!(str_at(specific, "permissionDecision"), "allow", "{out}");
+    assert_eq!(str_at(specific, "additionalContext"), context, "{out}");
+}
+
 pub(crate) fn assert_claude_deny(out: &ShimOutput, event: &str, reason: &str) {
     match out.code {
         Some(0) => {
@@ -367,4 +376,15 @@ pub(crate) fn assert_event_matches_adapters(
         }
         (got, want) => panic!("tool: got {got:?}, adapters parse {want:?}"),
     }
+}
+
+/// Every hook call shims answered on their own, by any reason, in a
+/// status document.
+pub(crate) fn total_fallbacks(doc: &Value) -> u64 {
+    doc["fallbacks"]
+        .as_object()
+        .expect("fallbacks")
+        .values()
+        .filter_map(Value::as_u64)
+        .sum()
 }

@@ -16,6 +16,20 @@ fn errors_name_file_line_and_key() {
     let cases: &[Case] = &[
         ("syntax", "[server\n", 1, Some("server"), "unclosed table"),
         (
+            "breaker failures out of range",
+            "[[subscriber]]\nname = \"p\"\nendpoint = \"http://a:1\"\nbreaker_failures = 1001\n",
+            4,
+            Some("subscriber[0].breaker_failures"),
+            "out of range 0..=1000",
+        ),
+        (
+            "breaker on a built-in",
+            "[[subscriber]]\nname = \"g\"\nbuiltin = \"guard\"\nbreaker_cooldown_ms = 10\n",
+            4,
+            Some("subscriber[0].breaker_cooldown_ms"),
+            "not used by built-in subscribers",
+        ),
+        (
             "unknown top key",
             "\nsocket = \"/x\"\n",
             2,

@@ -95,6 +95,7 @@ queue_size = 16
             timeout,
             on_error,
             queue_size,
+            ..
         } => {
             assert_eq!(endpoint, logger);
             assert_eq!(*mode, Mode::Observe);
@@ -183,4 +184,37 @@ fn deadlines_the_shim_would_not_wait_for_are_found() {
         [("reaches", Duration::from_millis(5000))]
     );
     assert!(parse("").unwrap().outlasting_the_shim().is_empty());
+}
+
+#[test]
+fn breakers_default_to_five_failures_and_five_seconds() {
+    let breaker = |extra: &str| {
+        let text = format!("[[subscriber]]\nname = \"p\"\nendpoint = \"http://a:1\"\n{extra}");
+        match parse(&text).unwrap().subscribers.remove(0).kind {
+            SubscriberKind::Remote { breaker, .. } => breaker,
+            other => panic!("{other:?}"),
+        }
+    };
+    let cases = [
+        ("", 5, 5000),
+        ("breaker_failures = 0\n", 0, 5000),
+        ("breaker_failures = 2\nbreaker_cooldown_ms = 750\n", 2, 750),
+    ];
+    for (extra, failures, cooldown_ms) in cases {
+        let got = breaker(extra);
+        assert_eq!(got.failures, failures, "{extra}");
+        assert_eq!(got.cooldown, Duration::from_millis(cooldown_ms), "{extra}");
+    }
+}
+
+#[test]
+fn shadow_is_a_remote_mode_only() {
+    let remote = "[[subscriber]]\nname = \"p\"\nendpoint = \"http://a:1\"\nmode = \"shadow\"\n";
+    match parse(remote).unwrap().subscribers.remove(0).kind {
+        SubscriberKind::Remote { mode, .. } => assert_eq!(mode, Mode::Shadow),
+        other => panic!("{other:?}"),
+    }
+    let guard = "[[subscriber]]\nname = \"g\"\nbuiltin = \"guard\"\nmode = \"shadow\"\n";
+    let err = parse(guard).unwrap_err();
+    assert_eq!(err.key.as_deref(), Some("subscriber[0].mode"), "{err}");
 }

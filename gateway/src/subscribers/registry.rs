@@ -1,0 +1,226 @@
+//! The registry: every configured subscriber, ready for the hook path.
+//!
+//! Built once at startup and again on each config reload. A rebuild keeps
+//! every subscriber whose name and settings did not change (the same
+//! `Arc`: its connections, queue, worker and health checks go on), and
+//! builds the rest anew; counters live in [`Metrics`] by name, so they
+//! survive either way. Whatever no registry holds any more stops when the
+//! last in-flight event drops the old registry: observe and audit workers
+//! drain their queues and end, health checks are cancelled.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use tokio_util::sync::{CancellationToken, DropGuard};
+use tokio_util::task::TaskTracker;
+
+use super::filter::Filter;
+use super::health;
+use super::observe::Observer;
+use super::remote::Remote;
+use super::shadow::Shadow;
+use super::{Decider, DeciderKind};
+use crate::builtin::audit::Audit;
+use crate::config::{Mode, SubscriberConfig, SubscriberKind};
+use crate::metrics::{Metrics, State, StateSource};
+
+/// Every configured subscriber, in config order.
+#[derive(Debug, Default)]
+pub struct Registry {
+    pub deciders: Vec<Arc<Decider>>,
+    pub observers: Vec<(Filter, Arc<Observer>)>,
+    pub audits: Vec<(Filter, Arc<Audit>)>,
+    pub shadows: Vec<Arc<Shadow>>,
+    /// Each subscriber by name with the config it was built from: what a
+    /// rebuild may keep.
+    built: HashMap<String, Built>,
+    /// How many subscribers this registry took over from the previous one.
+    kept: usize,
+}
+
+/// One subscriber as built, shareable between two registries.
+#[derive(Debug, Clone)]
+struct Built {
+    config: SubscriberConfig,
+    part: Part,
+    /// Cancels this subscriber's health checks once no registry holds it
+    /// (held, never read).
+    _health: Option<Arc<DropGuard>>,
+}
+
+#[derive(Debug, Clone)]
+enum Part {
+    Decider(Arc<Decider>),
+    Observer(Arc<Observer>),
+    Audit(Arc<Audit>),
+    Shadow(Arc<Shadow>),
+}
+
+/// What building a subscriber needs from the gateway.
+#[derive(Debug, Clone, Copy)]
+pub struct Builder<'a> {
+    pub metrics: &'a Metrics,
+    /// Observe and audit workers run here (shutdown waits for them).
+    pub workers: &'a TaskTracker,
+    /// Where health checks run and what stops them all; `None` runs none.
+    pub health: Option<(&'a TaskTracker, &'a CancellationToken)>,
+}
+
+impl Registry {
+    /// Builds every subscriber anew, without health checks. Must run
+    /// inside the tokio runtime; workers are spawned on `tracker`.
+    pub fn build(
+        subscribers: &[SubscriberConfig],
+        metrics: &Metrics,
+        tracker: &TaskTracker,
+    ) -> anyhow::Result<Registry> {
+        let builder = Builder {
+            metrics,
+            workers: tracker,
+            health: None,
+        };
+        builder.build(subscribers, None)
+    }
+
+    /// How many subscribers were taken over from the previous registry.
+    pub fn kept(&self) -> usize {
+        self.kept
+    }
+
+    /// The number of subscribers.
+    pub fn len(&self) -> usize {
+        self.built.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.built.is_empty()
+    }
+
+    fn add(&mut self, built: Built) {
+        let filter = built.config.filter.clone();
+        match &built.part {
+            Part::Decider(decider) => self.deciders.push(Arc::clone(decider)),
+            Part::Observer(observer) => self.observers.push((filter, Arc::clone(observer))),
+            Part::Audit(audit) => self.audits.push((filter, Arc::clone(audit))),
+            Part::Shadow(shadow) => self.shadows.push(Arc::clone(shadow)),
+        }
+        self.built.insert(built.config.name.clone(), built);
+    }
+}
+
+impl Builder<'_> {
+    /// The registry for `subscribers`, keeping from `previous` each one
+    /// whose name and settings are unchanged. Must run inside the tokio
+    /// runtime. Fails on an endpoint that cannot be used; what was built
+    /// until then stops again as it is dropped.
+    pub fn build(
+        &self,
+        subscribers: &[SubscriberConfig],
+        previous: Option<&Registry>,
+    ) -> anyhow::Result<Registry> {
+        let mut registry = Registry::default();
+        for sub in subscribers {
+            let kept = previous
+                .and_then(|p| p.built.get(&sub.name))
+                .filter(|b| b.config.same_as(sub));
+            let built = match kept {
+                Some(kept) => {
+                    registry.kept += 1;
+                    kept.clone()
+                }
+                None => self.subscriber(sub)?,
+            };
+            registry.add(built);
+        }
+        Ok(registry)
+    }
+
+    fn subscriber(&self, sub: &SubscriberConfig) -> anyhow::Result<Built> {
+        let stats = self.metrics.subscriber(&sub.name);
+        let shadow = matches!(
+            sub.kind,
+            SubscriberKind::Remote {
+                mode: Mode::Shadow,
+                ..
+            }
+        );
+        let decider = |kind| Decider {
+            name: sub.name.clone(),
+            priority: sub.priority,
+            filter: sub.filter.clone(),
+            kind,
+            shadow,
+        };
+        let (part, health) = match &sub.kind {
+            SubscriberKind::Remote {
+                endpoint,
+                mode,
+                timeout,
+                on_error,
+                queue_size,
+                breaker,
+            } => {
+                let remote = Remote::new(&sub.name, endpoint, *timeout, *on_error, *breaker, stats)
+                    .with_context(|| format!("subscriber `{}`: endpoint `{endpoint}`", sub.name))?;
+                let health = self.check_health(&remote);
+                let part = match mode {
+                    Mode::Decide => {
+                        Part::Decider(Arc::new(decider(DeciderKind::Remote(Box::new(remote)))))
+                    }
+                    Mode::Shadow => Part::Shadow(Arc::new(Shadow::new(
+                        decider(DeciderKind::Remote(Box::new(remote))),
+                        self.workers,
+                    ))),
+                    Mode::Observe => {
+                        Part::Observer(Arc::new(Observer::spawn(remote, *queue_size, self.workers)))
+                    }
+                };
+                (part, health)
+            }
+            SubscriberKind::Guard { guard } => {
+                stats.set_state(State::Builtin, StateSource::Builtin);
+                let guard = decider(DeciderKind::Guard(guard.clone(), stats));
+                (Part::Decider(Arc::new(guard)), None)
+            }
+            SubscriberKind::Audit {
+                path,
+                queue_size,
+                max_bytes,
+                keep,
+            } => {
+                stats.set_state(State::Builtin, StateSource::Builtin);
+                let file = crate::builtin::audit::LogConfig {
+                    path: path.clone(),
+                    max_bytes: *max_bytes,
+                    keep: *keep,
+                };
+                let audit = Audit::spawn(file, *queue_size, stats, self.workers);
+                (Part::Audit(Arc::new(audit)), None)
+            }
+        };
+        Ok(Built {
+            config: sub.clone(),
+            part,
+            _health: health,
+        })
+    }
+
+    /// Starts `remote`'s health checks, if this builder runs any; they
+    /// stop with the gateway or when the returned guard is dropped.
+    fn check_health(&self, remote: &Remote) -> Option<Arc<DropGuard>> {
+        let (tracker, shutdown) = self.health?;
+        let token = shutdown.child_token();
+        health::spawn(
+            remote.name(),
+            remote.channel(),
+            Arc::clone(remote.stats()),
+            tracker,
+            token.clone(),
+        );
+        Some(Arc::new(token.drop_guard()))
+    }
+}
+
+#[cfg(test)]
+mod tests;
