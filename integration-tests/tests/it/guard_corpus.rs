@@ -2,7 +2,8 @@
 //! guard's corpora (shell commands and file paths, shared with the
 //! gateway's unit tests) for the shell and file tools of Claude Code,
 //! Cursor and Cline (SDK and legacy), and the shell tools of Qwen Code,
-//! Factory Droid, Gemini CLI, Codex and Copilot CLI (both dialects), judged from the agent's reply; and
+//! Factory Droid, Gemini CLI, Codex and Copilot CLI (both dialects) and
+//! their file tools (Codex has none), judged from the agent's reply; and
 //! the secret corpus, which must not reach the audit file, while benign
 //! text does.
 
@@ -155,9 +156,88 @@ async fn shell_corpus_on_every_agents_shell_tools() {
     report(&failures);
 }
 
+/// `dialect`'s shell-tool payload with its tool replaced by `name` and
+/// `input` (the agents added later have no builder per tool).
+fn tool_call(dialect: Dialect, name: &str, input: Value) -> String {
+    let mut payload: Value =
+        serde_json::from_str(&dialect.shell_payload("true")).expect("a JSON payload");
+    // Copilot's camelCase payloads say toolName/toolArgs.
+    let (name_key, input_key) = if payload.get("toolName").is_some() {
+        ("toolName", "toolArgs")
+    } else {
+        ("tool_name", "tool_input")
+    };
+    payload[name_key] = json!(name);
+    payload[input_key] = input;
+    payload.to_string()
+}
+
+/// The file tools of the agents added after Claude Code, Cursor and Cline
+/// (Codex has none besides its shell), as (dialect, tool, input) for
+/// `access`.
+fn later_agents_file_tools(access: &str, path: &str) -> Vec<(Dialect, &'static str, Value)> {
+    let content = "X=1\n";
+    match access {
+        "read" => vec![
+            (
+                Dialect::QwenCode,
+                "read_file",
+                json!({ "absolute_path": path }),
+            ),
+            (Dialect::Droid, "Read", json!({ "file_path": path })),
+            (
+                Dialect::GeminiCli,
+                "read_file",
+                json!({ "absolute_path": path }),
+            ),
+            (Dialect::CopilotPascal, "Read", json!({ "file_path": path })),
+            (Dialect::CopilotCamel, "view", json!({ "path": path })),
+        ],
+        "write" => vec![
+            (
+                Dialect::QwenCode,
+                "write_file",
+                json!({ "file_path": path, "content": content }),
+            ),
+            (
+                Dialect::Droid,
+                "Create",
+                json!({ "file_path": path, "content": content }),
+            ),
+            (
+                Dialect::GeminiCli,
+                "write_file",
+                json!({ "file_path": path, "content": content }),
+            ),
+            (
+                Dialect::CopilotPascal,
+                "Write",
+                json!({ "file_path": path, "content": content }),
+            ),
+            (
+                Dialect::CopilotCamel,
+                "create",
+                json!({ "path": path, "file_text": content }),
+            ),
+        ],
+        _ => Vec::new(),
+    }
+}
+
 /// Every file tool of every agent that names `path`, touching it as
 /// `access` (read, write, search).
 fn file_calls(access: &str, path: &str) -> Vec<(Dialect, &'static str, String)> {
+    let mut calls = first_agents_file_calls(access, path);
+    calls.extend(
+        later_agents_file_tools(access, path)
+            .into_iter()
+            .map(|(dialect, tool, input)| (dialect, tool, tool_call(dialect, tool, input))),
+    );
+    calls
+}
+
+/// The file tools of Claude Code, Cursor and Cline, from their builders.
+fn first_agents_file_calls(access: &str, path: &str) -> Vec<(Dialect, &'static str, String)> {
     use payloads::*;
     match access {
         "read" => vec![
