@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use hookgate_adapters::{Capabilities, Dialect};
+use hookgate_adapters::{Capabilities, Detected, Dialect};
 use hookgate_integration_tests::agents::AgentRun;
 use hookgate_integration_tests::fake_model::{Script, Step};
 use hookgate_integration_tests::{
@@ -76,12 +76,17 @@ impl AgentUnderTest {
 }
 
 /// The adapter's capabilities for `event`, parsed as `dialect` from its
-/// sample payload `adapters/test_data/<dir>/<event>.json`.
+/// sample payload `adapters/test_data/<dir>/<event>.json` (with `event` as
+/// the shim's argument would name it: Copilot's camelCase payloads do not).
 pub(crate) fn fixture_capabilities(dialect: Dialect, dir: &str, event: &str) -> Capabilities {
     let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join(format!("../adapters/test_data/{dir}/{event}.json"));
     let payload = std::fs::read(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
-    hookgate_adapters::parse(dialect, &payload)
+    let detected = Detected {
+        dialect,
+        native_event: Some(event.to_owned()),
+    };
+    hookgate_adapters::parse_detected(&detected, &payload)
         .unwrap_or_else(|err| panic!("{}: {err}", path.display()))
         .capabilities
 }
@@ -342,26 +347,39 @@ Do not edit by hand.
   here or be such a limit (checked by `conformance::doc_check`).
 ";
 
-/// The whole document.
-pub(crate) fn markdown(sections: &[(&AgentUnderTest, Vec<Row>)]) -> String {
+/// The whole document, from its agents' sections ([`section`]).
+pub(crate) fn markdown(sections: &[String]) -> String {
     let mut out = HEADER.to_owned();
-    for (agent, rows) in sections {
-        let _ = write!(
-            out,
-            "\n## {}\n\n| Event | Part | Expressed | Observed | Result |\n|---|---|---|---|---|\n",
-            agent.label
-        );
-        for row in rows {
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} |",
-                row.scenario.event,
-                row.scenario.part.as_str(),
-                row.expressed.as_str(),
-                describe_observed(row),
-                row.result(agent)
-            );
-        }
+    for section in sections {
+        out.push_str(section);
     }
     out
+}
+
+/// One agent's section of docs/conformance.md (from its blank line on).
+pub(crate) fn section(agent: &AgentUnderTest, rows: &[Row]) -> String {
+    let mut out = format!(
+        "\n## {}\n\n| Event | Part | Expressed | Observed | Result |\n|---|---|---|---|---|\n",
+        agent.label
+    );
+    for row in rows {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} |",
+            row.scenario.event,
+            row.scenario.part.as_str(),
+            row.expressed.as_str(),
+            describe_observed(row),
+            row.result(agent)
+        );
+    }
+    out
+}
+
+/// `label`'s section of `doc` as [`section`] wrote it, if it has one.
+pub(crate) fn old_section<'d>(doc: &'d str, label: &str) -> Option<&'d str> {
+    let start = doc.find(&format!("\n## {label}\n"))?;
+    let rest = &doc[start + 1..];
+    let end = rest.find("\n## ").map_or(doc.len(), |end| start + 1 + end);
+    Some(&doc[start..end])
 }

@@ -1,0 +1,91 @@
+//! GitHub Copilot CLI's table, once per config dialect (the case of the
+//! event names picks the payloads and the replies): the `bash` tool's
+//! pre- and post-tool events and the stop, PascalCase or camelCase.
+
+use hookgate_adapters::{Capabilities, Dialect};
+use hookgate_integration_tests::agents::Agent;
+use hookgate_integration_tests::agents::install::COPILOT;
+use serde_json::json;
+
+use super::matrix::{AgentUnderTest, Limit, fixture_capabilities};
+use super::meaning::Part;
+use super::tool_table::{ToolEvents, scenarios};
+use crate::support::run;
+
+/// A config dialect of Copilot CLI.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Case {
+    Pascal,
+    Camel,
+}
+
+impl Case {
+    fn events(self) -> ToolEvents {
+        match self {
+            Case::Pascal => ToolEvents {
+                pre: "PreToolUse",
+                post: "PostToolUse",
+                stop: Some("Stop"),
+            },
+            Case::Camel => ToolEvents {
+                pre: "preToolUse",
+                post: "postToolUse",
+                stop: Some("agentStop"),
+            },
+        }
+    }
+
+    fn agent(self) -> Agent {
+        match self {
+            Case::Pascal => Agent::CopilotPascal,
+            Case::Camel => Agent::CopilotCamel,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Case::Pascal => "PascalCase",
+            Case::Camel => "camelCase",
+        }
+    }
+}
+
+/// What 1.0.102 cannot do, and why (observed by this suite, the same in
+/// both dialects).
+fn limits(case: Case) -> Vec<Limit> {
+    let events = case.events();
+    vec![
+        (
+            events.pre,
+            Part::Halt,
+            "no Copilot event reads `continue: false`; hookgate's degrade rule denies the pending call with the halt reason, so the command does not run and the loop goes on (a deny, not what a neutral run does)",
+        ),
+        (
+            events.post,
+            Part::Deny,
+            "hookgate renders nothing for a deny after the tool (a bare `deny` loss, not the reason as context): the model never reads the reason",
+        ),
+    ]
+}
+
+fn pascal_capabilities(event: &str) -> Capabilities {
+    fixture_capabilities(Dialect::CopilotPascal, "copilot", event)
+}
+
+fn camel_capabilities(event: &str) -> Capabilities {
+    fixture_capabilities(Dialect::CopilotCamel, "copilot-camel", event)
+}
+
+pub(super) fn agent(case: Case) -> AgentUnderTest {
+    AgentUnderTest {
+        label: format!("Copilot CLI {} ({} hooks)", COPILOT.version, case.name()),
+        scenarios: scenarios(case.events()),
+        new_run: Box::new(move || run(case.agent())),
+        rewrite_input: |command| json!({"command": command, "description": "rewritten by policy", "mode": "sync"}),
+        capabilities: match case {
+            Case::Pascal => pascal_capabilities,
+            Case::Camel => camel_capabilities,
+        },
+        limits: limits(case),
+    }
+}
