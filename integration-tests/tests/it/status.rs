@@ -120,6 +120,16 @@ async fn refused_connection(gateway: &TestGateway) {
         !out.stdout_str().contains("allow"),
         "nobody was served: {out}"
     );
+    // The shim hangs up at once (it, too, refuses a server of another
+    // uid), so the gateway may accept and count the connection only after
+    // the shim has exited: wait for that, bounded.
+    let counted = tokio::time::timeout(crate::support::EVENTUALLY, async {
+        while gateway.status_json().await["refused"]["foreign_uid"] != 1 {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    assert!(counted.is_ok(), "the gateway never counted the refusal");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
