@@ -38,6 +38,7 @@ const SETTLE: Duration = Duration::from_millis(150);
 /// What asked for a reload.
 #[derive(Debug)]
 enum Trigger {
+    #[cfg_attr(not(unix), expect(dead_code, reason = "SIGHUP is Unix-only"))]
     Signal,
     Watch,
     /// `gateway reload`: answered with the outcome.
