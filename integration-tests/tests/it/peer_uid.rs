@@ -5,46 +5,16 @@
 //! Needs root (to run the shim as `nobody` with `setpriv`); skipped with a
 //! printed reason otherwise.
 
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use hookgate_integration_tests::binaries::binaries;
 use hookgate_integration_tests::{ShimOutput, SubscriberEntry, TestSubscriber, decisions};
 
-use crate::support::{Dialect, EVENTUALLY, claude_specific, gateway, str_at};
-
-const AS_NOBODY: [&str; 5] = [
-    "setpriv",
-    "--reuid=nobody",
-    "--regid=nogroup",
-    "--clear-groups",
-    "--",
-];
-
-fn skip_reason() -> Option<String> {
-    let uid = std::fs::metadata("/proc/self").map(|m| m.uid());
-    if uid.as_ref().ok() != Some(&0) {
-        return Some(format!("not running as root (uid {uid:?})"));
-    }
-    let found = std::env::var_os("PATH")
-        .map(|path| std::env::split_paths(&path).any(|dir| dir.join("setpriv").is_file()))
-        .unwrap_or(false);
-    if !found {
-        return Some("setpriv is not installed".into());
-    }
-    if nobody_ids().is_none() {
-        return Some("no `nobody` user in /etc/passwd".into());
-    }
-    None
-}
-
-/// `nobody`'s uid and primary gid.
-fn nobody_ids() -> Option<(u32, u32)> {
-    let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
-    let line = passwd.lines().find(|line| line.starts_with("nobody:"))?;
-    let mut fields = line.split(':').skip(2);
-    Some((fields.next()?.parse().ok()?, fields.next()?.parse().ok()?))
-}
+use crate::support::{
+    AS_NOBODY, Dialect, EVENTUALLY, cannot_switch_users, claude_specific, gateway, nobody_ids,
+    str_at,
+};
 
 fn chmod(path: &Path, mode: u32) {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
@@ -77,7 +47,7 @@ fn refusal_logged(log: &str) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn other_uid_is_refused() {
-    if let Some(reason) = skip_reason() {
+    if let Some(reason) = cannot_switch_users() {
         eprintln!("SKIPPED other_uid_is_refused: {reason}");
         return;
     }

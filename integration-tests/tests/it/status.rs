@@ -4,7 +4,7 @@
 //! while no gateway ran. And against a stopped gateway, `gateway status`
 //! says so in one line and fails.
 
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use hookgate_integration_tests::binaries::binaries;
@@ -64,23 +64,6 @@ fn sample(text: &str, series: &str) -> f64 {
         .unwrap_or_else(|| panic!("no sample {series} in:\n{text}"))
         .parse()
         .unwrap_or_else(|err| panic!("sample {series}: {err}"))
-}
-
-/// Why a connection from another user cannot be made here, if it cannot.
-fn cannot_refuse() -> Option<String> {
-    let uid = std::fs::metadata("/proc/self").map(|m| m.uid());
-    if uid.as_ref().ok() != Some(&0) {
-        return Some(format!("not running as root (uid {uid:?})"));
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    if !std::env::split_paths(&path).any(|dir| dir.join("setpriv").is_file()) {
-        return Some("setpriv is not installed".into());
-    }
-    let passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
-    if !passwd.lines().any(|line| line.starts_with("nobody:")) {
-        return Some("no `nobody` user".into());
-    }
-    None
 }
 
 /// One shim run as `nobody` against a socket `nobody` may open, so only
@@ -190,7 +173,7 @@ async fn status_and_prometheus_report_exactly_the_traffic() {
         .await;
     assert_eq!(out.code, Some(0), "{out}");
     // 6. A refused connection.
-    let refused = match cannot_refuse() {
+    let refused = match crate::support::cannot_switch_users() {
         Some(reason) => {
             eprintln!("SKIPPED the refused-connection part: {reason}");
             0

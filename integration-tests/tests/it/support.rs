@@ -388,3 +388,39 @@ pub(crate) fn total_fallbacks(doc: &Value) -> u64 {
         .filter_map(Value::as_u64)
         .sum()
 }
+
+/// `setpriv` arguments that run a command as `nobody` (`nobody:nogroup`).
+pub(crate) const AS_NOBODY: [&str; 5] = [
+    "setpriv",
+    "--reuid=nobody",
+    "--regid=nogroup",
+    "--clear-groups",
+    "--",
+];
+
+/// Why this machine cannot run another user's process (needs root,
+/// `setpriv` and a `nobody` user), if it cannot: the tests that need one
+/// print it and skip.
+pub(crate) fn cannot_switch_users() -> Option<String> {
+    use std::os::unix::fs::MetadataExt as _;
+    let uid = std::fs::metadata("/proc/self").map(|m| m.uid());
+    if uid.as_ref().ok() != Some(&0) {
+        return Some(format!("not running as root (uid {uid:?})"));
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    if !std::env::split_paths(&path).any(|dir| dir.join("setpriv").is_file()) {
+        return Some("setpriv is not installed".into());
+    }
+    if nobody_ids().is_none() {
+        return Some("no `nobody` user in /etc/passwd".into());
+    }
+    None
+}
+
+/// `nobody`'s uid and primary gid.
+pub(crate) fn nobody_ids() -> Option<(u32, u32)> {
+    let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
+    let line = passwd.lines().find(|line| line.starts_with("nobody:"))?;
+    let mut fields = line.split(':').skip(2);
+    Some((fields.next()?.parse().ok()?, fields.next()?.parse().ok()?))
+}

@@ -8,7 +8,7 @@
 //! The tests that need another user run as root with `setpriv` and are
 //! skipped with a printed reason otherwise.
 
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
@@ -16,39 +16,7 @@ use std::time::Duration;
 use hookgate_integration_tests::binaries::binaries;
 use hookgate_integration_tests::{Shim, TestGateway, default_config, payloads, private_dir};
 
-use crate::support::EVENTUALLY;
-
-const AS_NOBODY: [&str; 5] = [
-    "setpriv",
-    "--reuid=nobody",
-    "--regid=nogroup",
-    "--clear-groups",
-    "--",
-];
-
-/// Why this machine cannot run another user's process, if it cannot.
-fn cannot_switch_users() -> Option<String> {
-    let uid = std::fs::metadata("/proc/self").map(|m| m.uid());
-    if uid.as_ref().ok() != Some(&0) {
-        return Some(format!("not running as root (uid {uid:?})"));
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    if !std::env::split_paths(&path).any(|dir| dir.join("setpriv").is_file()) {
-        return Some("setpriv is not installed".into());
-    }
-    if nobody().is_none() {
-        return Some("no `nobody` user".into());
-    }
-    None
-}
-
-/// `nobody`'s uid and gid.
-fn nobody() -> Option<(u32, u32)> {
-    let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
-    let line = passwd.lines().find(|line| line.starts_with("nobody:"))?;
-    let mut fields = line.split(':').skip(2);
-    Some((fields.next()?.parse().ok()?, fields.next()?.parse().ok()?))
-}
+use crate::support::{AS_NOBODY, EVENTUALLY, cannot_switch_users, nobody_ids};
 
 fn chmod(path: &Path, mode: u32) {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
@@ -101,7 +69,7 @@ async fn a_server_of_another_uid_never_receives_a_byte() {
     let socket = dir.path().join("gateway.sock");
     let log = dir.path().join("received.log");
     std::fs::write(&log, "").unwrap();
-    std::os::unix::fs::chown(&log, nobody().map(|n| n.0), None).unwrap();
+    std::os::unix::fs::chown(&log, nobody_ids().map(|n| n.0), None).unwrap();
     // `nobody` may create its socket here for a moment.
     chmod(dir.path(), 0o777);
     let mut server = tokio::process::Command::new("setpriv")
@@ -181,7 +149,12 @@ async fn a_squatted_default_directory_is_loud() {
     chmod(&tmp, 0o1777);
     let squatted = tmp.join("hookgate-0");
     std::fs::create_dir(&squatted).unwrap();
-    std::os::unix::fs::chown(&squatted, nobody().map(|n| n.0), nobody().map(|n| n.1)).unwrap();
+    std::os::unix::fs::chown(
+        &squatted,
+        nobody_ids().map(|n| n.0),
+        nobody_ids().map(|n| n.1),
+    )
+    .unwrap();
     let env = [("HOME", home.as_path()), ("TMPDIR", tmp.as_path())];
 
     let serve = tokio::process::Command::new(&binaries().gateway)
