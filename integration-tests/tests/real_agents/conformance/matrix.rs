@@ -345,6 +345,10 @@ Do not edit by hand.
   top) — or, for a loss, exactly what a neutral run does; `limit: …` for the
   agent's documented limits. A capability `render` advertises must pass
   here or be such a limit (checked by `conformance::doc_check`).
+
+**Cursor** is the one supported agent with no rows: no Cursor CLI runs on
+this machine, so its adapter follows Cursor's documentation (its section in
+docs/agents.md) and is tested through the real shim and gateway only.
 ";
 
 /// The whole document, from its agents' sections ([`section`]).
