@@ -165,8 +165,9 @@ impl Pipeline {
         self.audit(&registry, &event, id, payload, decided, started);
         self.metrics
             .replied(agent, event.kind, outcome, started.elapsed());
-        let reply = if fits(&rendered.reply) {
-            rendered.reply
+        let reply = wire_reply(rendered.reply);
+        let reply = if reply.body_len() <= MAX_REPLY_BODY {
+            reply
         } else {
             // The shim would refuse it and apply its own fail mode; block
             // here instead, saying why.
@@ -178,14 +179,14 @@ impl Pipeline {
                 ),
             );
             let native = Some(event.native_event.as_str());
-            adapters::fallback(
+            wire_reply(adapters::fallback(
                 Some(event.dialect),
                 native,
                 FailMode::Closed,
                 OVERSIZE_MESSAGE,
-            )
+            ))
         };
-        (wire_reply(reply), Some(merged.decision))
+        (reply, Some(merged.decision))
     }
 
     /// The reply for a payload that could not be understood: the hook
@@ -292,12 +293,6 @@ const UNPARSED_MESSAGE: &str = "hookgate blocked this: the gateway could not und
 /// Shown when the merged reply is too large for the shim to take.
 const OVERSIZE_MESSAGE: &str =
     "hookgate blocked this: the subscribers' reply is larger than an agent reply may be";
-
-/// Whether the shim accepts a reply frame of this reply.
-fn fits(reply: &adapters::Reply) -> bool {
-    // The body: exit code, then stdout and stderr with their lengths.
-    4 + 4 + reply.stdout.len() + 4 + reply.stderr.len() <= MAX_REPLY_BODY
-}
 
 /// Why a payload was not understood, and what is known about it anyway.
 #[derive(Debug)]

@@ -133,6 +133,13 @@ impl Request {
 }
 
 impl Reply {
+    /// The length of this reply's encoded body (what the shim checks
+    /// against `MAX_REPLY_BODY`): exit code, then stdout and stderr, each
+    /// with its length.
+    pub fn body_len(&self) -> usize {
+        4 + 4 + self.stdout.len() + 4 + self.stderr.len()
+    }
+
     /// Encodes the whole frame (header and body).
     pub fn encode(&self) -> Vec<u8> {
         let mut body = Vec::with_capacity(self.stdout.len() + self.stderr.len() + 12);

@@ -121,3 +121,14 @@ fn non_utf8_text_is_rejected() {
     put_bytes(&mut body, &[0xff, 0xfe]);
     assert_eq!(Request::decode(&body), Err(WireError::NotUtf8));
 }
+
+#[test]
+fn a_replys_body_len_is_its_encoded_body() {
+    let reply = crate::Reply {
+        exit_code: 2,
+        stdout: b"{}\n".to_vec(),
+        stderr: b"no".to_vec(),
+    };
+    assert_eq!(reply.body_len(), reply.encode().len() - crate::HEADER_LEN);
+    assert_eq!(crate::Reply::default().body_len(), 12);
+}
