@@ -308,7 +308,8 @@ async fn abandoned_requests_are_dropped_and_logs_stay_bounded() {
     // One call holds the only slot; five more give up after 300 ms.
     let holder = gateway.shim(Some("claude-code"));
     let first = tokio::spawn(async move { holder.run(payloads::claude_bash("ls")).await });
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Only once the subscriber has it is the slot surely the first's.
+    slow.wait_for(1, EVENTUALLY).await;
     let mut quitters = Vec::new();
     for _ in 0..5 {
         let shim = gateway
