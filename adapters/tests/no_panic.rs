@@ -3,8 +3,6 @@
 //! and every truncation of every sample payload.
 //! Every dialect's parser sees every input, whatever `detect` says.
 
-#![cfg(feature = "json")]
-
 use std::path::Path;
 
 use hookgate_adapters::{Decision, Dialect, FailMode, Permission, detect, fallback, parse, render};

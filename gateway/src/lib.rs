@@ -24,6 +24,7 @@ pub mod config;
 pub mod convert;
 pub mod fallbacks;
 pub mod files;
+pub mod filter;
 pub mod ids;
 pub mod metrics;
 pub mod pipeline;

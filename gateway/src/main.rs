@@ -119,7 +119,7 @@ async fn run(config: Config, args: ServeArgs) -> anyhow::Result<()> {
     let path = args
         .socket
         .or_else(|| config.server.socket.clone())
-        .unwrap_or_else(hookgate_wire::socket::default_path);
+        .unwrap_or_else(hookgate_gateway::transport::default_path);
     let shutdown = CancellationToken::new();
     hookgate_gateway::shutdown::cancel_on_signals(shutdown.clone())
         .context("installing signal handlers")?;

@@ -5,7 +5,7 @@
 //!    at process start).
 //! 3. Send one request to the gateway and replay its reply exactly.
 //! 4. On any failure (bad arguments, oversize stdin, gateway unreachable,
-//!    too slow, or a malformed reply) answer with `hookgate_adapters::fallback`
+//!    too slow, or a malformed reply) answer with `hookgate_dialect::fallback`
 //!    for the detected dialect and event: the agent's neutral reply
 //!    (fail-open, the default) or its blocking one (`HOOKGATE_FAIL=closed`
 //!    or `--fail-closed`; the flag wins). The shim adds nothing of its own to
@@ -18,7 +18,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use hookgate_adapters::{Agent, FailMode, detect_with_event, fallback};
+use hookgate_dialect::{Agent, FailMode, detect_with_event, fallback};
 use hookgate_wire::Request;
 
 use crate::autostart;

@@ -12,7 +12,7 @@ use std::io::ErrorKind;
 use std::os::unix::net::UnixListener;
 use std::path::Path;
 
-use hookgate_adapters::{Agent, FailMode};
+use hookgate_dialect::{Agent, FailMode};
 use hookgate_wire::{MAX_STDIN, Reply, Request};
 
 use support::*;

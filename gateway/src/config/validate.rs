@@ -18,7 +18,7 @@ use super::{
     BreakerConfig, Config, Env, Mode, OnError, ServerConfig, SubscriberConfig, SubscriberKind,
 };
 use crate::builtin::guard::Guard;
-use crate::subscribers::filter::Filter;
+use crate::filter::Filter;
 
 const DEFAULT_TIMEOUT_MS: i64 = 200;
 const MAX_TIMEOUT_MS: i64 = 60_000;

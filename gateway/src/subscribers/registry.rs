@@ -15,7 +15,6 @@ use anyhow::Context as _;
 use tokio_util::sync::{CancellationToken, DropGuard};
 use tokio_util::task::TaskTracker;
 
-use super::filter::Filter;
 use super::health;
 use super::observe::Observer;
 use super::remote::Remote;
@@ -23,6 +22,7 @@ use super::shadow::Shadow;
 use super::{Decider, DeciderKind};
 use crate::builtin::audit::Audit;
 use crate::config::{Mode, SubscriberConfig, SubscriberKind};
+use crate::filter::Filter;
 use crate::metrics::{Metrics, State, StateSource};
 
 /// Every configured subscriber, in config order.

@@ -5,8 +5,6 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
-#[cfg(feature = "std")]
-use std::io::{self, Read, Write};
 
 use crate::codec::{Cursor, frame, len_u32, put_bytes, put_list, put_u32};
 use crate::{HEADER_LEN, MAGIC, PROTOCOL_VERSION, WireError};
@@ -123,13 +121,6 @@ impl Request {
             stdin,
         })
     }
-
-    /// Writes the request frame to a blocking writer.
-    #[cfg(feature = "std")]
-    pub fn write_to(&self, writer: &mut impl Write) -> io::Result<()> {
-        writer.write_all(&self.encode())?;
-        writer.flush()
-    }
 }
 
 impl Reply {
@@ -161,16 +152,5 @@ impl Reply {
             stdout,
             stderr,
         })
-    }
-
-    /// Reads one reply frame from a blocking reader.
-    #[cfg(feature = "std")]
-    pub fn read_from(reader: &mut impl Read) -> io::Result<Reply> {
-        let mut header = [0u8; HEADER_LEN];
-        reader.read_exact(&mut header)?;
-        let header = Header::decode(&header, crate::MAX_REPLY_BODY)?.expect(FrameKind::Reply)?;
-        let mut body = alloc::vec![0u8; header.body_len];
-        reader.read_exact(&mut body)?;
-        Ok(Reply::decode(&body)?)
     }
 }
