@@ -195,13 +195,14 @@ fail-closed is asked for (then it blocks what the event lets a hook block).
 
 environment:
   HOOKGATE_SOCKET      gateway socket (default {})
-  HOOKGATE_TIMEOUT_MS  total deadline in milliseconds (default 5000)
+  HOOKGATE_TIMEOUT_MS  total deadline in milliseconds (default {})
   HOOKGATE_FAIL        open (default) or closed; --fail-closed/--fail-open win
   HOOKGATE_DEBUG       1: one diagnostic line on stderr per fallback
   HOOKGATE_AUTOSTART   1: start the gateway ($HOOKGATE_GATEWAY, an absolute
                        path) when none answers, then answer through it
 ",
-        sys::SOCKET_DEFAULT
+        sys::SOCKET_DEFAULT,
+        crate::config::DEFAULT_TIMEOUT.as_millis()
     )
 }
 

@@ -53,8 +53,9 @@ fn replays_the_gateway_reply_and_forwards_the_call() {
     assert_eq!(
         request.env,
         [
-            ("CLAUDE_PROJECT_DIR", "/home/dev/acme"),
-            ("CURSOR_VERSION", "1.7.2"),
+            // Agents' variables by name only: their values stay here.
+            ("CLAUDE_PROJECT_DIR", ""),
+            ("CURSOR_VERSION", ""),
             // The mode this call resolved (the default here), for payloads
             // the gateway cannot understand.
             ("HOOKGATE_FAIL", "open"),

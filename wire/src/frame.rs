@@ -32,9 +32,11 @@ pub struct Header {
 pub struct Request {
     /// The shim's arguments after the program name (e.g. `["claude-code"]`).
     pub args: Vec<String>,
-    /// The shim's working directory.
+    /// The shim's working directory: the event's when its payload names
+    /// none.
     pub cwd: String,
-    /// The agent-related environment variables (name, value).
+    /// The agent-related environment variables: agents' by name (empty
+    /// values), hookgate's own (`HOOKGATE_*`) with their values.
     pub env: Vec<(String, String)>,
     /// The payload the agent wrote to the hook's stdin.
     pub stdin: Vec<u8>,

@@ -320,13 +320,21 @@ fn understand(request: &Request) -> Result<HookEvent, NotUnderstood> {
             reason: Unparsed::of_detect(&err),
             error: err.to_string(),
         })?;
-    adapters::parse_detected(&detected, &request.stdin).map_err(|err| NotUnderstood {
-        // The dialect is known: its agent's payload did not parse.
-        hint: Some(detected.dialect.agent()),
-        reason: Unparsed::of_parse(&err),
-        error: err.to_string(),
-        detected: Some(detected),
-    })
+    let mut event =
+        adapters::parse_detected(&detected, &request.stdin).map_err(|err| NotUnderstood {
+            // The dialect is known: its agent's payload did not parse.
+            hint: Some(detected.dialect.agent()),
+            reason: Unparsed::of_parse(&err),
+            error: err.to_string(),
+            detected: Some(detected),
+        })?;
+    // A payload without a working directory (Cline's, Copilot's camelCase
+    // ones) ran in the hook's: the agent starts its hooks there, and the
+    // guard resolves relative paths against it.
+    if event.cwd.is_none() && std::path::Path::new(&request.cwd).is_absolute() {
+        event.cwd = Some(request.cwd.clone());
+    }
+    Ok(event)
 }
 
 /// The fail mode the shim resolved for this hook call (it forwards it as
