@@ -1,6 +1,7 @@
 //! Test support: the agents' sample payloads, which live with the
 //! adapters (`adapters/test_data/<agent>/`) so one set drives both crates.
 
+#![allow(clippy::disallowed_methods, reason = "test support reads sample files")]
 use std::path::{Path, PathBuf};
 
 /// `adapters/test_data/<rel>`.

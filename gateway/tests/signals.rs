@@ -5,6 +5,10 @@
 //! Unix only: it sends SIGTERM and talks to the Unix socket.
 
 #![cfg(unix)]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test and bench code drives real processes and files; the runtime rules are the gateway's"
+)]
 
 use std::io::{BufRead as _, BufReader};
 use std::os::unix::fs::PermissionsExt as _;

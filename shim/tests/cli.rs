@@ -2,6 +2,10 @@
 //! hookgate-wire: replay of replies, request contents, and every fallback.
 
 #![cfg(unix)]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test and bench code drives real processes and files; the runtime rules are the gateway's"
+)]
 // Test helpers (not only #[test] fns) unwrap: a failure there is a test failure.
 #![allow(clippy::unwrap_used)]
 
