@@ -17,7 +17,7 @@ use hookgate_adapters::{
 use hookgate_wire::{MAX_REPLY_BODY, Reply, Request};
 
 use crate::budget::{Payload, Reservation};
-use crate::builtin::audit::{AuditRecord, SubscriberOutcome, Verdicts};
+use crate::builtin::audit::{Audit, AuditRecord, SubscriberOutcome, Verdicts};
 use crate::convert::ProtoEvent;
 use crate::ids::EventIds;
 use crate::metrics::{Metrics, Outcome, Unparsed};
@@ -83,25 +83,10 @@ impl Pipeline {
         // observe) uses it; every remote is sent the same bytes.
         let proto = ProtoEvent::new(Arc::clone(&event), id.clone(), Arc::clone(&payload));
 
-        for (filter, observer) in &registry.observers {
-            if filter.matches(&event) {
-                observer.offer(Arc::clone(&proto));
-            }
-        }
-
-        // Shadows start first and are never awaited.
-        for shadow in &registry.shadows {
-            if shadow.decider().filter.matches(&event) {
-                shadow.offer(&event, &proto);
-            }
-        }
+        registry.offer(&event, &proto);
 
         // Every matching decide subscriber at once; results in config order.
-        let deciders: Vec<_> = registry
-            .deciders
-            .iter()
-            .filter(|d| d.filter.matches(&event))
-            .collect();
+        let deciders = registry.deciders_for(&event);
         let pending: Vec<_> = deciders
             .iter()
             .map(|d| {
@@ -115,7 +100,7 @@ impl Pipeline {
         let decisions = join_all(pending).await;
         // Each subscriber's outcome, for the audit log only.
         let mut verdicts = Verdicts::default();
-        if !registry.audits.is_empty() {
+        if registry.audited() {
             verdicts.subscribers = deciders
                 .iter()
                 .zip(&decisions)
@@ -231,20 +216,19 @@ impl Pipeline {
             .as_ref()
             .and_then(|d| d.native_event.as_deref());
         let reply = adapters::fallback(dialect, native, mode, UNPARSED_MESSAGE);
-        if !registry.audits.is_empty() {
+        if registry.audited() {
             let payload = Arc::new(Payload::new(request.stdin, reservation));
-            for (_, audit) in &registry.audits {
-                audit.record(AuditRecord {
-                    id: id.clone(),
-                    at: SystemTime::now(),
-                    event: None,
-                    payload: Arc::clone(&payload),
-                    decision: Decision::default(),
-                    verdicts: Verdicts::default(),
-                    error: Some(unparsed.error.clone()),
-                    latency: started.elapsed(),
-                });
-            }
+            let record = AuditRecord {
+                id,
+                at: SystemTime::now(),
+                event: None,
+                payload,
+                decision: Decision::default(),
+                verdicts: Verdicts::default(),
+                error: Some(unparsed.error.clone()),
+                latency: started.elapsed(),
+            };
+            record_to(registry.audits_for(None), record);
         }
         self.metrics.latency(started.elapsed());
         wire_reply(reply)
@@ -259,25 +243,29 @@ impl Pipeline {
         (decision, verdicts): (&Decision, Verdicts),
         started: Instant,
     ) {
-        let mut audits = registry
-            .audits
-            .iter()
-            .filter(|(filter, _)| filter.matches(event))
-            .peekable();
-        if audits.peek().is_none() {
+        let record = AuditRecord {
+            id,
+            at: SystemTime::now(),
+            event: Some(Arc::clone(event)),
+            payload,
+            decision: decision.clone(),
+            verdicts,
+            error: None,
+            latency: started.elapsed(),
+        };
+        record_to(registry.audits_for(Some(event)), record);
+    }
+}
+
+/// Gives `record` to each audit (the last one takes it, the others a copy).
+fn record_to<'a>(audits: impl Iterator<Item = &'a Arc<Audit>>, record: AuditRecord) {
+    let mut audits = audits.peekable();
+    while let Some(audit) = audits.next() {
+        if audits.peek().is_some() {
+            audit.record(record.clone());
+        } else {
+            audit.record(record);
             return;
-        }
-        for (_, audit) in audits {
-            audit.record(AuditRecord {
-                id: id.clone(),
-                at: SystemTime::now(),
-                event: Some(Arc::clone(event)),
-                payload: Arc::clone(&payload),
-                decision: decision.clone(),
-                verdicts: verdicts.clone(),
-                error: None,
-                latency: started.elapsed(),
-            });
         }
     }
 }
