@@ -21,6 +21,7 @@ mod observe;
 mod peer_uid;
 mod reload;
 mod shadow;
+mod socket_activation;
 mod status;
 mod support;
 mod trust;
