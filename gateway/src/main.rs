@@ -1,6 +1,9 @@
 //! `gateway`: parse the command line, set up logging, run the daemon.
 //! Everything else lives in the library (`hookgate_gateway`).
 
+#[macro_use]
+mod out;
+
 mod audit_command;
 mod cli;
 mod doctor;
