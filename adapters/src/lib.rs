@@ -34,7 +34,7 @@ mod sniff;
 pub use detect::{DetectError, Detected, args_hint, detect, detect_with_event};
 pub use dialect::{Agent, Dialect, FailMode, UnknownAgent};
 pub use fallback::fallback;
-pub use probe::probe_payload;
+pub use probe::{probe_event, probe_payload};
 pub use reply::Reply;
 
 #[cfg(feature = "json")]

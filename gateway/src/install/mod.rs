@@ -7,7 +7,9 @@
 //! - [`json_config`] + [`hooks`] + [`json`]: event-keyed JSON configs,
 //!   edited with their key order kept; [`script_dir`]: Cline's hook files;
 //! - [`change`]: backups and atomic writes; [`diff`]: `--dry-run`;
-//! - [`shim`]: placing the shim at a stable path.
+//! - [`shim`]: placing the shim at a stable path;
+//! - [`toml_switch`]: a TOML switch hooks need on (Codex's `hooks`
+//!   feature).
 //!
 //! Install is idempotent (a second run finds its entries in place and
 //! writes nothing) and uninstall removes exactly what install added: when
@@ -23,6 +25,7 @@ pub(crate) mod json;
 pub(crate) mod json_config;
 pub(crate) mod script_dir;
 pub(crate) mod shim;
+pub(crate) mod toml_switch;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -49,7 +52,7 @@ pub(crate) enum Scope {
 #[derive(Debug, clap::Args)]
 pub(crate) struct Target {
     /// An agent to act on (repeatable): claude-code, cursor, cline,
-    /// qwen-code, droid.
+    /// qwen-code, droid, gemini-cli, codex, copilot.
     #[arg(long = "agent", value_name = "NAME", value_parser = parse_agent, required_unless_present = "all")]
     pub(crate) agents: Vec<Agent>,
     /// Every supported agent found on this machine (for uninstall: every
@@ -193,24 +196,27 @@ fn run_install(args: &InstallArgs) -> anyhow::Result<()> {
     let project = args.target.scope == Scope::Project;
     for spec in specs {
         let path = spec.path(&base, project);
-        let (changes, skipped) = install_changes(spec, &path, &command)?;
+        let (changes, skipped) = install_changes(spec, (&base, &path), &command)?;
         for event in &skipped {
-            println!(
+            outln!(
                 "{}: {} is not hookgate's; left alone, so `{event}` is not hooked",
                 spec.agent,
                 path.join(event).display()
             );
         }
         finish(
-            spec,
+            spec.agent.as_str(),
             &path,
             &changes,
             args.target.dry_run,
             change::apply_install,
         )?;
+        if let Some(switch) = &spec.switch {
+            outln!("{}: note: {}", spec.agent, switch.notice);
+        }
     }
     if !args.target.dry_run {
-        println!("Check the chain with: gateway doctor");
+        outln!("Check the chain with: gateway doctor");
     }
     Ok(())
 }
@@ -221,9 +227,9 @@ fn run_uninstall(target: &Target) -> anyhow::Result<()> {
     let project = target.scope == Scope::Project;
     for spec in selected(target, &home, false) {
         let path = spec.path(&base, project);
-        let changes = uninstall_changes(spec, &path)?;
+        let changes = uninstall_all(spec, &base, &path)?;
         finish(
-            spec,
+            spec.agent.as_str(),
             &path,
             &changes,
             target.dry_run,
@@ -233,9 +239,10 @@ fn run_uninstall(target: &Target) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Prints what changed (or, dry, would change) and applies it.
+/// Prints what changed (or, dry, would change) and applies it; `label`
+/// (an agent, `service`) starts each line.
 fn finish(
-    spec: &AgentSpec,
+    label: &str,
     path: &Path,
     changes: &[Change],
     dry_run: bool,
@@ -243,25 +250,25 @@ fn finish(
 ) -> anyhow::Result<()> {
     let changed: Vec<&Change> = changes.iter().filter(|c| !c.is_noop()).collect();
     if changed.is_empty() {
-        println!("{}: {}: nothing to change", spec.agent, path.display());
+        outln!("{label}: {}: nothing to change", path.display());
         return Ok(());
     }
     for change in changed {
         let name = change.path.display().to_string();
         if dry_run {
-            print!(
+            out!(
                 "{}",
                 diff::unified(&name, change.before.as_deref(), change.after.as_deref())
             );
             continue;
         }
-        apply(change).with_context(|| format!("{}: {name}", spec.agent))?;
+        apply(change).with_context(|| format!("{label}: {name}"))?;
         let what = match (&change.before, &change.after) {
             (None, _) => "created",
             (_, None) => "removed",
             _ => "updated",
         };
-        println!("{}: {what} {name}", spec.agent);
+        outln!("{label}: {what} {name}");
     }
     Ok(())
 }
@@ -269,7 +276,7 @@ fn finish(
 /// The changes that install `spec` at `path`, and events left unhooked.
 fn install_changes(
     spec: &AgentSpec,
-    path: &Path,
+    (base, path): (&Path, &Path),
     command: &HookCommand,
 ) -> anyhow::Result<(Vec<Change>, Vec<String>)> {
     match &spec.format {
@@ -285,13 +292,16 @@ fn install_changes(
             };
             let after = json_config::install(format, before.as_deref(), what)
                 .with_context(|| format!("{}: {}", spec.agent, path.display()))?;
-            let change = Change {
+            let mut changes = vec![Change {
                 path: path.to_path_buf(),
                 before,
                 after: Some(after),
                 executable: false,
-            };
-            Ok((vec![change], Vec::new()))
+            }];
+            if let Some(switch) = &spec.switch {
+                changes.push(switch.install_change(base)?);
+            }
+            Ok((changes, Vec::new()))
         }
     }
 }
@@ -332,4 +342,15 @@ fn uninstall_changes(spec: &AgentSpec, path: &Path) -> anyhow::Result<Vec<Change
         after,
         executable: false,
     }])
+}
+
+/// [`uninstall_changes`] plus the agent's TOML switch turned back.
+fn uninstall_all(spec: &AgentSpec, base: &Path, path: &Path) -> anyhow::Result<Vec<Change>> {
+    let mut changes = uninstall_changes(spec, path)?;
+    if let Some(switch) = &spec.switch
+        && let Some(change) = switch.uninstall_change(base)?
+    {
+        changes.push(change);
+    }
+    Ok(changes)
 }

@@ -19,6 +19,7 @@ mod install;
 mod memory;
 mod observe;
 mod peer_uid;
+mod printing;
 mod reload;
 mod shadow;
 mod socket_activation;
