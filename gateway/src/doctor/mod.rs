@@ -12,7 +12,7 @@
 
 mod agents;
 mod gateway;
-mod probe;
+pub(crate) mod probe;
 
 pub(crate) use gateway::subscribers;
 

@@ -5,7 +5,7 @@
 
 use std::io::Write as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use super::Report;
@@ -62,15 +62,21 @@ fn run(command: &str, payload: &str) -> anyhow::Result<()> {
         // A shim that stopped reading is judged by the counters.
         let _ = stdin.write_all(payload.as_bytes());
     }
+    wait_bounded(&mut child, PROBE_TIMEOUT).map(|_| ())
+}
+
+/// Waits for `child` at most `limit`; past it, kills and reaps it and
+/// says so.
+pub(crate) fn wait_bounded(child: &mut Child, limit: Duration) -> anyhow::Result<ExitStatus> {
     let started = Instant::now();
     loop {
-        if child.try_wait()?.is_some() {
-            return Ok(());
+        if let Some(status) = child.try_wait()? {
+            return Ok(status);
         }
-        if started.elapsed() > PROBE_TIMEOUT {
+        if started.elapsed() > limit {
             let _ = child.kill();
             let _ = child.wait();
-            anyhow::bail!("still running after {PROBE_TIMEOUT:?}");
+            anyhow::bail!("still running after {limit:?}");
         }
         std::thread::sleep(Duration::from_millis(20));
     }

@@ -9,7 +9,9 @@
 //! - [`change`]: backups and atomic writes; [`diff`]: `--dry-run`;
 //! - [`shim`]: placing the shim at a stable path;
 //! - [`toml_switch`]: a TOML switch hooks need on (Codex's `hooks`
-//!   feature).
+//!   feature);
+//! - [`service`]: the systemd user units / launchd agent that start the
+//!   gateway.
 //!
 //! Install is idempotent (a second run finds its entries in place and
 //! writes nothing) and uninstall removes exactly what install added: when
@@ -24,6 +26,7 @@ mod hooks;
 pub(crate) mod json;
 pub(crate) mod json_config;
 pub(crate) mod script_dir;
+mod service;
 pub(crate) mod shim;
 pub(crate) mod toml_switch;
 
@@ -53,7 +56,7 @@ pub(crate) enum Scope {
 pub(crate) struct Target {
     /// An agent to act on (repeatable): claude-code, cursor, cline,
     /// qwen-code, droid, gemini-cli, codex, copilot.
-    #[arg(long = "agent", value_name = "NAME", value_parser = parse_agent, required_unless_present = "all")]
+    #[arg(long = "agent", value_name = "NAME", value_parser = parse_agent, required_unless_present_any = ["all", "service"])]
     pub(crate) agents: Vec<Agent>,
     /// Every supported agent found on this machine (for uninstall: every
     /// supported agent).
@@ -64,6 +67,11 @@ pub(crate) struct Target {
     /// Print the diff of every file that would change; change nothing.
     #[arg(long)]
     pub(crate) dry_run: bool,
+    /// Install: write the gateway's systemd user socket + service (a
+    /// launchd agent on macOS) even where no user manager runs (default:
+    /// where one runs). Uninstall: stop and remove them (`--all` too).
+    #[arg(long)]
+    pub(crate) service: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -85,6 +93,10 @@ pub(crate) struct InstallArgs {
     /// one: Claude Code `onFailure: "block"`, Cursor `failClosed`).
     #[arg(long)]
     pub(crate) fail_closed: bool,
+    /// Leave the service manager alone: the shim's autostart is then the
+    /// only way the gateway starts.
+    #[arg(long, conflicts_with = "service")]
+    pub(crate) no_service: bool,
 }
 
 fn parse_agent(name: &str) -> Result<Agent, String> {
@@ -169,7 +181,8 @@ fn run_install(args: &InstallArgs) -> anyhow::Result<()> {
     let home = home()?;
     let base = base(args.target.scope, &home)?;
     let specs = selected(&args.target, &home, true);
-    if specs.is_empty() {
+    let agents_asked = args.target.all || !args.target.agents.is_empty();
+    if agents_asked && specs.is_empty() {
         bail!(
             "found none of the supported agents ({}) on PATH or in {}; name one with --agent",
             supported_names(),
@@ -215,6 +228,13 @@ fn run_install(args: &InstallArgs) -> anyhow::Result<()> {
             outln!("{}: note: {}", spec.agent, switch.notice);
         }
     }
+    let choice = match (args.no_service, args.target.service) {
+        (true, _) => service::Choice::Never,
+        (false, true) => service::Choice::Always,
+        (false, false) => service::Choice::Auto,
+    };
+    let started_by = (command.gateway.as_path(), command.socket.as_path());
+    service::install(choice, started_by, &home, args.target.dry_run)?;
     if !args.target.dry_run {
         outln!("Check the chain with: gateway doctor");
     }
@@ -235,6 +255,9 @@ fn run_uninstall(target: &Target) -> anyhow::Result<()> {
             target.dry_run,
             change::apply_uninstall,
         )?;
+    }
+    if target.service || target.all {
+        service::uninstall(&home, target.dry_run)?;
     }
     Ok(())
 }

@@ -12,6 +12,9 @@ use hookgate_integration_tests::binaries::binaries;
 
 /// `gateway doctor` for the users these tests install for.
 mod doctor;
+/// `--service`: the systemd user units.
+#[cfg(target_os = "linux")]
+mod service;
 
 /// How long a gateway may take to come up on a loaded machine.
 const STARTUP: Duration = Duration::from_secs(30);
