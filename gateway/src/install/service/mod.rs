@@ -229,8 +229,14 @@ fn disable(manager: Manager) {
     }
 }
 
+/// launchd's domain for this user's GUI session (`gui/<uid>`).
 fn launchd_domain() -> String {
-    format!("gui/{}", hookgate_wire::socket::current_uid())
+    #[cfg(unix)]
+    let uid = hookgate_wire::socket::current_uid();
+    // Never used off Unix (no launchd); keeps the module portable.
+    #[cfg(not(unix))]
+    let uid = 0;
+    format!("gui/{uid}")
 }
 
 /// Runs a manager command, saying what happened; a failure is reported,
