@@ -78,3 +78,23 @@ fn doctor_fails_when_no_agent_is_installed() {
     assert_eq!(code, Some(64), "{out}");
     assert!(out.contains("gateway install --all"), "{out}");
 }
+
+#[test]
+fn doctor_fails_when_the_agent_switches_every_hook_off() {
+    let mut user = User::new();
+    user.install(&["gemini-cli"]);
+    user.serve();
+    let (code, out) = user.doctor(&[]);
+    assert_eq!(code, Some(0), "{out}");
+    // The user turns Gemini's hooks off: the entries are all still there.
+    let settings = user.home().join(".gemini/settings.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let off = text.replacen('{', "{\"hooksConfig\": {\"enabled\": false},", 1);
+    std::fs::write(&settings, off).unwrap();
+    let (code, out) = user.doctor(&[]);
+    assert_eq!(code, Some(64), "{out}");
+    assert!(
+        out.contains("`hooksConfig.enabled: false`") && out.contains("turns every hook off"),
+        "{out}"
+    );
+}
