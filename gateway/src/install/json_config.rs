@@ -244,6 +244,69 @@ mod tests {
         );
     }
 
+    /// (agent, event, the handler's keys in order, how its command ends).
+    const HANDLERS: [(Agent, &str, &[&str], &str); 4] = [
+        (
+            Agent::ClaudeCode,
+            "PreToolUse",
+            &["type", "command", "timeout"],
+            " claude-code",
+        ),
+        (
+            Agent::GeminiCli,
+            "BeforeTool",
+            &["type", "command", "timeout"],
+            " gemini-cli",
+        ),
+        (
+            Agent::Codex,
+            "PreToolUse",
+            &["type", "command", "timeout"],
+            " codex",
+        ),
+        (
+            Agent::Copilot,
+            "preToolUse",
+            &["type", "bash", "timeoutSec"],
+            " copilot preToolUse",
+        ),
+    ];
+
+    #[test]
+    fn each_agent_gets_its_own_handler_keys_and_command() {
+        for (agent, event, keys, tail) in HANDLERS {
+            let spec = AGENTS.iter().find(|s| s.agent == agent).unwrap();
+            let Format::Json(format) = &spec.format else {
+                panic!("{agent} is JSON");
+            };
+            let cmd = command(false);
+            let what = Registration {
+                agent,
+                events: &[event],
+                guarded: &[],
+                command: &cmd,
+            };
+            let root = Json::parse(&install(format, None, what).unwrap()).unwrap();
+            let Some(Json::Array(items)) = root.get("hooks").and_then(|h| h.get(event)) else {
+                panic!("{agent}: no {event}");
+            };
+            let handler = match format.layout.shape {
+                Shape::Flat => &items[0],
+                Shape::Grouped => match items[0].get("hooks") {
+                    Some(Json::Array(handlers)) => &handlers[0],
+                    other => panic!("{agent}: {other:?}"),
+                },
+            };
+            let Json::Object(members) = handler else {
+                panic!("{agent}: {handler:?}")
+            };
+            let names: Vec<&str> = members.iter().map(|(k, _)| k.as_str()).collect();
+            assert_eq!(names, keys, "{agent}");
+            let line = handler.get(keys[1]).and_then(Json::as_str).unwrap();
+            assert!(line.ends_with(tail), "{agent}: {line}");
+        }
+    }
+
     #[test]
     fn configs_that_are_not_objects_are_refused() {
         let spec = &AGENTS[0];

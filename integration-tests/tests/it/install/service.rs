@@ -7,21 +7,20 @@ use super::*;
 
 const UNITS: &str = ".config/systemd/user";
 
+/// `gateway install --agent claude-code` plus `more`, with `env`.
+fn install_claude(user: &User, more: &[&str], env: &[(&str, &Path)]) -> Output {
+    let shim = binaries().shim.display().to_string();
+    let mut args = vec!["install", "--agent", "claude-code", "--shim", &shim];
+    args.extend(more);
+    user.gateway(&args, env)
+}
+
 #[test]
 fn service_units_follow_the_pinned_socket_and_uninstall_removes_them() {
     let user = User::new();
-    let shim = binaries().shim.display().to_string();
     let runtime = user.home().join("run");
     let env = [("XDG_RUNTIME_DIR", runtime.as_path())];
-    let install = [
-        "install",
-        "--agent",
-        "claude-code",
-        "--shim",
-        &shim,
-        "--service",
-    ];
-    let out = user.gateway(&install, &env);
+    let out = install_claude(&user, &["--service"], &env);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let dir = user.home().join(UNITS);
     let socket_unit = std::fs::read_to_string(dir.join("hookgate.socket")).unwrap();
@@ -46,7 +45,7 @@ fn service_units_follow_the_pinned_socket_and_uninstall_removes_them() {
     );
 
     let once = user.files();
-    let out = user.gateway(&install, &env);
+    let out = install_claude(&user, &["--service"], &env);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(user.files(), once, "a second install changed files");
 
@@ -61,12 +60,8 @@ fn a_running_manager_is_asked_and_a_failure_is_only_a_warning() {
     let user = User::new();
     // What marks a running user manager; systemctl cannot talk to a file.
     user.write("run/systemd/private", "");
-    let shim = binaries().shim.display().to_string();
     let runtime = user.home().join("run");
-    let out = user.gateway(
-        &["install", "--agent", "claude-code", "--shim", &shim],
-        &[("XDG_RUNTIME_DIR", runtime.as_path())],
-    );
+    let out = install_claude(&user, &[], &[("XDG_RUNTIME_DIR", runtime.as_path())]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(user.home().join(UNITS).join("hookgate.socket").exists());
     assert!(
@@ -81,18 +76,7 @@ fn a_unit_of_the_users_own_is_never_overwritten_or_removed() {
     let user = User::new();
     let mine = "[Socket]\nListenStream=/tmp/mine.sock\n";
     user.write(&format!("{UNITS}/hookgate.socket"), mine);
-    let shim = binaries().shim.display().to_string();
-    let out = user.gateway(
-        &[
-            "install",
-            "--agent",
-            "claude-code",
-            "--shim",
-            &shim,
-            "--service",
-        ],
-        &[],
-    );
+    let out = install_claude(&user, &["--service"], &[]);
     assert!(!out.status.success());
     assert!(
         text(&out.stderr).contains("was not written by `gateway install`"),
