@@ -21,7 +21,7 @@
 
 pub use hookgate_dialect::{
     Agent, DetectError, Detected, Dialect, FailMode, Reply, UnknownAgent, args_hint, detect,
-    detect_with_event, fallback, probe_payload,
+    detect_with_event, fallback, probe_event, probe_payload,
 };
 
 mod claude_code;

@@ -30,5 +30,5 @@ mod testing;
 pub use detect::{DetectError, Detected, args_hint, detect, detect_with_event};
 pub use dialect::{Agent, Dialect, FailMode, UnknownAgent};
 pub use fallback::{WORKTREE_CREATE_MESSAGE, fallback};
-pub use probe::probe_payload;
+pub use probe::{probe_event, probe_payload};
 pub use reply::Reply;

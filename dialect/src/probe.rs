@@ -24,6 +24,28 @@ pub fn probe_payload(agent: Agent) -> Option<&'static str> {
         Agent::Droid => {
             r#"{"session_id":"hookgate-doctor","cwd":"/","permission_mode":"auto-high","hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":"true"}}"#
         }
-        _ => return None,
+        Agent::GeminiCli => {
+            r#"{"session_id":"hookgate-doctor","cwd":"/","hook_event_name":"BeforeTool","timestamp":"2026-01-01T00:00:00.000Z","tool_name":"run_shell_command","tool_input":{"command":"true"}}"#
+        }
+        Agent::Codex => {
+            r#"{"session_id":"hookgate-doctor","turn_id":"hookgate-doctor","cwd":"/","hook_event_name":"PreToolUse","model":"hookgate-doctor","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"true"},"tool_use_id":"hookgate-doctor"}"#
+        }
+        // camelCase: the event is named on the shim's command line
+        // ([`probe_event`]), not in the payload.
+        Agent::Copilot => {
+            r#"{"sessionId":"hookgate-doctor","timestamp":1767225600000,"cwd":"/","toolName":"bash","toolArgs":{"command":"true"}}"#
+        }
     })
+}
+
+/// The agent's own name of the event [`probe_payload`] is: the hook entry
+/// `gateway doctor` runs it through.
+pub fn probe_event(agent: Agent) -> &'static str {
+    match agent {
+        Agent::Cursor => "beforeShellExecution",
+        Agent::Cline => "PreToolUse",
+        Agent::GeminiCli => "BeforeTool",
+        Agent::Copilot => "preToolUse",
+        Agent::ClaudeCode | Agent::Codex | Agent::QwenCode | Agent::Droid => "PreToolUse",
+    }
 }

@@ -24,7 +24,7 @@ pub(crate) fn run(args: &AuditArgs) -> ExitCode {
     match args.action {
         Some(AuditAction::Verify) => match auditlog::verify(&path) {
             Ok(lines) => {
-                println!("{}: intact, {lines} lines", path.display());
+                outln!("{}: intact, {lines} lines", path.display());
                 ExitCode::SUCCESS
             }
             Err(err) => {

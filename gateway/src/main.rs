@@ -1,11 +1,19 @@
 //! `gateway`: parse the command line, set up logging, run the daemon.
 //! Everything else lives in the library (`hookgate_gateway`).
 
+#[macro_use]
+mod out;
+
 #[allow(
     clippy::disallowed_methods,
     reason = "a CLI command with one user waiting: no hook is answered on its runtime"
 )]
 mod audit_command;
+#[allow(
+    clippy::disallowed_methods,
+    reason = "a CLI command with one user waiting: no hook is answered on its runtime"
+)]
+mod child;
 mod cli;
 #[allow(
     clippy::disallowed_methods,
@@ -127,6 +135,23 @@ fn serve(args: ServeArgs) -> ExitCode {
     }
 }
 
+/// The socket systemd passed (socket activation), else one bound at `path`.
+async fn listen(path: &std::path::Path) -> anyhow::Result<Listener> {
+    #[cfg(unix)]
+    if let Some(listener) = Listener::inherited().context("socket activation")? {
+        tracing::info!(socket = %listener.path().display(), "socket activation: serving the inherited socket");
+        if listener.path() != path {
+            tracing::info!(
+                inherited = %listener.path().display(),
+                configured = %path.display(),
+                "serving the socket systemd passed, not the configured path"
+            );
+        }
+        return Ok(listener);
+    }
+    Ok(Listener::bind(path).await?)
+}
+
 async fn run(config: Config, args: ServeArgs) -> anyhow::Result<()> {
     let path = args
         .socket
@@ -150,7 +175,7 @@ async fn run(config: Config, args: ServeArgs) -> anyhow::Result<()> {
     #[cfg(unix)]
     let _hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
         .context("ignoring SIGHUP")?;
-    let listener = Listener::bind(&path).await?;
+    let listener = listen(&path).await?;
     let options = Options {
         metrics_addr: args.metrics_addr,
         config_path: args.config,

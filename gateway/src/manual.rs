@@ -12,7 +12,10 @@ use crate::cli::{Cli, CompletionsArgs};
 /// `gateway completions bash > ~/.local/share/bash-completion/completions/gateway`).
 pub(crate) fn completions(args: &CompletionsArgs) -> ExitCode {
     let mut command = Cli::command();
-    clap_complete::generate(args.shell, &mut command, "gateway", &mut std::io::stdout());
+    // Into memory first: `generate` panics when its writer fails.
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut command, "gateway", &mut script);
+    crate::out::print(&script);
     ExitCode::SUCCESS
 }
 
@@ -20,9 +23,12 @@ pub(crate) fn completions(args: &CompletionsArgs) -> ExitCode {
 /// ~/.local/share/man/man1/gateway.1`).
 pub(crate) fn man() -> ExitCode {
     let page = clap_mangen::Man::new(Cli::command());
-    match page.render(&mut std::io::stdout()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+    let mut roff = Vec::new();
+    match page.render(&mut roff) {
+        Ok(()) => {
+            crate::out::print(&roff);
+            ExitCode::SUCCESS
+        }
         Err(err) => {
             eprintln!("gateway: error: writing the man page: {err}");
             ExitCode::FAILURE

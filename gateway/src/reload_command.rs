@@ -31,7 +31,7 @@ pub(crate) fn run(args: &ReloadArgs) -> ExitCode {
             ExitCode::from(EXIT_REFUSED)
         }
         Ok(reply) => {
-            println!("config {}: generation {}", reply.result, reply.generation);
+            outln!("config {}: generation {}", reply.result, reply.generation);
             ExitCode::SUCCESS
         }
         Err(err) => {

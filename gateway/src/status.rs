@@ -59,9 +59,7 @@ pub(crate) fn run(args: &StatusArgs) -> ExitCode {
             let Some(secs) = args.watch else {
                 return match result {
                     Ok(doc) => {
-                        // A closed pipe (`gateway status | head -1`) is
-                        // the reader's choice, not a failure.
-                        let _ = std::io::stdout().write_all(text.as_bytes());
+                        crate::out::print(text.as_bytes());
                         let down = subscribers_down(&doc);
                         if args.check && !down.is_empty() {
                             eprintln!(

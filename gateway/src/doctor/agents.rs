@@ -57,7 +57,13 @@ pub(crate) fn check(named: &[Agent], report: &mut Report) -> Vec<Installed> {
             }
             found = true;
             check_entries(spec, &path, scope, &commands, report);
-            if let Some((_, line)) = commands.first() {
+            check_switch(spec, &path, scope, report);
+            check_hooks_off(spec, &path, report);
+            // The probe goes through the entry of its own event (Copilot's
+            // camelCase commands name it), else any entry.
+            let probe = hookgate_adapters::probe_event(spec.agent);
+            let entry = commands.iter().find(|(event, _)| event == probe);
+            if let Some((_, line)) = entry.or(commands.first()) {
                 installed.push(Installed {
                     agent: spec.agent,
                     command: line.clone(),
@@ -166,5 +172,69 @@ fn check_entries(
                 &format!("{reinstall} (run it with the gateway you keep)"),
             );
         }
+    }
+}
+
+/// The agent's TOML switch is on (Codex's `[features] hooks`): without it
+/// the agent reads none of the hooks above.
+fn check_switch(spec: &AgentSpec, path: &std::path::Path, scope: &str, report: &mut Report) {
+    let Some(switch) = &spec.switch else { return };
+    // The switch's file sits where the hooks file does, in the same scope.
+    let base = match scope {
+        "project" => std::env::current_dir().ok(),
+        _ => crate::install::home().ok(),
+    };
+    let Some(base) = base else { return };
+    let agent = spec.agent;
+    report.note(&format!("{agent}: {}", switch.notice));
+    if switch.is_on_at(&base) {
+        report.ok(&format!(
+            "{agent}: `{}.{} = true` in {}",
+            switch.table,
+            switch.key,
+            base.join(switch.path).display()
+        ));
+    } else {
+        report.problem(
+            &format!(
+                "{agent}: `[{}] {} = true` is missing from {}: {agent} ignores {}",
+                switch.table,
+                switch.key,
+                base.join(switch.path).display(),
+                path.display()
+            ),
+            &format!("gateway install --agent {agent}"),
+        );
+    }
+}
+
+/// Settings that turn every hook of an agent off, whatever its hooks say:
+/// (agent, JSON pointer, the value that means off).
+const HOOKS_OFF: &[(Agent, &str, bool)] = &[
+    (Agent::ClaudeCode, "/disableAllHooks", true),
+    (Agent::QwenCode, "/disableAllHooks", true),
+    (Agent::GeminiCli, "/hooksConfig/enabled", false),
+];
+
+/// The agent's config does not switch all its hooks off.
+fn check_hooks_off(spec: &AgentSpec, path: &std::path::Path, report: &mut Report) {
+    let Some((_, pointer, off)) = HOOKS_OFF.iter().find(|(a, _, _)| *a == spec.agent) else {
+        return;
+    };
+    let Ok(Some(text)) = change::read(&change::resolve(path)) else {
+        return;
+    };
+    let value: Option<serde_json::Value> = serde_json::from_str(&text).ok();
+    let set = value.as_ref().and_then(|v| v.pointer(pointer)?.as_bool());
+    if set == Some(*off) {
+        let key = pointer.trim_start_matches('/').replace('/', ".");
+        report.problem(
+            &format!(
+                "{}: `{key}: {off}` in {} turns every hook off, hookgate's too",
+                spec.agent,
+                path.display()
+            ),
+            &format!("remove `{key}` from {}", path.display()),
+        );
     }
 }

@@ -12,7 +12,7 @@
 
 mod agents;
 mod gateway;
-mod probe;
+pub(crate) mod probe;
 
 pub(crate) use gateway::subscribers;
 
@@ -49,17 +49,17 @@ pub(crate) struct Report {
 
 impl Report {
     pub(crate) fn ok(&mut self, what: &str) {
-        println!("ok       {what}");
+        outln!("ok       {what}");
     }
 
     pub(crate) fn note(&mut self, what: &str) {
-        println!("note     {what}");
+        outln!("note     {what}");
     }
 
     /// An unprotected situation, and what to run about it.
     pub(crate) fn problem(&mut self, what: &str, fix: &str) {
         self.problems += 1;
-        println!("PROBLEM  {what}\n         fix: {fix}");
+        outln!("PROBLEM  {what}\n         fix: {fix}");
     }
 }
 
@@ -84,10 +84,10 @@ pub(crate) fn run(args: &DoctorArgs) -> ExitCode {
         report.note("the round trip through the shim is skipped: no gateway to answer it");
     }
     if report.problems == 0 {
-        println!("hookgate doctor: protected");
+        outln!("hookgate doctor: protected");
         ExitCode::SUCCESS
     } else {
-        println!(
+        outln!(
             "hookgate doctor: {} problem(s): not protected until they are fixed",
             report.problems
         );

@@ -6,7 +6,7 @@
 use std::io::Write as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::Report;
 use super::agents::Installed;
@@ -62,16 +62,6 @@ fn run(command: &str, payload: &str) -> anyhow::Result<()> {
         // A shim that stopped reading is judged by the counters.
         let _ = stdin.write_all(payload.as_bytes());
     }
-    let started = Instant::now();
-    loop {
-        if child.try_wait()?.is_some() {
-            return Ok(());
-        }
-        if started.elapsed() > PROBE_TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            anyhow::bail!("still running after {PROBE_TIMEOUT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    crate::child::wait_bounded(&mut child, PROBE_TIMEOUT).map(|_| ())
 }
+

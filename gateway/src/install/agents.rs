@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 
 use hookgate_adapters::Agent;
 
-use super::hooks::Shape;
+use super::hooks::{Layout, Shape};
+use super::toml_switch::TomlSwitch;
 
 /// How long the agent waits for the hook, in the agent's unit: well above
 /// the shim's own deadline (5 s, plus its bounded autostart wait), so the
@@ -25,13 +26,17 @@ pub(crate) struct JsonFormat {
     pub(crate) hooks_key: Option<&'static str>,
     /// A `"version": N` member the file must have (Cursor).
     pub(crate) version: Option<u64>,
-    pub(crate) shape: Shape,
+    pub(crate) layout: Layout,
     /// The group's `matcher` (grouped shape only); `None`: no matcher key.
     pub(crate) matcher: Option<&'static str>,
     /// Whether handlers say `"type": "command"`.
     pub(crate) typed: bool,
-    /// The hook timeout, in the agent's unit.
+    /// The hook timeout, in the agent's unit, under `timeout_key`.
     pub(crate) timeout: u64,
+    pub(crate) timeout_key: &'static str,
+    /// Whether the command names the event after the agent: the agent's
+    /// payloads name none (Copilot CLI's camelCase hooks).
+    pub(crate) event_arg: bool,
     /// The agent's own fail-closed switch on a handler, set with
     /// `--fail-closed` on the events in `AgentSpec::guarded`.
     pub(crate) fail_closed: Option<(&'static str, FailSwitch)>,
@@ -70,6 +75,8 @@ pub(crate) struct AgentSpec {
     /// Events that can block an action: where `--fail-closed` also sets
     /// the agent's own fail-closed switch.
     pub(crate) guarded: &'static [&'static str],
+    /// A TOML switch that must be on for the agent to run hooks (Codex).
+    pub(crate) switch: Option<TomlSwitch>,
 }
 
 impl AgentSpec {
@@ -104,10 +111,12 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         format: Format::Json(JsonFormat {
             hooks_key: Some("hooks"),
             version: None,
-            shape: Shape::Grouped,
+            layout: Layout::GROUPED,
             matcher: None,
             typed: true,
             timeout: HOOK_TIMEOUT_SECS,
+            timeout_key: "timeout",
+            event_arg: false,
             // Claude Code 2.1.295+; older versions ignore the key.
             fail_closed: Some(("onFailure", FailSwitch::Text("block"))),
         }),
@@ -137,6 +146,7 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             "PermissionRequest",
             "UserPromptSubmit",
         ],
+        switch: None,
     },
     AgentSpec {
         agent: Agent::Cursor,
@@ -147,10 +157,12 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         format: Format::Json(JsonFormat {
             hooks_key: Some("hooks"),
             version: Some(1),
-            shape: Shape::Flat,
+            layout: Layout::FLAT,
             matcher: None,
             typed: false,
             timeout: HOOK_TIMEOUT_SECS,
+            timeout_key: "timeout",
+            event_arg: false,
             fail_closed: Some(("failClosed", FailSwitch::True)),
         }),
         events: &[
@@ -184,6 +196,7 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             "beforeTabFileRead",
             "subagentStart",
         ],
+        switch: None,
     },
     AgentSpec {
         agent: Agent::Cline,
@@ -209,6 +222,7 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         // Cline has no fail-closed switch; `--fail-closed` on the shim is
         // its only one (a `cancel` reply).
         guarded: &[],
+        switch: None,
     },
     AgentSpec {
         agent: Agent::QwenCode,
@@ -219,11 +233,13 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         format: Format::Json(JsonFormat {
             hooks_key: Some("hooks"),
             version: None,
-            shape: Shape::Grouped,
+            layout: Layout::GROUPED,
             matcher: Some(""),
             typed: true,
             // Qwen's command timeout is in milliseconds.
             timeout: HOOK_TIMEOUT_SECS * 1000,
+            timeout_key: "timeout",
+            event_arg: false,
             fail_closed: None,
         }),
         events: &[
@@ -243,6 +259,7 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             "SessionEnd",
         ],
         guarded: &[],
+        switch: None,
     },
     AgentSpec {
         agent: Agent::Droid,
@@ -253,10 +270,12 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         format: Format::Json(JsonFormat {
             hooks_key: None,
             version: None,
-            shape: Shape::Grouped,
+            layout: Layout::GROUPED,
             matcher: Some("*"),
             typed: true,
             timeout: HOOK_TIMEOUT_SECS,
+            timeout_key: "timeout",
+            event_arg: false,
             fail_closed: None,
         }),
         events: &[
@@ -271,6 +290,128 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             "SessionEnd",
         ],
         guarded: &[],
+        switch: None,
+    },
+    AgentSpec {
+        agent: Agent::GeminiCli,
+        user_path: ".gemini/settings.json",
+        project_path: ".gemini/settings.json",
+        programs: &["gemini"],
+        home_dir: ".gemini",
+        format: Format::Json(JsonFormat {
+            hooks_key: Some("hooks"),
+            version: None,
+            layout: Layout::GROUPED,
+            matcher: Some(""),
+            typed: true,
+            // Gemini's command timeout is in milliseconds.
+            timeout: HOOK_TIMEOUT_SECS * 1000,
+            timeout_key: "timeout",
+            event_arg: false,
+            // Gemini has no fail-closed switch (0.61.0).
+            fail_closed: None,
+        }),
+        // The model events fire on every model call: hooked all the same,
+        // a policy may want to see (or block) what the model is sent.
+        events: &[
+            "SessionStart",
+            "BeforeAgent",
+            "BeforeModel",
+            "BeforeToolSelection",
+            "AfterModel",
+            "BeforeTool",
+            "AfterTool",
+            "AfterAgent",
+            "PreCompress",
+            "Notification",
+            "SessionEnd",
+        ],
+        guarded: &[],
+        switch: None,
+    },
+    AgentSpec {
+        agent: Agent::Codex,
+        // `$CODEX_HOME` moves `~/.codex`; install writes the default.
+        user_path: ".codex/hooks.json",
+        project_path: ".codex/hooks.json",
+        programs: &["codex"],
+        home_dir: ".codex",
+        format: Format::Json(JsonFormat {
+            hooks_key: Some("hooks"),
+            version: None,
+            layout: Layout::GROUPED,
+            matcher: Some(""),
+            typed: true,
+            timeout: HOOK_TIMEOUT_SECS,
+            timeout_key: "timeout",
+            event_arg: false,
+            fail_closed: None,
+        }),
+        events: &[
+            "SessionStart",
+            "UserPromptSubmit",
+            "PreToolUse",
+            "PermissionRequest",
+            "PostToolUse",
+            "Stop",
+            "SubagentStart",
+            "SubagentStop",
+            "PreCompact",
+            "PostCompact",
+            "Interrupt",
+            "SessionEnd",
+        ],
+        guarded: &[],
+        // Without it Codex reads no hooks.json at all.
+        switch: Some(TomlSwitch {
+            path: ".codex/config.toml",
+            table: "features",
+            key: "hooks",
+            notice: "Codex runs new or changed hooks only once trusted: start `codex` and answer \"Trust all and continue\" (`codex exec` skips untrusted hooks)",
+        }),
+    },
+    AgentSpec {
+        agent: Agent::Copilot,
+        // A file of its own: Copilot loads every `*.json` of the directory.
+        user_path: ".copilot/hooks/hookgate.json",
+        project_path: ".github/hooks/hookgate.json",
+        programs: &["copilot"],
+        home_dir: ".copilot",
+        format: Format::Json(JsonFormat {
+            hooks_key: Some("hooks"),
+            version: Some(1),
+            layout: Layout {
+                shape: Shape::Flat,
+                command_key: "bash",
+            },
+            matcher: None,
+            typed: true,
+            timeout: HOOK_TIMEOUT_SECS,
+            timeout_key: "timeoutSec",
+            // camelCase: Copilot's own dialect, with every event
+            // (permissionRequest, subagentStart, preCompact... have no
+            // PascalCase form); its payloads name no event.
+            event_arg: true,
+            // A crashing hook already denies (1.0.57+); no switch.
+            fail_closed: None,
+        }),
+        events: &[
+            "sessionStart",
+            "userPromptSubmitted",
+            "preToolUse",
+            "permissionRequest",
+            "postToolUse",
+            "postToolUseFailure",
+            "agentStop",
+            "subagentStart",
+            "subagentStop",
+            "preCompact",
+            "errorOccurred",
+            "notification",
+            "sessionEnd",
+        ],
+        guarded: &[],
+        switch: None,
     },
 ];
 

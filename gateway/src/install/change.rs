@@ -85,6 +85,12 @@ pub(crate) fn apply_uninstall(change: &Change) -> anyhow::Result<()> {
     }
 }
 
+/// Writes (or removes) a file hookgate owns outright, such as a service
+/// unit: no backup.
+pub(crate) fn apply_plain(change: &Change) -> anyhow::Result<()> {
+    write_or_remove(change)
+}
+
 fn write_or_remove(change: &Change) -> anyhow::Result<()> {
     if change.is_noop() {
         return Ok(());

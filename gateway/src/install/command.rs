@@ -41,6 +41,13 @@ pub(crate) struct HookCommand {
 impl HookCommand {
     /// The command line for `agent`.
     pub(crate) fn line(&self, agent: Agent) -> String {
+        self.line_for(agent, None)
+    }
+
+    /// The command line for `agent`, naming `event` after it when the
+    /// agent's payloads name none (Copilot CLI's camelCase hooks). Event
+    /// names come from the install table, never from a file.
+    pub(crate) fn line_for(&self, agent: Agent, event: Option<&str>) -> String {
         let mut line = format!(
             "{PREFIX}{} HOOKGATE_AUTOSTART=1 HOOKGATE_GATEWAY={} {} {}",
             quote(&self.socket),
@@ -48,6 +55,10 @@ impl HookCommand {
             quote(&self.shim),
             agent.as_str(),
         );
+        if let Some(event) = event {
+            line.push(' ');
+            line.push_str(event);
+        }
         if self.fail_closed {
             line.push_str(" --fail-closed");
         }

@@ -16,48 +16,77 @@ pub(crate) enum Shape {
     Flat,
 }
 
+/// Where a handler's command lives and how items hold handlers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Layout {
+    pub(crate) shape: Shape,
+    /// The handler's command key: `command`, or Copilot CLI's `bash`.
+    pub(crate) command_key: &'static str,
+}
+
+impl Layout {
+    /// Matcher groups of `command` handlers (Claude Code and most others).
+    pub(crate) const GROUPED: Layout = Layout {
+        shape: Shape::Grouped,
+        command_key: "command",
+    };
+    /// `command` handlers listed directly (Cursor).
+    pub(crate) const FLAT: Layout = Layout {
+        shape: Shape::Flat,
+        command_key: "command",
+    };
+}
+
 /// A config that is not the shape the agent documents: install refuses to
 /// touch it rather than guess.
 #[derive(Debug, thiserror::Error)]
 #[error("`{0}` is not a JSON {1}")]
 pub(crate) struct ShapeError(pub(crate) String, pub(crate) &'static str);
 
-fn is_our_handler(handler: &Json) -> bool {
+fn is_our_handler(handler: &Json, layout: Layout) -> bool {
     handler
-        .get("command")
+        .get(layout.command_key)
         .and_then(Json::as_str)
         .is_some_and(command::is_ours)
 }
 
 /// Removes hookgate's handlers from one event's list; a group left with no
 /// handler by that goes too. Returns how many handlers were removed.
-fn strip(items: &mut Vec<Json>, shape: Shape) -> usize {
-    let before = count(items, shape);
-    match shape {
-        Shape::Flat => items.retain(|item| !is_our_handler(item)),
+fn strip(items: &mut Vec<Json>, layout: Layout) -> usize {
+    let before = count(items, layout);
+    match layout.shape {
+        Shape::Flat => items.retain(|item| !is_our_handler(item, layout)),
         Shape::Grouped => items.retain_mut(|group| {
             let Some(Json::Array(handlers)) = group.get_mut("hooks") else {
                 return true;
             };
             let had = handlers.len();
-            handlers.retain(|h| !is_our_handler(h));
+            handlers.retain(|h| !is_our_handler(h, layout));
             !(handlers.is_empty() && had > 0)
         }),
     }
-    before - count(items, shape)
+    before - count(items, layout)
 }
 
 /// How many of hookgate's handlers one event's list holds.
-fn count(items: &[Json], shape: Shape) -> usize {
-    match shape {
-        Shape::Flat => items.iter().filter(|item| is_our_handler(item)).count(),
+fn count(items: &[Json], layout: Layout) -> usize {
+    match layout.shape {
+        Shape::Flat => items
+            .iter()
+            .filter(|item| is_our_handler(item, layout))
+            .count(),
         Shape::Grouped => items
             .iter()
             .filter_map(|group| match group.get("hooks") {
                 Some(Json::Array(handlers)) => Some(handlers),
                 _ => None,
             })
-            .map(|handlers| handlers.iter().filter(|h| is_our_handler(h)).count())
+            .map(|handlers| {
+                handlers
+                    .iter()
+                    .filter(|h| is_our_handler(h, layout))
+                    .count()
+            })
             .sum(),
     }
 }
@@ -69,22 +98,22 @@ pub(crate) fn merge(
     events: &mut Json,
     event: &str,
     ours: Json,
-    shape: Shape,
+    layout: Layout,
 ) -> Result<(), ShapeError> {
     let Some(Json::Array(items)) = events.entry(event, Json::Array(Vec::new())) else {
         return Err(ShapeError(event.to_owned(), "list"));
     };
-    if count(items, shape) == 1 && items.contains(&ours) {
+    if count(items, layout) == 1 && items.contains(&ours) {
         return Ok(());
     }
-    strip(items, shape);
+    strip(items, layout);
     items.push(ours);
     Ok(())
 }
 
 /// Removes every hookgate handler from `events`, and each event list that
 /// only held hookgate's. Returns how many handlers were removed.
-pub(crate) fn remove_all(events: &mut Json, shape: Shape) -> usize {
+pub(crate) fn remove_all(events: &mut Json, layout: Layout) -> usize {
     let Json::Object(members) = events else {
         return 0;
     };
@@ -93,7 +122,7 @@ pub(crate) fn remove_all(events: &mut Json, shape: Shape) -> usize {
         let Json::Array(items) = value else {
             return true;
         };
-        let n = strip(items, shape);
+        let n = strip(items, layout);
         removed += n;
         !(n > 0 && items.is_empty())
     });
@@ -101,14 +130,14 @@ pub(crate) fn remove_all(events: &mut Json, shape: Shape) -> usize {
 }
 
 /// The names of the events that hold a hookgate handler, with its command.
-pub(crate) fn installed(events: &Json, shape: Shape) -> Vec<(String, String)> {
+pub(crate) fn installed(events: &Json, layout: Layout) -> Vec<(String, String)> {
     let Json::Object(members) = events else {
         return Vec::new();
     };
     let mut found = Vec::new();
     for (event, value) in members {
         let Json::Array(items) = value else { continue };
-        let handlers: Vec<&Json> = match shape {
+        let handlers: Vec<&Json> = match layout.shape {
             Shape::Flat => items.iter().collect(),
             Shape::Grouped => items
                 .iter()
@@ -120,7 +149,7 @@ pub(crate) fn installed(events: &Json, shape: Shape) -> Vec<(String, String)> {
                 .collect(),
         };
         for handler in handlers {
-            if let Some(cmd) = handler.get("command").and_then(Json::as_str)
+            if let Some(cmd) = handler.get(layout.command_key).and_then(Json::as_str)
                 && command::is_ours(cmd)
             {
                 found.push((event.clone(), cmd.to_owned()));
@@ -148,21 +177,21 @@ mod tests {
         let mut events =
             Json::parse(r#"{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "lint"}]}]}"#)
                 .unwrap();
-        merge(&mut events, "PreToolUse", group(OURS), Shape::Grouped).unwrap();
-        merge(&mut events, "Stop", group(OURS), Shape::Grouped).unwrap();
+        merge(&mut events, "PreToolUse", group(OURS), Layout::GROUPED).unwrap();
+        merge(&mut events, "Stop", group(OURS), Layout::GROUPED).unwrap();
         let once = events.render();
-        merge(&mut events, "PreToolUse", group(OURS), Shape::Grouped).unwrap();
-        merge(&mut events, "Stop", group(OURS), Shape::Grouped).unwrap();
+        merge(&mut events, "PreToolUse", group(OURS), Layout::GROUPED).unwrap();
+        merge(&mut events, "Stop", group(OURS), Layout::GROUPED).unwrap();
         assert_eq!(events.render(), once);
-        assert_eq!(installed(&events, Shape::Grouped).len(), 2);
+        assert_eq!(installed(&events, Layout::GROUPED).len(), 2);
         assert!(once.contains("\"lint\""), "{once}");
 
         // A new shim path replaces the old entry instead of adding one.
         let newer = OURS.replace("/bin/", "/opt/");
-        merge(&mut events, "Stop", group(&newer), Shape::Grouped).unwrap();
-        assert_eq!(installed(&events, Shape::Grouped).len(), 2);
+        merge(&mut events, "Stop", group(&newer), Layout::GROUPED).unwrap();
+        assert_eq!(installed(&events, Layout::GROUPED).len(), 2);
 
-        assert_eq!(remove_all(&mut events, Shape::Grouped), 2);
+        assert_eq!(remove_all(&mut events, Layout::GROUPED), 2);
         assert_eq!(
             events.render(),
             Json::parse(r#"{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "lint"}]}]}"#)
@@ -175,10 +204,10 @@ mod tests {
     fn flat_lists_hold_handlers_directly() {
         let mut events = Json::parse(r#"{"stop": [{"command": "./mine.sh"}]}"#).unwrap();
         let ours = Json::parse(&format!(r#"{{"command": "{OURS}"}}"#)).unwrap();
-        merge(&mut events, "stop", ours.clone(), Shape::Flat).unwrap();
-        merge(&mut events, "stop", ours, Shape::Flat).unwrap();
-        assert_eq!(installed(&events, Shape::Flat).len(), 1);
-        assert_eq!(remove_all(&mut events, Shape::Flat), 1);
+        merge(&mut events, "stop", ours.clone(), Layout::FLAT).unwrap();
+        merge(&mut events, "stop", ours, Layout::FLAT).unwrap();
+        assert_eq!(installed(&events, Layout::FLAT).len(), 1);
+        assert_eq!(remove_all(&mut events, Layout::FLAT), 1);
         assert_eq!(
             events.render(),
             "{\n  \"stop\": [\n    {\n      \"command\": \"./mine.sh\"\n    }\n  ]\n}\n"
@@ -188,6 +217,6 @@ mod tests {
     #[test]
     fn a_non_list_event_is_refused() {
         let mut events = Json::parse(r#"{"Stop": "oops"}"#).unwrap();
-        assert!(merge(&mut events, "Stop", group(OURS), Shape::Grouped).is_err());
+        assert!(merge(&mut events, "Stop", group(OURS), Layout::GROUPED).is_err());
     }
 }

@@ -44,12 +44,14 @@ pub(crate) fn install(
     if let Some(version) = format.version {
         root.entry("version", Json::uint(version));
     }
-    let line = what.command.line(what.agent);
     let events = events_mut(format, &mut root)?;
     for event in what.events {
         let guarded = what.command.fail_closed && what.guarded.contains(event);
+        let line = what
+            .command
+            .line_for(what.agent, format.event_arg.then_some(*event));
         let item = item(format, handler(format, &line, guarded));
-        hooks::merge(events, event, item, format.shape)?;
+        hooks::merge(events, event, item, format.layout)?;
     }
     Ok(root.render())
 }
@@ -62,7 +64,7 @@ pub(crate) fn uninstall(format: &JsonFormat, text: &str) -> Result<Option<String
         return Err(ConfigError::NotAnObject);
     }
     let events = events_mut(format, &mut root)?;
-    if hooks::remove_all(events, format.shape) == 0 {
+    if hooks::remove_all(events, format.layout) == 0 {
         return Ok(None);
     }
     if let Some(key) = format.hooks_key
@@ -87,7 +89,7 @@ pub(crate) fn same_without_ours(format: &JsonFormat, a: &str, b: &str) -> bool {
 fn normalized(format: &JsonFormat, text: &str) -> Option<Json> {
     let mut root = Json::parse(text).ok()?;
     let events = events_mut(format, &mut root).ok()?;
-    hooks::remove_all(events, format.shape);
+    hooks::remove_all(events, format.layout);
     if let Json::Object(members) = events {
         members.retain(|(_, value)| !matches!(value, Json::Array(items) if items.is_empty()));
     }
@@ -110,7 +112,7 @@ pub(crate) fn installed(
         Some(key) => root.get(key),
     };
     Ok(events
-        .map(|events| hooks::installed(events, format.shape))
+        .map(|events| hooks::installed(events, format.layout))
         .unwrap_or_default())
 }
 
@@ -132,8 +134,8 @@ fn handler(format: &JsonFormat, line: &str, guarded: bool) -> Json {
     if format.typed {
         members.push(("type".to_owned(), Json::str("command")));
     }
-    members.push(("command".to_owned(), Json::str(line)));
-    members.push(("timeout".to_owned(), Json::uint(format.timeout)));
+    members.push((format.layout.command_key.to_owned(), Json::str(line)));
+    members.push((format.timeout_key.to_owned(), Json::uint(format.timeout)));
     if guarded && let Some((key, value)) = format.fail_closed {
         let value = match value {
             FailSwitch::True => Json::Bool(true),
@@ -145,7 +147,7 @@ fn handler(format: &JsonFormat, line: &str, guarded: bool) -> Json {
 }
 
 fn item(format: &JsonFormat, handler: Json) -> Json {
-    match format.shape {
+    match format.layout.shape {
         Shape::Flat => handler,
         Shape::Grouped => {
             let mut members = Vec::new();
@@ -240,6 +242,69 @@ mod tests {
                 .render()
                 .contains("onFailure")
         );
+    }
+
+    /// (agent, event, the handler's keys in order, how its command ends).
+    const HANDLERS: [(Agent, &str, &[&str], &str); 4] = [
+        (
+            Agent::ClaudeCode,
+            "PreToolUse",
+            &["type", "command", "timeout"],
+            " claude-code",
+        ),
+        (
+            Agent::GeminiCli,
+            "BeforeTool",
+            &["type", "command", "timeout"],
+            " gemini-cli",
+        ),
+        (
+            Agent::Codex,
+            "PreToolUse",
+            &["type", "command", "timeout"],
+            " codex",
+        ),
+        (
+            Agent::Copilot,
+            "preToolUse",
+            &["type", "bash", "timeoutSec"],
+            " copilot preToolUse",
+        ),
+    ];
+
+    #[test]
+    fn each_agent_gets_its_own_handler_keys_and_command() {
+        for (agent, event, keys, tail) in HANDLERS {
+            let spec = AGENTS.iter().find(|s| s.agent == agent).unwrap();
+            let Format::Json(format) = &spec.format else {
+                panic!("{agent} is JSON");
+            };
+            let cmd = command(false);
+            let what = Registration {
+                agent,
+                events: &[event],
+                guarded: &[],
+                command: &cmd,
+            };
+            let root = Json::parse(&install(format, None, what).unwrap()).unwrap();
+            let Some(Json::Array(items)) = root.get("hooks").and_then(|h| h.get(event)) else {
+                panic!("{agent}: no {event}");
+            };
+            let handler = match format.layout.shape {
+                Shape::Flat => &items[0],
+                Shape::Grouped => match items[0].get("hooks") {
+                    Some(Json::Array(handlers)) => &handlers[0],
+                    other => panic!("{agent}: {other:?}"),
+                },
+            };
+            let Json::Object(members) = handler else {
+                panic!("{agent}: {handler:?}")
+            };
+            let names: Vec<&str> = members.iter().map(|(k, _)| k.as_str()).collect();
+            assert_eq!(names, keys, "{agent}");
+            let line = handler.get(keys[1]).and_then(Json::as_str).unwrap();
+            assert!(line.ends_with(tail), "{agent}: {line}");
+        }
     }
 
     #[test]

@@ -7,7 +7,11 @@
 //! - [`json_config`] + [`hooks`] + [`json`]: event-keyed JSON configs,
 //!   edited with their key order kept; [`script_dir`]: Cline's hook files;
 //! - [`change`]: backups and atomic writes; [`diff`]: `--dry-run`;
-//! - [`shim`]: placing the shim at a stable path.
+//! - [`shim`]: placing the shim at a stable path;
+//! - [`toml_switch`]: a TOML switch hooks need on (Codex's `hooks`
+//!   feature);
+//! - [`service`]: the systemd user units / launchd agent that start the
+//!   gateway.
 //!
 //! Install is idempotent (a second run finds its entries in place and
 //! writes nothing) and uninstall removes exactly what install added: when
@@ -22,7 +26,9 @@ mod hooks;
 pub(crate) mod json;
 pub(crate) mod json_config;
 pub(crate) mod script_dir;
+mod service;
 pub(crate) mod shim;
+pub(crate) mod toml_switch;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -49,8 +55,8 @@ pub(crate) enum Scope {
 #[derive(Debug, clap::Args)]
 pub(crate) struct Target {
     /// An agent to act on (repeatable): claude-code, cursor, cline,
-    /// qwen-code, droid.
-    #[arg(long = "agent", value_name = "NAME", value_parser = parse_agent, required_unless_present = "all")]
+    /// qwen-code, droid, gemini-cli, codex, copilot.
+    #[arg(long = "agent", value_name = "NAME", value_parser = parse_agent, required_unless_present_any = ["all", "service"])]
     pub(crate) agents: Vec<Agent>,
     /// Every supported agent found on this machine (for uninstall: every
     /// supported agent).
@@ -61,6 +67,11 @@ pub(crate) struct Target {
     /// Print the diff of every file that would change; change nothing.
     #[arg(long)]
     pub(crate) dry_run: bool,
+    /// Install: write the gateway's systemd user socket + service (a
+    /// launchd agent on macOS) even where no user manager runs (default:
+    /// where one runs). Uninstall: stop and remove them (`--all` too).
+    #[arg(long)]
+    pub(crate) service: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -82,6 +93,10 @@ pub(crate) struct InstallArgs {
     /// one: Claude Code `onFailure: "block"`, Cursor `failClosed`).
     #[arg(long)]
     pub(crate) fail_closed: bool,
+    /// Leave the service manager alone: the shim's autostart is then the
+    /// only way the gateway starts.
+    #[arg(long, conflicts_with = "service")]
+    pub(crate) no_service: bool,
 }
 
 fn parse_agent(name: &str) -> Result<Agent, String> {
@@ -166,7 +181,8 @@ fn run_install(args: &InstallArgs) -> anyhow::Result<()> {
     let home = home()?;
     let base = base(args.target.scope, &home)?;
     let specs = selected(&args.target, &home, true);
-    if specs.is_empty() {
+    let agents_asked = args.target.all || !args.target.agents.is_empty();
+    if agents_asked && specs.is_empty() {
         bail!(
             "found none of the supported agents ({}) on PATH or in {}; name one with --agent",
             supported_names(),
@@ -193,24 +209,34 @@ fn run_install(args: &InstallArgs) -> anyhow::Result<()> {
     let project = args.target.scope == Scope::Project;
     for spec in specs {
         let path = spec.path(&base, project);
-        let (changes, skipped) = install_changes(spec, &path, &command)?;
+        let (changes, skipped) = install_changes(spec, (&base, &path), &command)?;
         for event in &skipped {
-            println!(
+            outln!(
                 "{}: {} is not hookgate's; left alone, so `{event}` is not hooked",
                 spec.agent,
                 path.join(event).display()
             );
         }
         finish(
-            spec,
+            spec.agent.as_str(),
             &path,
             &changes,
             args.target.dry_run,
             change::apply_install,
         )?;
+        if let Some(switch) = &spec.switch {
+            outln!("{}: note: {}", spec.agent, switch.notice);
+        }
     }
+    let choice = match (args.no_service, args.target.service) {
+        (true, _) => service::Choice::Never,
+        (false, true) => service::Choice::Always,
+        (false, false) => service::Choice::Auto,
+    };
+    let started_by = (command.gateway.as_path(), command.socket.as_path());
+    service::install(choice, started_by, &home, args.target.dry_run)?;
     if !args.target.dry_run {
-        println!("Check the chain with: gateway doctor");
+        outln!("Check the chain with: gateway doctor");
     }
     Ok(())
 }
@@ -221,21 +247,25 @@ fn run_uninstall(target: &Target) -> anyhow::Result<()> {
     let project = target.scope == Scope::Project;
     for spec in selected(target, &home, false) {
         let path = spec.path(&base, project);
-        let changes = uninstall_changes(spec, &path)?;
+        let changes = uninstall_all(spec, &base, &path)?;
         finish(
-            spec,
+            spec.agent.as_str(),
             &path,
             &changes,
             target.dry_run,
             change::apply_uninstall,
         )?;
     }
+    if target.service || target.all {
+        service::uninstall(&home, target.dry_run)?;
+    }
     Ok(())
 }
 
-/// Prints what changed (or, dry, would change) and applies it.
+/// Prints what changed (or, dry, would change) and applies it; `label`
+/// (an agent, `service`) starts each line.
 fn finish(
-    spec: &AgentSpec,
+    label: &str,
     path: &Path,
     changes: &[Change],
     dry_run: bool,
@@ -243,25 +273,25 @@ fn finish(
 ) -> anyhow::Result<()> {
     let changed: Vec<&Change> = changes.iter().filter(|c| !c.is_noop()).collect();
     if changed.is_empty() {
-        println!("{}: {}: nothing to change", spec.agent, path.display());
+        outln!("{label}: {}: nothing to change", path.display());
         return Ok(());
     }
     for change in changed {
         let name = change.path.display().to_string();
         if dry_run {
-            print!(
+            out!(
                 "{}",
                 diff::unified(&name, change.before.as_deref(), change.after.as_deref())
             );
             continue;
         }
-        apply(change).with_context(|| format!("{}: {name}", spec.agent))?;
+        apply(change).with_context(|| format!("{label}: {name}"))?;
         let what = match (&change.before, &change.after) {
             (None, _) => "created",
             (_, None) => "removed",
             _ => "updated",
         };
-        println!("{}: {what} {name}", spec.agent);
+        outln!("{label}: {what} {name}");
     }
     Ok(())
 }
@@ -269,7 +299,7 @@ fn finish(
 /// The changes that install `spec` at `path`, and events left unhooked.
 fn install_changes(
     spec: &AgentSpec,
-    path: &Path,
+    (base, path): (&Path, &Path),
     command: &HookCommand,
 ) -> anyhow::Result<(Vec<Change>, Vec<String>)> {
     match &spec.format {
@@ -285,13 +315,16 @@ fn install_changes(
             };
             let after = json_config::install(format, before.as_deref(), what)
                 .with_context(|| format!("{}: {}", spec.agent, path.display()))?;
-            let change = Change {
+            let mut changes = vec![Change {
                 path: path.to_path_buf(),
                 before,
                 after: Some(after),
                 executable: false,
-            };
-            Ok((vec![change], Vec::new()))
+            }];
+            if let Some(switch) = &spec.switch {
+                changes.push(switch.install_change(base)?);
+            }
+            Ok((changes, Vec::new()))
         }
     }
 }
@@ -332,4 +365,15 @@ fn uninstall_changes(spec: &AgentSpec, path: &Path) -> anyhow::Result<Vec<Change
         after,
         executable: false,
     }])
+}
+
+/// [`uninstall_changes`] plus the agent's TOML switch turned back.
+fn uninstall_all(spec: &AgentSpec, base: &Path, path: &Path) -> anyhow::Result<Vec<Change>> {
+    let mut changes = uninstall_changes(spec, path)?;
+    if let Some(switch) = &spec.switch
+        && let Some(change) = switch.uninstall_change(base)?
+    {
+        changes.push(change);
+    }
+    Ok(changes)
 }

@@ -51,7 +51,7 @@ pub(crate) fn place(args: &InstallArgs, home: &Path) -> anyhow::Result<PathBuf> 
     make_executable(tmp.path())?;
     tmp.persist(&target)
         .with_context(|| format!("installing {}", target.display()))?;
-    println!("installed {}", target.display());
+    outln!("installed {}", target.display());
     Ok(target)
 }
 

@@ -3,7 +3,8 @@
 //!
 //! - Unix (`unix`): a Unix socket, 0600 in a 0700 directory, a stale
 //!   socket replaced, a live gateway refused, removed on exit; every peer's
-//!   uid checked (`SO_PEERCRED`).
+//!   uid checked (`SO_PEERCRED`). Or the listening socket systemd passed
+//!   (`activation`: socket activation), left in place on exit.
 //! - Windows (`windows`): a named pipe created as the first instance of its
 //!   name (a running gateway, or a squatter, makes this one refuse to
 //!   start), remote clients rejected, a DACL granting access to this user
@@ -23,6 +24,8 @@ use std::task::{Context, Poll};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
 #[cfg(unix)]
+mod activation;
+#[cfg(unix)]
 mod unix;
 #[cfg(unix)]
 use unix as imp;
@@ -32,6 +35,8 @@ mod windows;
 #[cfg(windows)]
 use windows as imp;
 
+#[cfg(unix)]
+pub use activation::ActivationError;
 pub use imp::{BindError, ClientStream, Listener, Peer, connect};
 
 /// The socket (a named pipe on Windows) for this process's user and

@@ -16,6 +16,7 @@ use std::time::Duration;
 use hookgate_wire::socket::current_uid;
 use tokio::net::{UnixListener, UnixStream};
 
+use super::activation::{self, ActivationError};
 use super::{AcceptError, Connection, Refused};
 
 /// An accepted connection.
@@ -60,6 +61,10 @@ pub enum BindError {
     RemoveStale { path: PathBuf, source: io::Error },
     #[error("cannot listen on {path}: {source}")]
     Bind { path: PathBuf, source: io::Error },
+    #[error(transparent)]
+    Activation(#[from] ActivationError),
+    #[error("the inherited socket {path} is not a socket of this user (uid {uid})")]
+    ForeignSocket { path: PathBuf, uid: u32 },
 }
 
 /// A bound, listening socket. Dropping it removes the socket file, but
@@ -72,6 +77,9 @@ pub struct Listener {
     identity: (u64, u64),
     /// The user the directory belongs to and peers must run as.
     uid: u32,
+    /// Whether this process created the socket file (and removes it): an
+    /// inherited socket is its service manager's.
+    owned: bool,
 }
 
 /// A peer turned away: who it runs as.
@@ -124,7 +132,44 @@ impl Listener {
             path: path.to_path_buf(),
             identity: (meta.dev(), meta.ino()),
             uid,
+            owned: true,
         })
+    }
+
+    /// The listening socket a service manager passed to this process
+    /// (systemd socket activation), if any, held to the same rules as
+    /// [`Listener::bind`]: its directory private and this user's, peers of
+    /// this user only.
+    pub fn inherited() -> Result<Option<Listener>, BindError> {
+        let env = |name: &str| std::env::var(name).ok();
+        let Some(fd) = activation::passed_fd(env, std::process::id())? else {
+            return Ok(None);
+        };
+        let (std, path) = activation::take(fd)?;
+        let uid = current_uid();
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .ok_or_else(|| BindError::NoParent(path.clone()))?;
+        prepare_dir(dir, uid)?;
+        let meta = std::fs::symlink_metadata(&path).map_err(|source| BindError::Inspect {
+            path: path.clone(),
+            source,
+        })?;
+        if !meta.file_type().is_socket() || meta.uid() != uid {
+            return Err(BindError::ForeignSocket { path, uid });
+        }
+        let inner = UnixListener::from_std(std).map_err(|source| BindError::Bind {
+            path: path.clone(),
+            source,
+        })?;
+        Ok(Some(Listener {
+            inner,
+            path,
+            identity: (meta.dev(), meta.ino()),
+            uid,
+            owned: false,
+        }))
     }
 
     pub fn path(&self) -> &Path {
@@ -148,8 +193,9 @@ impl Listener {
 
 impl Drop for Listener {
     fn drop(&mut self) {
-        let ours = std::fs::symlink_metadata(&self.path)
-            .is_ok_and(|m| m.file_type().is_socket() && (m.dev(), m.ino()) == self.identity);
+        let ours = self.owned
+            && std::fs::symlink_metadata(&self.path)
+                .is_ok_and(|m| m.file_type().is_socket() && (m.dev(), m.ino()) == self.identity);
         if !ours {
             return;
         }

@@ -40,8 +40,13 @@ pub(crate) fn prepare(
 ) -> std::io::Result<Launch> {
     let dir = paths.home.join(".codex");
     std::fs::create_dir_all(&dir)?;
-    std::fs::write(dir.join("config.toml"), config_toml(port))?;
-    std::fs::write(dir.join("hooks.json"), hooks_json(hooks, shim).to_string())?;
+    // No hooks (a run whose hooks `gateway install` writes): neither
+    // hooks.json nor the `hooks` feature, which install must turn on.
+    let hooked = !hooks.is_empty();
+    std::fs::write(dir.join("config.toml"), config_toml(port, hooked))?;
+    if hooked {
+        std::fs::write(dir.join("hooks.json"), hooks_json(hooks, shim).to_string())?;
+    }
     let work = paths.work.display().to_string();
     let args = [
         "exec",
@@ -60,10 +65,12 @@ pub(crate) fn prepare(
     })
 }
 
-/// The provider, features and switches of `config.toml`.
-fn config_toml(port: u16) -> String {
+/// The provider, features and switches of `config.toml`; the `hooks`
+/// feature on when `hooks`.
+fn config_toml(port: u16, hooks: bool) -> String {
     format!(
-        r#"model = "{model}"
+        r#"# Written by the hookgate test harness.
+model = "{model}"
 model_provider = "fake"
 check_for_update_on_startup = false
 
@@ -80,8 +87,9 @@ enabled = false
 enabled = false
 
 [features]
-hooks = true
+# Plugins would fetch from the network.
 plugins = false
+hooks = {hooks}
 "#,
         model = crate::fake_model::MODEL,
     )
@@ -104,9 +112,10 @@ mod tests {
             hooks["hooks"]["PreToolUse"][0]["hooks"][0],
             json!({"type": "command", "command": "'/opt/gateway-shim'", "timeout": 30})
         );
-        let config = config_toml(4242);
+        let config = config_toml(4242, true);
         assert!(config.contains("base_url = \"http://127.0.0.1:4242/v1\""));
         assert!(config.contains("wire_api = \"responses\""));
         assert!(config.contains("hooks = true"));
+        assert!(config_toml(4242, false).contains("hooks = false"));
     }
 }

@@ -53,10 +53,13 @@ pub(crate) fn prepare(
 ) -> std::io::Result<Launch> {
     let dir = paths.home.join(".copilot").join("hooks");
     std::fs::create_dir_all(&dir)?;
-    std::fs::write(
-        dir.join("hookgate.json"),
-        hooks_json(hooks, shim, case).to_string(),
-    )?;
+    // No hooks: no file (`gateway install` writes its own).
+    if !hooks.is_empty() {
+        std::fs::write(
+            dir.join("hookgate.json"),
+            hooks_json(hooks, shim, case).to_string(),
+        )?;
+    }
     let model = crate::fake_model::MODEL;
     let args = ["-p", prompt, "--allow-all-tools", "--model", model];
     let env = [

@@ -121,3 +121,28 @@ async fn a_project_installed_cline_is_guarded_by_an_autostarted_gateway() {
         .installed_hooks(|home| install_in(home, "cline", &["--scope", "project"]));
     installed_agent_is_guarded(run).await;
 }
+
+/// `~/.gemini/settings.json`, merged into the run's own settings (auth,
+/// telemetry off) by install.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_installed_gemini_cli_is_guarded_by_an_autostarted_gateway() {
+    let run = run(Agent::GeminiCli).installed_hooks(|home| install(home, "gemini-cli"));
+    installed_agent_is_guarded(run).await;
+}
+
+/// `~/.codex/hooks.json`, and the `hooks` feature install turns on in the
+/// run's `config.toml` (written with `hooks = false`): without it Codex
+/// would read no hooks at all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_installed_codex_is_guarded_by_an_autostarted_gateway() {
+    let run = run(Agent::Codex).installed_hooks(|home| install(home, "codex"));
+    installed_agent_is_guarded(run).await;
+}
+
+/// `~/.copilot/hooks/hookgate.json` in the camelCase dialect: every
+/// command names its event for the shim.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_installed_copilot_is_guarded_by_an_autostarted_gateway() {
+    let run = run(Agent::CopilotCamel).installed_hooks(|home| install(home, "copilot"));
+    installed_agent_is_guarded(run).await;
+}

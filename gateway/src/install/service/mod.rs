@@ -1,0 +1,265 @@
+//! The gateway started by the platform's service manager, so it is never
+//! "forgotten": a systemd user socket + service pair ([`systemd`], socket
+//! activation) on Linux, a launchd agent ([`launchd`]) on macOS. The
+//! shim's autostart stays the fallback everywhere (and the only start on
+//! machines without either, such as containers with no systemd).
+//!
+//! `gateway install` sets the service up by default where a systemd user
+//! manager runs (its private socket is in `$XDG_RUNTIME_DIR/systemd/`) and
+//! on macOS; `--service` writes the units anyway, `--no-service` never.
+//! `gateway uninstall --service` (or `--all`) stops, disables and removes
+//! exactly the files install wrote (they start with [`MARKER`]).
+
+mod launchd;
+mod systemd;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use anyhow::bail;
+
+use super::change::{self, Change};
+
+/// The first line of every unit file install writes: what uninstall
+/// removes, and what install may overwrite.
+pub(crate) const MARKER: &str =
+    "# Written by `gateway install`; `gateway uninstall --service` removes it.";
+/// `systemctl` / `launchctl` get this long per call.
+const MANAGER_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// One unit file: its name in the manager's directory, and its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Unit {
+    pub(crate) name: &'static str,
+    pub(crate) text: String,
+}
+
+/// Whether `install` sets the service up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Choice {
+    /// Where a service manager runs (default).
+    Auto,
+    /// Write the units even with no running manager (`--service`).
+    Always,
+    /// Never (`--no-service`).
+    Never,
+}
+
+/// The service managers hookgate writes units for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Manager {
+    Systemd,
+    Launchd,
+}
+
+/// The platform's manager, and whether it is running for this user.
+fn manager() -> Option<(Manager, bool)> {
+    if cfg!(target_os = "macos") {
+        return Some((Manager::Launchd, true));
+    }
+    if cfg!(target_os = "linux") {
+        let running = std::env::var_os("XDG_RUNTIME_DIR")
+            .map(PathBuf::from)
+            .is_some_and(|dir| dir.is_absolute() && dir.join("systemd/private").exists());
+        return Some((Manager::Systemd, running));
+    }
+    None
+}
+
+/// Where the units go and what they say.
+fn plan(manager: Manager, home: &Path, gateway: &Path, socket: &Path) -> (PathBuf, Vec<Unit>) {
+    match manager {
+        Manager::Systemd => {
+            let config = std::env::var_os("XDG_CONFIG_HOME")
+                .map(PathBuf::from)
+                .filter(|dir| dir.is_absolute())
+                .unwrap_or_else(|| home.join(".config"));
+            (
+                config.join(systemd::UNIT_DIR),
+                systemd::units(gateway, socket),
+            )
+        }
+        Manager::Launchd => {
+            let log = home.join("Library/Logs/hookgate/gateway.log");
+            (
+                home.join(launchd::AGENT_DIR),
+                vec![launchd::unit(gateway, socket, &log)],
+            )
+        }
+    }
+}
+
+/// Sets the service up for `gateway` on `socket`: prints and (unless
+/// `dry_run`) writes the units, then enables them where the manager runs.
+pub(crate) fn install(
+    choice: Choice,
+    (gateway, socket): (&Path, &Path),
+    home: &Path,
+    dry_run: bool,
+) -> anyhow::Result<()> {
+    let Some((manager, running)) = manager() else {
+        if choice == Choice::Always {
+            bail!("--service: no supported service manager on this platform (systemd, launchd)");
+        }
+        return Ok(());
+    };
+    if choice == Choice::Never || (choice == Choice::Auto && !running) {
+        return Ok(());
+    }
+    let (dir, units) = plan(manager, home, gateway, socket);
+    let mut changes = Vec::new();
+    for unit in units {
+        let path = dir.join(unit.name);
+        let before = change::read(&path)?;
+        if before.as_deref().is_some_and(|text| !is_ours(text)) {
+            bail!(
+                "{} exists and was not written by `gateway install`: left alone (remove it, or install with --no-service)",
+                path.display()
+            );
+        }
+        changes.push(Change {
+            path,
+            before,
+            after: Some(unit.text),
+            executable: false,
+        });
+    }
+    let changed = changes.iter().any(|c| !c.is_noop());
+    super::finish("service", &dir, &changes, dry_run, change::apply_plain)?;
+    if dry_run || !running {
+        if !running && !dry_run {
+            outln!(
+                "service: no user service manager is running here; the shim's autostart starts the gateway"
+            );
+        }
+        return Ok(());
+    }
+    enable(manager, &dir, changed);
+    Ok(())
+}
+
+/// Stops, disables and removes the units install wrote.
+pub(crate) fn uninstall(home: &Path, dry_run: bool) -> anyhow::Result<()> {
+    let Some((manager, running)) = manager() else {
+        return Ok(());
+    };
+    // The paths do not depend on the gateway or socket named inside.
+    let (dir, units) = plan(manager, home, Path::new("/"), Path::new("/"));
+    let mut changes = Vec::new();
+    for unit in units {
+        let path = dir.join(unit.name);
+        match change::read(&path)? {
+            Some(text) if is_ours(&text) => changes.push(Change {
+                path,
+                before: Some(text),
+                after: None,
+                executable: false,
+            }),
+            Some(_) => outln!(
+                "service: {} was not written by `gateway install`: left alone",
+                path.display()
+            ),
+            None => {}
+        }
+    }
+    if !changes.is_empty() && running && !dry_run {
+        disable(manager);
+    }
+    super::finish("service", &dir, &changes, dry_run, change::apply_plain)?;
+    if !changes.is_empty() && running && !dry_run && manager == Manager::Systemd {
+        manage("systemctl", &["--user", "daemon-reload"]);
+    }
+    Ok(())
+}
+
+fn is_ours(text: &str) -> bool {
+    text.lines()
+        .take(2)
+        .any(|line| line.contains(MARKER.trim_start_matches("# ")))
+}
+
+/// Loads the units into the running manager and starts listening.
+fn enable(manager: Manager, dir: &Path, changed: bool) {
+    match manager {
+        Manager::Systemd => {
+            manage("systemctl", &["--user", "daemon-reload"]);
+            manage(
+                "systemctl",
+                &["--user", "enable", "--now", systemd::SOCKET_UNIT],
+            );
+        }
+        Manager::Launchd => {
+            let plist = dir.join(format!("{}.plist", launchd::LABEL));
+            let domain = launchd_domain();
+            if changed {
+                // A loaded older agent must go first (bootstrap refuses).
+                let _ = run(
+                    "launchctl",
+                    &["bootout", &format!("{domain}/{}", launchd::LABEL)],
+                );
+            }
+            manage(
+                "launchctl",
+                &["bootstrap", &domain, &plist.display().to_string()],
+            );
+        }
+    }
+}
+
+fn disable(manager: Manager) {
+    match manager {
+        Manager::Systemd => manage(
+            "systemctl",
+            &[
+                "--user",
+                "disable",
+                "--now",
+                systemd::SOCKET_UNIT,
+                systemd::SERVICE_UNIT,
+            ],
+        ),
+        Manager::Launchd => manage(
+            "launchctl",
+            &[
+                "bootout",
+                &format!("{}/{}", launchd_domain(), launchd::LABEL),
+            ],
+        ),
+    }
+}
+
+/// launchd's domain for this user's GUI session (`gui/<uid>`).
+fn launchd_domain() -> String {
+    #[cfg(unix)]
+    let uid = hookgate_wire::socket::current_uid();
+    // Never used off Unix (no launchd); keeps the module portable.
+    #[cfg(not(unix))]
+    let uid = 0;
+    format!("gui/{uid}")
+}
+
+/// Runs a manager command, saying what happened; a failure is reported,
+/// not fatal: the hooks are installed and the shim's autostart covers.
+fn manage(program: &str, args: &[&str]) {
+    let line = format!("{program} {}", args.join(" "));
+    match run(program, args) {
+        Ok(()) => outln!("service: ran `{line}`"),
+        Err(err) => eprintln!(
+            "gateway: warning: `{line}` failed ({err:#}); run it yourself (the shim's autostart starts the gateway meanwhile)"
+        ),
+    }
+}
+
+/// Runs `program args` to its end (bounded by [`MANAGER_TIMEOUT`]).
+fn run(program: &str, args: &[&str]) -> anyhow::Result<()> {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .spawn()?;
+    match crate::child::wait_bounded(&mut child, MANAGER_TIMEOUT)? {
+        status if status.success() => Ok(()),
+        status => bail!("{status}"),
+    }
+}
