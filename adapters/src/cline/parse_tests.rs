@@ -55,6 +55,47 @@ const CASES: &[Case] = &[
         true,
         Some(("run_commands", ToolClass::Shell)),
     ),
+    (
+        "session_shutdown.no_reason",
+        EventKind::SessionEnd,
+        false,
+        None,
+    ),
+    // A failing command is no `tool_failure`: Cline sets no
+    // `tool_result.error`, only `success: false` in each output entry.
+    (
+        "tool_result.failed_command",
+        EventKind::PostToolUse,
+        true,
+        Some(("run_commands", ToolClass::Shell)),
+    ),
+    (
+        "tool_result.output_list",
+        EventKind::PostToolUse,
+        true,
+        Some(("run_commands", ToolClass::Shell)),
+    ),
+];
+
+/// The payloads captured from the real Cline CLI 3.0.65
+/// (`<event>.<variant>`), with their own session and work dir and no
+/// version: the CLI always sends `clineVersion: ""`.
+const CAPTURED: &[(&str, &str, &str)] = &[
+    (
+        "session_shutdown.no_reason",
+        "1796019334431_fy90a",
+        "/tmp/agents/runs/cline-cancel/work",
+    ),
+    (
+        "tool_result.failed_command",
+        "1796018977382_o0x7a",
+        "/tmp/agents/runs/cline-failcmd/work",
+    ),
+    (
+        "tool_result.output_list",
+        "1796019325072_s134f",
+        "/tmp/agents/runs/cline-baseline/work",
+    ),
 ];
 
 /// Parses a fixture by its file name: `legacy.*` is the legacy dialect.
@@ -73,20 +114,33 @@ pub(super) fn event(stem: &str) -> HookEvent {
 #[test]
 fn every_fixture_parses_to_its_canonical_event() {
     testing::check_parsed_fixtures("cline", CASES, parse_fixture, |stem, event| {
-        let (dialect, native, session, version) = match stem.strip_prefix("legacy.") {
-            Some(native) => (Dialect::ClineLegacy, native, "1755685867412", "3.36.0"),
-            None => (
-                Dialect::ClineSdk,
-                stem,
-                "sess_01J9ZQ4X7K2M8N3P5R6T",
-                "2.4.0",
-            ),
-        };
+        let captured = CAPTURED.iter().find(|(name, _, _)| *name == stem);
+        let (dialect, native, session, version, cwd) =
+            match (stem.strip_prefix("legacy."), captured) {
+                (Some(native), _) => (
+                    Dialect::ClineLegacy,
+                    native,
+                    "1755685867412",
+                    Some("3.36.0"),
+                    ROOT,
+                ),
+                (None, Some((_, session, cwd))) => {
+                    let native = stem.split_once('.').map_or(stem, |(native, _)| native);
+                    (Dialect::ClineSdk, native, *session, None, *cwd)
+                }
+                (None, None) => (
+                    Dialect::ClineSdk,
+                    stem,
+                    "sess_01J9ZQ4X7K2M8N3P5R6T",
+                    Some("2.4.0"),
+                    ROOT,
+                ),
+            };
         assert_eq!(event.dialect, dialect, "{stem}");
         assert_eq!(event.native_event, native);
         assert_eq!(event.session_id.as_deref(), Some(session), "{stem}");
-        assert_eq!(event.agent_version.as_deref(), Some(version), "{stem}");
-        assert_eq!(event.cwd.as_deref(), Some(ROOT), "{stem}");
+        assert_eq!(event.agent_version.as_deref(), version, "{stem}");
+        assert_eq!(event.cwd.as_deref(), Some(cwd), "{stem}");
     });
 }
 
@@ -106,6 +160,10 @@ fn event_specific_fields_are_lifted() {
     );
     assert_eq!(result.duration_ms, Some(4187));
     assert_eq!(result.error, None);
+    // The real CLI's failing command: the error is only in the output list.
+    let failed = event("tool_result.failed_command").tool.unwrap();
+    assert_eq!(failed.error, None);
+    assert!(failed.output.unwrap().contains(r#""success":false"#));
 
     assert_eq!(
         event("agent_error").reason.as_deref(),

@@ -17,16 +17,14 @@ fn every_fixture_without_hint() {
     for agent in ["claude-code", "cursor", "cline", "gemini-cli", "codex"] {
         for (stem, payload) in fixtures(agent) {
             let event = stem.rsplit('.').next().unwrap_or(&stem);
-            let event = if agent == "codex" {
-                stem.split('.').next().unwrap()
-            } else {
-                event
-            };
+            // `<event>.<variant>` is one more sample of `<event>`.
+            let first = stem.split('.').next().unwrap_or(&stem);
+            let event = if agent == "codex" { first } else { event };
             let expected = match agent {
-                "claude-code" => ok(Dialect::ClaudeCode, &stem),
+                "claude-code" => ok(Dialect::ClaudeCode, first),
                 "cursor" => ok(Dialect::Cursor, &stem),
                 "cline" if stem.starts_with("legacy.") => ok(Dialect::ClineLegacy, event),
-                "cline" => ok(Dialect::ClineSdk, &stem),
+                "cline" => ok(Dialect::ClineSdk, first),
                 "gemini-cli" => ok(Dialect::GeminiCli, &stem),
                 // Indistinguishable from Claude Code without CODEX_* (see `detect`).
                 "codex" if event == "SessionEnd" => ok(Dialect::ClaudeCode, event),

@@ -1,6 +1,7 @@
 //! Claude Code's side of a run: its settings file (gateway-shim as the
-//! command hook of each event), command line and environment, as recorded
-//! working headless and offline in docs/real-agents-findings.md §3.
+//! command hook of each event), command line and environment, as
+//! docs/agents.md, section "Running the real CLIs headless and offline",
+//! records them working.
 
 use std::path::Path;
 

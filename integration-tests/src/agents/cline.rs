@@ -1,6 +1,6 @@
 //! The Cline CLI's side of a run: its provider and settings files, hook
-//! files and command line, as recorded working headless and offline in
-//! docs/real-agents-findings.md §4.
+//! files and command line, as docs/agents.md, section
+//! "Running the real CLIs headless and offline", records them working.
 //!
 //! Cline starts a hook file as `bash <file>` (never exec), so each hook is
 //! a two-line bash wrapper that execs `gateway-shim cline`. The files go in

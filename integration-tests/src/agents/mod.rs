@@ -12,8 +12,9 @@
 //!   it left: marker files, the model's recorded requests, the agent's
 //!   output.
 //!
-//! How each CLI is driven is documented, with what was observed, in
-//! docs/real-agents-findings.md.
+//! How each CLI is driven is documented in docs/agents.md ("Running the
+//! real CLIs headless and offline" and each agent's section), with what
+//! was observed.
 
 mod claude;
 mod cline;

@@ -2,10 +2,10 @@
 //! with `stream: true`, answered with server-sent events.
 //!
 //! The event sequence is the minimal one Claude Code 2.1 accepted in the
-//! recorded runs (docs/real-agents-findings.md §3): `message_start`, per
-//! content block `content_block_start` / `content_block_delta` /
-//! `content_block_stop`, then `message_delta` (stop reason) and
-//! `message_stop`. A tool call's input arrives as one `input_json_delta`.
+//! recorded runs (docs/agents.md, "Running the real CLIs headless and
+//! offline"): `message_start`, per content block `content_block_start` /
+//! `content_block_delta` / `content_block_stop`, then `message_delta`
+//! (stop reason) and `message_stop`. A tool call's input arrives as one `input_json_delta`.
 
 use serde_json::{Value, json};
 

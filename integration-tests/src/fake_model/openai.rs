@@ -7,7 +7,7 @@
 //! `finish_reason: "tool_calls"`; a usage chunk precedes `[DONE]`
 //! (Cline asks for it with `stream_options.include_usage`). This is the
 //! sequence Cline 3.0 accepted in the recorded runs
-//! (docs/real-agents-findings.md §4).
+//! (docs/agents.md, "Running the real CLIs headless and offline").
 
 use serde_json::{Value, json};
 

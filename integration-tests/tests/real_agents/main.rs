@@ -10,7 +10,8 @@
 //! command creates (or not), the requests the model received (the deny
 //! reason, the injected context), and the events the subscribers received.
 //! How the CLIs are driven, and what they were seen to do, is in
-//! docs/real-agents-findings.md.
+//! docs/agents.md ("What the real agents do (observed)", "Running the real
+//! CLIs headless and offline" and each agent's section).
 //!
 //! Run with `cargo test -p hookgate-integration-tests --test real_agents`
 //! (needs npm and the npm registry the first time, Node 20+, and root for

@@ -80,6 +80,9 @@ fn tool_fields() {
     let stop = event("Stop");
     assert!(!stop.stop.unwrap().continuing);
     assert!(stop.text.unwrap().starts_with("I added validation"));
+    // Captured from 2.1.197 after a Stop hook's `decision: "block"`.
+    let again = event("Stop.stop_hook_active");
+    assert!(again.stop.unwrap().continuing);
     assert_eq!(
         event("SubagentStop").subagent_id.as_deref(),
         Some("agent-a4d2c8f1")
