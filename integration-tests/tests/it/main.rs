@@ -16,6 +16,7 @@ mod fan_out;
 mod filters;
 mod guard_corpus;
 mod install;
+mod managed;
 mod memory;
 mod observe;
 mod peer_uid;
