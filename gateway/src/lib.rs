@@ -26,6 +26,7 @@ pub mod fallbacks;
 pub mod files;
 pub mod ids;
 pub mod metrics;
+pub mod otel;
 pub mod pipeline;
 pub mod prometheus;
 pub mod reload;
@@ -137,11 +138,14 @@ pub async fn serve(
         });
     }
 
-    let pipeline = Arc::new(Pipeline::new(
-        registry,
-        Arc::clone(&metrics),
-        config.server.on_unparsed,
-    ));
+    let (telemetry, telemetry_running) = match &config.otel {
+        Some(otel) => otel::Telemetry::start(otel, &metrics, &background)?,
+        None => (otel::Telemetry::off(), otel::Running::default()),
+    };
+    let pipeline = Arc::new(
+        Pipeline::new(registry, Arc::clone(&metrics), config.server.on_unparsed)
+            .with_telemetry(telemetry),
+    );
     let stop_reloads = CancellationToken::new();
     let reloader = reload::Reloader {
         explicit: options.config_path.clone(),
@@ -217,6 +221,8 @@ pub async fn serve(
     {
         tracing::warn!("grace period over; observe/audit queues not fully drained");
     }
+    // Spans of the last events, then the background tasks.
+    telemetry_running.stop(deadline).await;
     stop_background.cancel();
     background.close();
     if tokio::time::timeout_at(deadline, background.wait())

@@ -19,6 +19,7 @@ mod install;
 mod managed;
 mod memory;
 mod observe;
+mod otel;
 mod peer_uid;
 mod reload;
 mod shadow;
