@@ -94,7 +94,9 @@ pub(super) fn otel_section(
     }
     let headers_file = match &otel.headers_file {
         None => None,
-        Some(path) if path.get_ref().starts_with('/') => Some(PathBuf::from(path.get_ref())),
+        Some(path) if std::path::Path::new(path.get_ref()).is_absolute() => {
+            Some(PathBuf::from(path.get_ref()))
+        }
         Some(path) => {
             return Err(at.error(path.span(), "otel.headers_file", "must be an absolute path"));
         }

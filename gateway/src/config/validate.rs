@@ -14,13 +14,12 @@ use super::otel::otel_section;
 use super::raw::{
     RawBuiltin, RawConfig, RawFailMode, RawMode, RawOnError, RawServer, RawSubscriber,
 };
-use super::rules::guard_rule;
+use super::rules::guard_kind;
 use super::values::{Platform, audit_path, check_endpoint, check_socket};
 use super::{
     BreakerConfig, Config, Env, Layer, Mode, OnError, ServerConfig, SubscriberConfig,
     SubscriberKind,
 };
-use crate::builtin::guard::Guard;
 use crate::subscribers::filter::Filter;
 
 const DEFAULT_TIMEOUT_MS: i64 = 200;
@@ -372,32 +371,7 @@ fn subscriber(
                         key("queue_size"),
                         "the built-in `guard` has no queue",
                     )?;
-                    let rules = raw.rules.map(Spanned::into_inner).unwrap_or_default();
-                    let mut locked = Vec::new();
-                    let rules = rules
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, rule)| {
-                            let rule_key = key(&format!("rules[{i}]"));
-                            let lock = rule.locked.as_ref();
-                            only_in_system(at, layer, lock, &format!("{rule_key}.locked"))?;
-                            let is_locked = lock.is_some_and(|l| *l.get_ref());
-                            let rule = guard_rule(at, rule, &rule_key)?;
-                            if is_locked {
-                                locked.push(rule.clone());
-                            }
-                            Ok(rule)
-                        })
-                        .collect::<Result<Vec<_>, ConfigError>>()?;
-                    let home = env
-                        .home
-                        .as_ref()
-                        .and_then(|h| h.to_str())
-                        .map(str::to_owned);
-                    SubscriberKind::Guard {
-                        guard: Guard::new(rules).with_home(home.clone()),
-                        locked: (!locked.is_empty()).then(|| Guard::new(locked).with_home(home)),
-                    }
+                    guard_kind(at, env, raw.rules, key, layer)?
                 }
             }
         }

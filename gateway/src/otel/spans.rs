@@ -33,6 +33,9 @@ pub enum CallOutcome {
 #[derive(Debug, Default)]
 pub struct EventSpan {
     inner: Option<(Arc<Tracing>, Context)>,
+    /// Agent, event kind and tool class, repeated on each child span so a
+    /// backend can filter subscriber calls without joining on the parent.
+    common: Vec<KeyValue>,
 }
 
 impl Telemetry {
@@ -42,15 +45,20 @@ impl Telemetry {
             return EventSpan::default();
         };
         let parent = parent(event.trace.as_ref());
-        let mut attributes = vec![
-            KeyValue::new("hookgate.event.id", id.to_owned()),
+        let mut common = vec![
             KeyValue::new("hookgate.agent", event.dialect.agent().as_str()),
             KeyValue::new("hookgate.event.kind", event.kind.as_str()),
-            KeyValue::new("hookgate.event.native", event.native_event.clone()),
-            KeyValue::new("hookgate.event.blocking", event.blocking),
         ];
         if let Some(tool) = &event.tool {
-            attributes.push(KeyValue::new("hookgate.tool.class", tool.class.as_str()));
+            common.push(KeyValue::new("hookgate.tool.class", tool.class.as_str()));
+        }
+        let mut attributes = common.clone();
+        attributes.extend([
+            KeyValue::new("hookgate.event.id", id.to_owned()),
+            KeyValue::new("hookgate.event.native", event.native_event.clone()),
+            KeyValue::new("hookgate.event.blocking", event.blocking),
+        ]);
+        if let Some(tool) = &event.tool {
             attributes.push(KeyValue::new("hookgate.tool.name", tool.name.clone()));
         }
         let span = tracing
@@ -66,6 +74,7 @@ impl Telemetry {
         }
         EventSpan {
             inner: Some((Arc::clone(tracing), cx)),
+            common,
         }
     }
 
@@ -109,10 +118,11 @@ impl EventSpan {
         let Some((tracing, cx)) = &self.inner else {
             return;
         };
-        let mut attributes = vec![
+        let mut attributes = self.common.clone();
+        attributes.extend([
             KeyValue::new("hookgate.subscriber", name.to_owned()),
             KeyValue::new("hookgate.subscriber.decision", permission(decision)),
-        ];
+        ]);
         let status = match outcome {
             CallOutcome::Answered => {
                 attributes.push(KeyValue::new("hookgate.subscriber.outcome", "answered"));

@@ -55,7 +55,13 @@ fn copilot_with_traceparent(command: &str) -> String {
 async fn each_event_is_a_span_with_its_subscriber_calls_under_it() {
     let collector = Collector::start().await;
     let policy = TestSubscriber::fixed(decisions::allow()).await;
-    let gateway = TestGateway::start(&config(&collector.endpoint(), &policy.endpoint(), "")).await;
+    // A subscriber that is down, for Copilot's events only.
+    let with_down = format!(
+        "{}\n[[subscriber]]\nname = \"down\"\nendpoint = \"http://{}\"\nagents = [\"copilot\"]\n",
+        config(&collector.endpoint(), &policy.endpoint(), ""),
+        closed_port()
+    );
+    let gateway = TestGateway::start(&with_down).await;
 
     let out = gateway
         .shim(Some("claude-code"))
@@ -76,7 +82,7 @@ async fn each_event_is_a_span_with_its_subscriber_calls_under_it() {
     };
     assert!(
         collector
-            .wait_until(EVENTUALLY, |c| events(c).len() >= 2 && c.spans().len() >= 6)
+            .wait_until(EVENTUALLY, |c| events(c).len() >= 2 && c.spans().len() >= 7)
             .await,
         "spans: {:#?}\nstderr:\n{}",
         collector.spans(),
@@ -93,14 +99,28 @@ async fn each_event_is_a_span_with_its_subscriber_calls_under_it() {
             .collect();
         let mut names: Vec<_> = children.iter().map(|s| s.name.as_str()).collect();
         names.sort_unstable();
-        assert_eq!(
-            names,
-            ["subscriber guard", "subscriber policy"],
-            "{spans:#?}"
-        );
+        let expected: &[&str] = if attrs["hookgate.agent"] == "copilot" {
+            &["subscriber down", "subscriber guard", "subscriber policy"]
+        } else {
+            &["subscriber guard", "subscriber policy"]
+        };
+        assert_eq!(names, expected, "{spans:#?}");
         for child in &children {
+            let child_attrs = attributes(child);
             assert_eq!(child.trace_id, event.trace_id);
-            assert_eq!(attributes(child)["hookgate.subscriber.outcome"], "answered");
+            let outcome = if child.name == "subscriber down" {
+                "error"
+            } else {
+                "answered"
+            };
+            assert_eq!(child_attrs["hookgate.subscriber.outcome"], outcome);
+            for key in [
+                "hookgate.agent",
+                "hookgate.event.kind",
+                "hookgate.tool.class",
+            ] {
+                assert_eq!(child_attrs[key], attrs[key], "{key}");
+            }
         }
         assert_eq!(attrs["hookgate.event.kind"], "pre_tool_use");
         assert_eq!(attrs["hookgate.tool.class"], "shell");
@@ -198,13 +218,15 @@ async fn a_stalled_collector_delays_no_hook_and_drops_are_counted() {
     assert!(table.contains("otel spans"), "{table}");
 }
 
+/// A loopback address nothing listens on (bound, then closed).
+fn closed_port() -> std::net::SocketAddr {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    listener.local_addr().expect("local address")
+}
+
 #[tokio::test]
 async fn a_down_collector_delays_no_hook_and_drops_are_counted() {
-    // Bound, then closed: nothing listens there.
-    let addr = {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        listener.local_addr().unwrap()
-    };
+    let addr = closed_port();
     let policy = TestSubscriber::fixed(decisions::neutral()).await;
     let gateway =
         TestGateway::start(&config(&format!("http://{addr}"), &policy.endpoint(), "")).await;

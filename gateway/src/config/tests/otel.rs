@@ -11,20 +11,21 @@ fn otel_is_off_unless_configured() {
 
 #[test]
 fn a_full_otel_section() {
-    let config = parse(
+    let headers = per_os("/run/secrets/otel-headers", r"C:\secrets\otel-headers");
+    let config = parse(&format!(
         r#"
 [otel]
 endpoint = "http://127.0.0.1:4317"
 service_name = "hookgate-dev"
 sample_ratio = 0.25
-headers_env = { authorization = "OTEL_TOKEN" }
-headers_file = "/run/secrets/otel-headers"
+headers_env = {{ authorization = "OTEL_TOKEN" }}
+headers_file = '{headers}'
 queue_size = 64
 export_timeout_ms = 800
 metrics_interval_ms = 1000
 payloads = true
-"#,
-    )
+"#
+    ))
     .unwrap();
     let otel = config.otel.unwrap();
     assert_eq!(otel.endpoint, "http://127.0.0.1:4317");
@@ -36,7 +37,7 @@ payloads = true
     );
     assert_eq!(
         otel.headers_file.as_deref(),
-        Some(std::path::Path::new("/run/secrets/otel-headers"))
+        Some(std::path::Path::new(headers))
     );
     assert_eq!(otel.queue_size, 64);
     assert_eq!(otel.export_timeout, std::time::Duration::from_millis(800));
