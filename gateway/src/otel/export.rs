@@ -125,3 +125,82 @@ async fn export<E: SpanExporter>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use opentelemetry::trace::{Span as _, Tracer as _, TracerProvider as _};
+    use opentelemetry_sdk::error::OTelSdkError;
+    use opentelemetry_sdk::trace::SdkTracerProvider;
+
+    use super::*;
+
+    /// The collector's side of an export, as the SDK's exporter reports it.
+    #[derive(Debug, Clone, Copy)]
+    enum Collector {
+        Takes,
+        Refuses,
+        Hangs,
+    }
+
+    #[derive(Debug)]
+    struct Exporter(Collector);
+
+    impl SpanExporter for Exporter {
+        async fn export(&self, _batch: Vec<SpanData>) -> OTelSdkResult {
+            match self.0 {
+                Collector::Takes => Ok(()),
+                Collector::Refuses => Err(OTelSdkError::InternalFailure("refused".into())),
+                Collector::Hangs => std::future::pending().await,
+            }
+        }
+    }
+
+    /// Ends `n` spans through a queue of `queue` in front of `collector`,
+    /// lets the export task finish, and returns (exported, dropped in the
+    /// queue, dropped by the export).
+    async fn run_spans(collector: Collector, queue: usize, n: usize) -> (u64, u64, u64) {
+        let metrics = Arc::new(Metrics::default());
+        let (processor, rx) = QueueProcessor::new(queue, Arc::clone(&metrics));
+        let provider = SdkTracerProvider::builder()
+            .with_span_processor(processor)
+            .build();
+        let tracer = provider.tracer("test");
+        // Spans end before the export task runs: only `queue` fit.
+        for _ in 0..n {
+            tracer.start("event").end();
+        }
+        let stop = CancellationToken::new();
+        stop.cancel();
+        let deadline = Duration::from_millis(50);
+        run(
+            rx,
+            Exporter(collector),
+            deadline,
+            Arc::clone(&metrics),
+            stop,
+        )
+        .await;
+        let otel = metrics.otel.snapshot();
+        (
+            otel.spans_exported,
+            otel.spans_dropped_queue,
+            otel.spans_dropped_export,
+        )
+    }
+
+    #[tokio::test]
+    async fn every_span_is_exported_or_counted_as_dropped() {
+        for (collector, queue, n, expected) in [
+            (Collector::Takes, 8, 5, (5, 0, 0)),
+            (Collector::Takes, 4, 10, (4, 6, 0)),
+            (Collector::Refuses, 8, 5, (0, 0, 5)),
+            (Collector::Hangs, 4, 6, (0, 2, 4)),
+        ] {
+            assert_eq!(
+                run_spans(collector, queue, n).await,
+                expected,
+                "{collector:?} queue {queue}"
+            );
+        }
+    }
+}
