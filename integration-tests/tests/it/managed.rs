@@ -6,7 +6,7 @@
 use hookgate_integration_tests::{ShimOutput, TestGateway, payloads, run_gateway};
 use serde_json::{Value, json};
 
-use crate::support::assert_claude_deny;
+use crate::support::{EVENTUALLY, assert_claude_deny};
 
 /// An org policy service (down: nothing listens on port 1) whose failures
 /// deny, locked; a guard (unlocked) with one locked rule and one the team
@@ -159,4 +159,27 @@ async fn a_reload_reads_the_system_layer_too() {
     let doc = gateway.status_json().await;
     assert_eq!(layer(&doc, "org-policy"), ("user".into(), false));
     assert_eq!(doc["config_refused"], 0, "{doc:#}");
+}
+
+#[tokio::test]
+async fn the_system_file_is_watched() {
+    let gateway = TestGateway::start_managed(SYSTEM, USER).await;
+    assert_eq!(gateway.status_json().await["config_refused"], 1);
+    // No signal, no `gateway reload`: the watch sees the new file.
+    gateway.write_system_config(SYSTEM_UNLOCKED);
+    let until = tokio::time::Instant::now() + EVENTUALLY;
+    loop {
+        let doc = gateway.status_json().await;
+        if doc["config_refused"] == 0 && doc["reload"]["last_trigger"] == "watch" {
+            assert_eq!(layer(&doc, "org-policy"), ("user".into(), false));
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < until,
+            "the system file's change was not applied: {doc:#}\n{}",
+            gateway.stderr()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_not_denied(&bash(&gateway, "terraform destroy").await);
 }
