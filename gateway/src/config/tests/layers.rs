@@ -205,3 +205,17 @@ fn only_the_system_layer_locks() {
         (Some("subscriber[0].locked"), 4)
     );
 }
+
+#[test]
+fn the_system_config_is_found_per_platform_or_where_the_override_says() {
+    let found = env_of(&[("ProgramData", r"C:\ProgramData")]).system_config;
+    let expected = per_os(
+        PathBuf::from("/etc/hookgate/gateway.toml"),
+        PathBuf::from(r"C:\ProgramData")
+            .join("hookgate")
+            .join("gateway.toml"),
+    );
+    assert_eq!(found, Some(expected));
+    let overridden = env_of(&[(SYSTEM_CONFIG_VAR, "/opt/org/hookgate.toml")]).system_config;
+    assert_eq!(overridden, Some(PathBuf::from("/opt/org/hookgate.toml")));
+}
