@@ -1,5 +1,9 @@
 //! Generates the `hookgate.v1` types with protox, so no system `protoc` is needed.
 
+#![allow(
+    clippy::disallowed_methods,
+    reason = "a build script runs before any runtime: blocking file I/O is its job"
+)]
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let proto = "hookgate/v1/hookgate.proto";
     println!("cargo:rerun-if-changed={proto}");

@@ -8,10 +8,10 @@ cd "$(dirname "$0")/../.."
 
 echo "==> windows: clippy (all targets, warnings are errors)"
 WITH_CLIPPY=1 bash .ci/windows/cargo.sh clippy --locked \
-    -p gateway-shim -p hookgate-gateway -p hookgate-wire -p hookgate-adapters \
-    --all-targets -- -D warnings
+    -p gateway-shim -p hookgate-gateway -p hookgate-wire -p hookgate-dialect \
+    -p hookgate-adapters --all-targets -- -D warnings
 
-echo "==> windows: unit tests of gateway-shim, the gateway, wire and adapters under Wine"
+echo "==> windows: unit tests of gateway-shim, the gateway, wire, dialect and adapters under Wine"
 bash .ci/windows/wine-unit-tests.sh
 
 echo "==> windows: gateway-shim's dependency tree (no tokio, tonic, prost or serde)"
@@ -21,12 +21,10 @@ if echo "$tree" | grep -E '^(tokio|tonic|prost|serde)' >/dev/null; then
     exit 1
 fi
 
-# Built one package at a time: together, cargo would unify features and
-# the shim under test would not be the one `cargo build -p gateway-shim`
-# ships (adapters with serde, for one).
+# One build for both: no crate changes shape with a feature, so the shim
+# built next to the gateway is the one that ships.
 echo "==> windows: release build of gateway-shim.exe and gateway.exe"
-bash .ci/windows/cargo.sh build --locked --release -p gateway-shim --bin gateway-shim
-bash .ci/windows/cargo.sh build --locked --release -p hookgate-gateway --bin gateway
+bash .ci/windows/cargo.sh build --locked --release -p gateway-shim -p hookgate-gateway --bins
 
 echo "==> windows: gateway-shim.exe and gateway.exe under Wine"
 bash .ci/windows/wine-smoke.sh

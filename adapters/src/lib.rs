@@ -15,65 +15,33 @@
 //!    ([`Reply`]: stdout, stderr, exit code) plus the [`Loss`]es: the parts of
 //!    the decision this agent could not express for this event.
 //!
-//! [`detect`] and [`fallback`] need no JSON library (they build without the
-//! `json` feature): the shim uses them to answer on its own, correctly for
-//! the agent and event, when the gateway is unreachable. Without `json` the
-//! crate is `no_std` (it needs only `alloc`), so the shim, a `no_std` binary,
-//! can link it without pulling in std.
+//! [`detect`], [`fallback`] and the agent lists come from `hookgate-dialect`
+//! (re-exported here under the same names): they need no JSON library, and
+//! the shim, a `no_std` binary, links that crate alone.
 
-#![cfg_attr(not(any(feature = "json", test)), no_std)]
+pub use hookgate_dialect::{
+    Agent, DetectError, Detected, Dialect, FailMode, Reply, UnknownAgent, args_hint, detect,
+    detect_with_event, fallback, probe_payload,
+};
 
-extern crate alloc;
-
-mod detect;
-mod dialect;
-mod fallback;
-mod reply;
-mod sniff;
-
-pub use detect::{DetectError, Detected, args_hint, detect, detect_with_event};
-pub use dialect::{Agent, Dialect, FailMode, UnknownAgent};
-pub use fallback::fallback;
-pub use probe::probe_payload;
-pub use reply::Reply;
-
-#[cfg(feature = "json")]
 mod claude_code;
-#[cfg(feature = "json")]
 mod cline;
-#[cfg(feature = "json")]
 mod codex;
-#[cfg(feature = "json")]
 mod copilot;
-#[cfg(feature = "json")]
 mod cursor;
-#[cfg(feature = "json")]
 mod decision;
-#[cfg(feature = "json")]
 mod decode;
-#[cfg(feature = "json")]
 mod droid;
-#[cfg(feature = "json")]
 mod error;
-#[cfg(feature = "json")]
 mod event;
-#[cfg(feature = "json")]
 mod gemini_cli;
-#[cfg(feature = "json")]
 mod json;
-#[cfg(feature = "json")]
 mod merge;
-#[cfg(feature = "json")]
 mod parse;
-#[cfg(feature = "json")]
 pub mod paths;
-mod probe;
-#[cfg(feature = "json")]
 mod qwen_code;
-#[cfg(feature = "json")]
 mod render;
 
-#[cfg(feature = "json")]
 pub use {
     decision::{Decision, Permission},
     decode::{MAX_DEPTH, STACK_SIZE},
@@ -84,5 +52,5 @@ pub use {
     render::{Loss, Rendered, render},
 };
 
-#[cfg(all(test, feature = "json"))]
+#[cfg(test)]
 mod testing;

@@ -23,7 +23,9 @@ pub fn parse(dialect: Dialect, payload: &[u8]) -> Result<HookEvent, ParseError> 
         Dialect::CopilotPascal => copilot::parse_pascal(payload),
         // Only `permissionRequest` names itself; see `parse_detected`.
         Dialect::CopilotCamel => {
-            match crate::sniff::scan(payload).and_then(|top| top.string_value("hookName")) {
+            match hookgate_dialect::sniff::scan(payload)
+                .and_then(|top| top.string_value("hookName"))
+            {
                 Some(event) => copilot::parse_camel(payload, &event),
                 None => Err(no_event_name()),
             }

@@ -5,6 +5,7 @@
 //! compares its output with the file; `UPDATE_GOLDEN=1 cargo test` rewrites
 //! them instead (review the diff before committing).
 
+#![allow(clippy::disallowed_methods, reason = "test support reads sample files")]
 pub(crate) mod claude_protocol;
 mod malformed;
 mod parsed;

@@ -40,7 +40,7 @@ pub(crate) enum Command {
     Doctor(crate::doctor::DoctorArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish,
     /// powershell).
-    Completions(crate::manual::CompletionsArgs),
+    Completions(CompletionsArgs),
     /// Print the gateway(1) man page (roff).
     Man,
     /// Make a running gateway read its config again (like SIGHUP): a valid
@@ -140,4 +140,11 @@ pub(crate) enum AuditAction {
     /// Check the log's hash chain over all its files: exit 0 when intact,
     /// 1 when a line was edited, removed or inserted or the log was cut.
     Verify,
+}
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub(crate) shell: clap_complete::Shell,
 }

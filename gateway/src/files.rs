@@ -24,6 +24,10 @@ pub enum Access {
 
 /// Opens `path` for `access`, refusing anything but a regular file of
 /// this user's.
+#[expect(
+    clippy::disallowed_methods,
+    reason = "callers run it on the blocking pool (the audit writer, status's fallback count) or in a CLI command"
+)]
 pub fn open(path: &Path, access: Access) -> io::Result<File> {
     let mut options = OpenOptions::new();
     match access {

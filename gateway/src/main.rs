@@ -1,9 +1,21 @@
 //! `gateway`: parse the command line, set up logging, run the daemon.
 //! Everything else lives in the library (`hookgate_gateway`).
 
+#[allow(
+    clippy::disallowed_methods,
+    reason = "a CLI command with one user waiting: no hook is answered on its runtime"
+)]
 mod audit_command;
 mod cli;
+#[allow(
+    clippy::disallowed_methods,
+    reason = "a CLI command with one user waiting: no hook is answered on its runtime"
+)]
 mod doctor;
+#[allow(
+    clippy::disallowed_methods,
+    reason = "a CLI command with one user waiting: no hook is answered on its runtime"
+)]
 mod install;
 mod manual;
 mod reload_command;
@@ -119,10 +131,19 @@ async fn run(config: Config, args: ServeArgs) -> anyhow::Result<()> {
     let path = args
         .socket
         .or_else(|| config.server.socket.clone())
-        .unwrap_or_else(hookgate_wire::socket::default_path);
+        .unwrap_or_else(hookgate_gateway::transport::default_path);
     let shutdown = CancellationToken::new();
-    hookgate_gateway::shutdown::cancel_on_signals(shutdown.clone())
+    let forced = CancellationToken::new();
+    hookgate_gateway::shutdown::cancel_on_signals(shutdown.clone(), forced.clone())
         .context("installing signal handlers")?;
+    tokio::spawn(async move {
+        forced.cancelled().await;
+        #[expect(
+            clippy::disallowed_methods,
+            reason = "a second signal means now: in-flight events are abandoned on purpose"
+        )]
+        std::process::exit(hookgate_gateway::shutdown::EXIT_FORCED);
+    });
     // Closing the terminal a gateway was started from sends SIGHUP, whose
     // default action kills it with no drain. With a handler installed
     // (tokio keeps it for the process's life) it is received and ignored.

@@ -6,14 +6,7 @@ use std::process::ExitCode;
 
 use clap::CommandFactory as _;
 
-use crate::cli::Cli;
-
-#[derive(Debug, clap::Args)]
-pub(crate) struct CompletionsArgs {
-    /// The shell to complete for.
-    #[arg(value_enum)]
-    pub(crate) shell: clap_complete::Shell,
-}
+use crate::cli::{Cli, CompletionsArgs};
 
 /// Writes the completion script for `shell` to stdout (e.g.
 /// `gateway completions bash > ~/.local/share/bash-completion/completions/gateway`).

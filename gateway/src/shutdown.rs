@@ -1,17 +1,21 @@
 //! Shutdown requests to a cancellation token: the one way shutdown starts.
 //! On Unix SIGINT or SIGTERM; on Windows Ctrl-C, Ctrl-Break or the console
-//! window closing. A second request means "now": the process exits at once
-//! instead of waiting out the grace period.
+//! window closing. A second request means "now": `forced` is cancelled, on
+//! which the binary exits at once instead of waiting out the grace period
+//! (a library does not end the process).
 
 use tokio_util::sync::CancellationToken;
 
 /// Exit code after a second signal (128 + SIGINT, as shells report ^C).
 pub const EXIT_FORCED: i32 = 130;
 
-/// Cancels `token` on the first shutdown request and exits the process
-/// with [`EXIT_FORCED`] on the next one. Must be called inside the runtime;
-/// fails only if the handlers cannot be installed.
-pub fn cancel_on_signals(token: CancellationToken) -> std::io::Result<()> {
+/// Cancels `token` on the first shutdown request and `forced` on the next
+/// one (the binary then exits with [`EXIT_FORCED`]). Must be called inside
+/// the runtime; fails only if the handlers cannot be installed.
+pub fn cancel_on_signals(
+    token: CancellationToken,
+    forced: CancellationToken,
+) -> std::io::Result<()> {
     let mut signals = Signals::install()?;
     tokio::spawn(async move {
         let name = tokio::select! {
@@ -28,7 +32,7 @@ pub fn cancel_on_signals(token: CancellationToken) -> std::io::Result<()> {
             signal = name,
             "second signal: exiting now, abandoning in-flight events"
         );
-        std::process::exit(EXIT_FORCED);
+        forced.cancel();
     });
     Ok(())
 }

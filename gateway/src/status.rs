@@ -26,7 +26,7 @@ pub(crate) fn resolve_socket(explicit: Option<&Path>) -> PathBuf {
     explicit
         .map(Path::to_path_buf)
         .or_else(|| Config::load(None).ok().and_then(|c| c.server.socket))
-        .unwrap_or_else(hookgate_wire::socket::default_path)
+        .unwrap_or_else(hookgate_gateway::transport::default_path)
 }
 
 /// The small runtime of a client command; `Err` after saying why not.

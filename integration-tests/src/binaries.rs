@@ -1,4 +1,4 @@
-//! Where the real `gateway` and `gateway-shim` binaries are, built fresh.
+//! Where the real `gateway` and `gateway-shim` binaries are.
 //!
 //! An integration test of this package cannot use `CARGO_BIN_EXE_*` (that
 //! only names binaries of the package under test), and artifact
@@ -6,19 +6,18 @@
 //!
 //! 1. `HOOKGATE_GATEWAY_BIN` and `HOOKGATE_SHIM_BIN`, when both are set, are
 //!    used as they are (for testing installed or release binaries).
-//! 2. Otherwise the test binary's own profile directory is used
-//!    (`<target>/<profile>/deps/it-*` → `<target>/<profile>/`), and the
-//!    harness runs `cargo build -p gateway-shim` and `cargo build -p
-//!    hookgate-gateway` into it once per test process, with the same
-//!    profile, so the tests never run against stale binaries. Two builds,
-//!    not one: built together, cargo would unify features and give the
-//!    shim the adapters' JSON feature, which users' shims do not have. The
-//!    builds are no-ops when the binaries are fresh.
-//!    `HOOKGATE_TEST_NO_BUILD=1` skips them (the binaries must exist).
+//! 2. Otherwise the test binary's own profile directory
+//!    (`<target>/<profile>/deps/it-*` → `<target>/<profile>/`), where
+//!    `cargo test --workspace` (the README's test command) has just built
+//!    both: their packages have integration tests of their own, so cargo
+//!    builds their binaries before it runs any test. The harness never runs
+//!    cargo; it refuses binaries older than the sources they are built
+//!    from, so a `cargo test -p hookgate-integration-tests` after an edit
+//!    says "run `cargo build --workspace`" instead of testing stale code.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
+use std::time::SystemTime;
 
 /// Paths of the two binaries under test.
 #[derive(Debug, Clone)]
@@ -46,20 +45,22 @@ fn locate() -> Result<Binaries, String> {
         return existing(PathBuf::from(gateway), PathBuf::from(shim));
     }
     let profile_dir = profile_dir()?;
-    if std::env::var_os("HOOKGATE_TEST_NO_BUILD").is_none_or(|v| v != "1") {
-        build(&profile_dir, "gateway-shim")?;
-        build(&profile_dir, "hookgate-gateway")?;
-    }
-    existing(
+    let binaries = existing(
         profile_dir.join("gateway"),
         profile_dir.join("gateway-shim"),
-    )
+    )?;
+    fresh(&binaries)?;
+    Ok(binaries)
 }
 
 fn existing(gateway: PathBuf, shim: PathBuf) -> Result<Binaries, String> {
     for path in [&gateway, &shim] {
         if !path.is_file() {
-            return Err(format!("{} does not exist", path.display()));
+            return Err(format!(
+                "{} does not exist: run `cargo build --workspace` (or the README's \
+                 `cargo test --workspace`, which builds it)",
+                path.display()
+            ));
         }
     }
     Ok(Binaries { gateway, shim })
@@ -77,45 +78,68 @@ fn profile_dir() -> Result<PathBuf, String> {
     Ok(dir.to_path_buf())
 }
 
-/// Builds `package` into `profile_dir` with the matching profile.
-fn build(profile_dir: &Path, package: &str) -> Result<(), String> {
-    let target_dir = profile_dir
-        .parent()
-        .ok_or("profile directory has no parent")?;
-    let profile = profile_dir
-        .file_name()
-        .and_then(|name| name.to_str())
-        .ok_or("profile directory has no UTF-8 name")?;
+/// The crates the two binaries are built from, relative to the workspace.
+const SOURCES: [&str; 6] = ["adapters", "dialect", "gateway", "proto", "shim", "wire"];
+
+/// Directories no binary is built from.
+const SKIPPED: [&str; 4] = ["target", "tests", "test_data", "benches"];
+/// What a binary is built from.
+const SOURCE_EXTENSIONS: [&str; 3] = [".rs", ".toml", ".proto"];
+
+/// Refuses binaries older than any source file of the crates they are
+/// built from: testing them would test code that is no longer there.
+fn fresh(binaries: &Binaries) -> Result<(), String> {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .ok_or("integration-tests has no parent directory")?;
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut command = Command::new(cargo);
-    command
-        .arg("build")
-        .arg("--manifest-path")
-        .arg(workspace.join("Cargo.toml"))
-        .args(["-p", package])
-        .env("CARGO_TARGET_DIR", target_dir);
-    match profile {
-        "debug" => {}
-        "release" => {
-            command.arg("--release");
-        }
-        other => {
-            command.args(["--profile", other]);
+    let mut newest = None;
+    for krate in SOURCES {
+        newest_in(&workspace.join(krate), &mut newest);
+    }
+    let Some((source_time, source)) = newest else {
+        return Ok(());
+    };
+    for binary in [&binaries.gateway, &binaries.shim] {
+        let built = modified(binary).ok_or_else(|| format!("{}: no mtime", binary.display()))?;
+        if built < source_time {
+            return Err(format!(
+                "{} is older than {}: run `cargo build --workspace` first",
+                binary.display(),
+                source.display()
+            ));
         }
     }
-    let output = command
-        .output()
-        .map_err(|err| format!("running cargo build: {err}"))?;
-    if output.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "`cargo build -p {package}` failed ({}):\n{}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
-        ))
+    Ok(())
+}
+
+/// The newest source file (`.rs`, `.toml`, `.proto`) under `dir`, skipping
+/// what the binaries are not built from (tests, sample data, hidden and
+/// generated directories): tests may write there while other tests run.
+fn newest_in(dir: &Path, newest: &mut Option<(SystemTime, PathBuf)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') || SKIPPED.contains(&&*name) {
+            continue;
+        }
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            newest_in(&path, newest);
+        } else if SOURCE_EXTENSIONS.iter().any(|ext| name.ends_with(ext))
+            && let Some(time) = modified(&path)
+            && newest.as_ref().is_none_or(|(t, _)| time > *t)
+        {
+            *newest = Some((time, path));
+        }
     }
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }

@@ -21,7 +21,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use hookgate_adapters::{Agent, FailMode};
+use hookgate_dialect::{Agent, FailMode};
 
 /// Shown for `--help` and after a usage error.
 pub(crate) const USAGE: &str = "usage: gateway-shim \

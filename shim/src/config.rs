@@ -17,7 +17,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::time::Duration;
 
-use hookgate_adapters::FailMode;
+use hookgate_dialect::FailMode;
 
 use crate::sys;
 

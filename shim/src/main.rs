@@ -22,6 +22,10 @@
 
 #![cfg_attr(unix, no_std)]
 #![cfg_attr(all(unix, not(test)), no_main)]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "the shim has no async runtime: it blocks by design, every wait under its one deadline"
+)]
 
 extern crate alloc;
 #[cfg(all(unix, test))]

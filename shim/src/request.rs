@@ -1,6 +1,8 @@
 //! What the shim forwards: the hook's stdin (bounded), its working directory
-//! and the agent-related part of its environment (bounded, never the rest:
-//! a user's environment holds secrets the gateway has no business seeing).
+//! (the event's when the payload names none), the names of the agent's
+//! variables (detection reads them; their values stay here) and hookgate's
+//! own settings with their values (the fail mode). Never the rest: a user's
+//! environment holds secrets the gateway has no business seeing.
 //!
 //! stdin is read under the total deadline (how is `sys`'s business), so an
 //! agent that never closes it cannot keep the hook past its deadline.
@@ -49,15 +51,18 @@ pub(crate) fn forwarded_env(
     let mut selected: Vec<(String, String)> = vars
         .into_iter()
         .filter_map(|(name, value)| {
-            Some((
-                String::from_utf8(name).ok()?,
-                String::from_utf8(value).ok()?,
-            ))
-        })
-        .filter(|(name, value)| {
-            (is_agent_var(name) || name.starts_with(OWN_PREFIX))
-                && name.len() <= MAX_ENV_NAME
-                && value.len() <= MAX_ENV_VALUE
+            let name = String::from_utf8(name).ok()?;
+            if name.len() > MAX_ENV_NAME {
+                return None;
+            }
+            if name.starts_with(OWN_PREFIX) {
+                // hookgate's own settings keep their values (the fail mode).
+                let value = String::from_utf8(value).ok()?;
+                return (value.len() <= MAX_ENV_VALUE).then_some((name, value));
+            }
+            // The gateway reads agent variables' names (detection), never
+            // their values: those stay here.
+            is_agent_var(&name).then_some((name, String::new()))
         })
         .collect();
     selected.sort();
@@ -241,16 +246,23 @@ mod tests {
         let long_value = "v".repeat(MAX_ENV_VALUE + 1);
         let long_name = format!("CLAUDE_{}", "N".repeat(MAX_ENV_NAME));
         let env = forwarded_env(vars(&[
-            ("CLAUDE_LONG", &long_value),
+            ("HOOKGATE_LONG", &long_value),
             (&long_name, "x"),
-            ("CLAUDE_OK", "ok"),
+            ("CLAUDE_LONG", &long_value),
+            ("HOOKGATE_OK", "ok"),
         ]));
-        assert_eq!(env, [("CLAUDE_OK".to_owned(), "ok".to_owned())]);
+        assert_eq!(
+            env,
+            [
+                ("CLAUDE_LONG".to_owned(), String::new()),
+                ("HOOKGATE_OK".to_owned(), "ok".to_owned())
+            ]
+        );
 
         let many: Vec<(Vec<u8>, Vec<u8>)> = (0..500)
             .map(|i| {
                 (
-                    format!("CLINE_{i:03}").into_bytes(),
+                    format!("HOOKGATE_{i:03}").into_bytes(),
                     "x".repeat(MAX_ENV_VALUE).into_bytes(),
                 )
             })
@@ -259,16 +271,18 @@ mod tests {
         assert!(env.len() <= MAX_ENV_VARS);
         let total: usize = env.iter().map(|(n, v)| n.len() + v.len()).sum();
         assert!(total <= MAX_ENV_TOTAL, "{total}");
-        assert_eq!(env[0].0, "CLINE_000", "lowest names are kept");
+        assert_eq!(env[0].0, "HOOKGATE_000", "lowest names are kept");
     }
 
     #[test]
     fn non_utf8_variables_are_skipped() {
         let env = forwarded_env([
-            (b"CLAUDE_A".to_vec(), vec![0xff]),
+            (b"HOOKGATE_A".to_vec(), vec![0xff]),
             (b"CLAUDE_\xff".to_vec(), b"x".to_vec()),
+            (b"CLAUDE_B".to_vec(), vec![0xff]),
         ]);
-        assert!(env.is_empty());
+        // A value that is not forwarded need not be UTF-8.
+        assert_eq!(env, [("CLAUDE_B".to_owned(), String::new())]);
     }
 
     #[test]

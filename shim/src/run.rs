@@ -5,7 +5,7 @@
 //!    at process start).
 //! 3. Send one request to the gateway and replay its reply exactly.
 //! 4. On any failure (bad arguments, oversize stdin, gateway unreachable,
-//!    too slow, or a malformed reply) answer with `hookgate_adapters::fallback`
+//!    too slow, or a malformed reply) answer with `hookgate_dialect::fallback`
 //!    for the detected dialect and event: the agent's neutral reply
 //!    (fail-open, the default) or its blocking one (`HOOKGATE_FAIL=closed`
 //!    or `--fail-closed`; the flag wins). The shim adds nothing of its own to
@@ -18,7 +18,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use hookgate_adapters::{Agent, FailMode, detect_with_event, fallback};
+use hookgate_dialect::{Agent, FailMode, detect_with_event, fallback};
 use hookgate_wire::Request;
 
 use crate::autostart;
@@ -195,13 +195,14 @@ fail-closed is asked for (then it blocks what the event lets a hook block).
 
 environment:
   HOOKGATE_SOCKET      gateway socket (default {})
-  HOOKGATE_TIMEOUT_MS  total deadline in milliseconds (default 5000)
+  HOOKGATE_TIMEOUT_MS  total deadline in milliseconds (default {})
   HOOKGATE_FAIL        open (default) or closed; --fail-closed/--fail-open win
   HOOKGATE_DEBUG       1: one diagnostic line on stderr per fallback
   HOOKGATE_AUTOSTART   1: start the gateway ($HOOKGATE_GATEWAY, an absolute
                        path) when none answers, then answer through it
 ",
-        sys::SOCKET_DEFAULT
+        sys::SOCKET_DEFAULT,
+        crate::config::DEFAULT_TIMEOUT.as_millis()
     )
 }
 

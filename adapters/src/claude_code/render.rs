@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use super::Protocol;
 use super::events::{DenyForm, EventSpec, FollowupForm};
-use crate::fallback::WORKTREE_CREATE_MESSAGE;
 use crate::{Decision, HookEvent, Loss, Permission, Rendered, Reply};
+use hookgate_dialect::WORKTREE_CREATE_MESSAGE;
 
 /// Said when a deny or halt comes with no reason at all.
 pub(crate) const DEFAULT_DENY: &str = "Blocked by hookgate policy.";

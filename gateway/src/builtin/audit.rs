@@ -29,7 +29,7 @@ use crate::metrics::SubscriberStats;
 pub const SCHEMA: u32 = 1;
 
 /// One line of the audit log, before serialization.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct AuditRecord {
     pub id: String,
     pub at: SystemTime,

@@ -13,6 +13,11 @@
 //! are deleted). Synchronous file I/O: the audit writer runs it on the
 //! blocking pool.
 
+#![allow(
+    clippy::disallowed_methods,
+    reason = "runs on the blocking pool (audit.rs) or in `gateway audit`, never on a runtime worker"
+)]
+
 use std::collections::HashMap;
 use std::fs;
 use std::io::Write as _;

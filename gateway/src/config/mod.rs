@@ -26,7 +26,7 @@ use std::time::Duration;
 use hookgate_adapters::FailMode;
 
 use crate::builtin::guard::Guard;
-use crate::subscribers::filter::Filter;
+use crate::filter::Filter;
 
 pub use error::{ConfigError, LoadError};
 pub use layers::{Layer, Refusal};

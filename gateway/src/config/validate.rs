@@ -20,7 +20,7 @@ use super::{
     BreakerConfig, Config, Env, Layer, Mode, OnError, ServerConfig, SubscriberConfig,
     SubscriberKind,
 };
-use crate::subscribers::filter::Filter;
+use crate::filter::Filter;
 
 const DEFAULT_TIMEOUT_MS: i64 = 200;
 const MAX_TIMEOUT_MS: i64 = 60_000;

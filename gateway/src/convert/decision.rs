@@ -5,8 +5,6 @@
 use hookgate_adapters::{Decision, Permission};
 use hookgate_proto::v1;
 
-use crate::subscribers::remote::Failure;
-
 /// A part of a subscriber reply that cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BadDecision {
@@ -67,12 +65,6 @@ pub fn decision_from_proto(decision: v1::Decision) -> Converted {
     }
 }
 
-/// A decide subscriber's call in canonical form: its decision (with any
-/// dropped parts), or why it has none.
-pub fn decision_from_reply(reply: Result<v1::Decision, Failure>) -> Result<Converted, Failure> {
-    reply.map(decision_from_proto)
-}
-
 /// A canonical decision as proto (what a subscriber would send).
 #[cfg(test)]
 pub fn decision_to_proto(decision: &Decision) -> v1::Decision {
@@ -102,15 +94,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn replies_become_decisions_or_failures() {
-        let reply = decision_from_reply(Ok(v1::Decision {
+    fn replies_become_decisions() {
+        let reply = decision_from_proto(v1::Decision {
             permission: v1::Permission::Deny as i32,
             ..v1::Decision::default()
-        }));
-        assert_eq!(reply.unwrap().decision.permission, Permission::Deny);
-        let timeout = std::time::Duration::from_millis(5);
-        let failed = decision_from_reply(Err(Failure::Timeout(timeout)));
-        assert!(matches!(failed, Err(Failure::Timeout(t)) if t == timeout));
+        });
+        assert_eq!(reply.decision.permission, Permission::Deny);
+        assert!(reply.dropped.is_empty());
     }
 
     #[test]

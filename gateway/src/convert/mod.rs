@@ -14,5 +14,5 @@ mod event;
 
 #[cfg(test)]
 pub use decision::decision_to_proto;
-pub use decision::{BadDecision, Converted, decision_from_proto, decision_from_reply};
+pub use decision::{BadDecision, Converted, decision_from_proto};
 pub use event::{ProtoEvent, event_to_proto};

@@ -22,7 +22,7 @@ pub(crate) fn socket(
     installed: &[Installed],
     report: &mut Report,
 ) -> PathBuf {
-    let resolved = hookgate_wire::socket::default_path();
+    let resolved = hookgate_gateway::transport::default_path();
     let mut pinned: Vec<&Path> = installed
         .iter()
         .filter_map(|i| i.socket.as_deref())

@@ -180,7 +180,7 @@ fn run_install(args: &InstallArgs) -> anyhow::Result<()> {
     let socket = args
         .socket
         .clone()
-        .unwrap_or_else(hookgate_wire::socket::default_path);
+        .unwrap_or_else(hookgate_gateway::transport::default_path);
     if !socket.is_absolute() {
         bail!("the socket path {} is not absolute", socket.display());
     }

@@ -17,7 +17,7 @@ use hookgate_adapters::{
 use hookgate_wire::{MAX_REPLY_BODY, Reply, Request};
 
 use crate::budget::{Payload, Reservation};
-use crate::builtin::audit::{AuditRecord, SubscriberOutcome, Verdicts};
+use crate::builtin::audit::{Audit, AuditRecord, SubscriberOutcome, Verdicts};
 use crate::convert::ProtoEvent;
 use crate::ids::EventIds;
 use crate::metrics::{Metrics, Outcome, Unparsed};
@@ -96,25 +96,10 @@ impl Pipeline {
         // observe) uses it; every remote is sent the same bytes.
         let proto = ProtoEvent::new(Arc::clone(&event), id.clone(), Arc::clone(&payload));
 
-        for (filter, observer) in &registry.observers {
-            if filter.matches(&event) {
-                observer.offer(Arc::clone(&proto));
-            }
-        }
-
-        // Shadows start first and are never awaited.
-        for shadow in &registry.shadows {
-            if shadow.decider().filter.matches(&event) {
-                shadow.offer(&event, &proto);
-            }
-        }
+        registry.offer(&event, &proto);
 
         // Every matching decide subscriber at once; results in config order.
-        let deciders: Vec<_> = registry
-            .deciders
-            .iter()
-            .filter(|d| d.filter.matches(&event))
-            .collect();
+        let deciders = registry.deciders_for(&event);
         let pending: Vec<_> = deciders
             .iter()
             .map(|d| {
@@ -132,7 +117,7 @@ impl Pipeline {
         let decisions = join_all(pending).await;
         // Each subscriber's outcome, for the audit log only.
         let mut verdicts = Verdicts::default();
-        if !registry.audits.is_empty() {
+        if registry.audited() {
             verdicts.subscribers = deciders
                 .iter()
                 .zip(&decisions)
@@ -252,20 +237,19 @@ impl Pipeline {
             .as_ref()
             .and_then(|d| d.native_event.as_deref());
         let reply = adapters::fallback(dialect, native, mode, UNPARSED_MESSAGE);
-        if !registry.audits.is_empty() {
+        if registry.audited() {
             let payload = Arc::new(Payload::new(request.stdin, reservation));
-            for (_, audit) in &registry.audits {
-                audit.record(AuditRecord {
-                    id: id.clone(),
-                    at: SystemTime::now(),
-                    event: None,
-                    payload: Arc::clone(&payload),
-                    decision: Decision::default(),
-                    verdicts: Verdicts::default(),
-                    error: Some(unparsed.error.clone()),
-                    latency: started.elapsed(),
-                });
-            }
+            let record = AuditRecord {
+                id,
+                at: SystemTime::now(),
+                event: None,
+                payload,
+                decision: Decision::default(),
+                verdicts: Verdicts::default(),
+                error: Some(unparsed.error.clone()),
+                latency: started.elapsed(),
+            };
+            record_to(registry.audits_for(None), record);
         }
         self.metrics.latency(started.elapsed());
         wire_reply(reply)
@@ -280,25 +264,29 @@ impl Pipeline {
         (decision, verdicts): (&Decision, Verdicts),
         started: Instant,
     ) {
-        let mut audits = registry
-            .audits
-            .iter()
-            .filter(|(filter, _)| filter.matches(event))
-            .peekable();
-        if audits.peek().is_none() {
+        let record = AuditRecord {
+            id,
+            at: SystemTime::now(),
+            event: Some(Arc::clone(event)),
+            payload,
+            decision: decision.clone(),
+            verdicts,
+            error: None,
+            latency: started.elapsed(),
+        };
+        record_to(registry.audits_for(Some(event)), record);
+    }
+}
+
+/// Gives `record` to each audit (the last one takes it, the others a copy).
+fn record_to<'a>(audits: impl Iterator<Item = &'a Arc<Audit>>, record: AuditRecord) {
+    let mut audits = audits.peekable();
+    while let Some(audit) = audits.next() {
+        if audits.peek().is_some() {
+            audit.record(record.clone());
+        } else {
+            audit.record(record);
             return;
-        }
-        for (_, audit) in audits {
-            audit.record(AuditRecord {
-                id: id.clone(),
-                at: SystemTime::now(),
-                event: Some(Arc::clone(event)),
-                payload: Arc::clone(&payload),
-                decision: decision.clone(),
-                verdicts: verdicts.clone(),
-                error: None,
-                latency: started.elapsed(),
-            });
         }
     }
 }
@@ -341,13 +329,21 @@ fn understand(request: &Request) -> Result<HookEvent, NotUnderstood> {
             reason: Unparsed::of_detect(&err),
             error: err.to_string(),
         })?;
-    adapters::parse_detected(&detected, &request.stdin).map_err(|err| NotUnderstood {
-        // The dialect is known: its agent's payload did not parse.
-        hint: Some(detected.dialect.agent()),
-        reason: Unparsed::of_parse(&err),
-        error: err.to_string(),
-        detected: Some(detected),
-    })
+    let mut event =
+        adapters::parse_detected(&detected, &request.stdin).map_err(|err| NotUnderstood {
+            // The dialect is known: its agent's payload did not parse.
+            hint: Some(detected.dialect.agent()),
+            reason: Unparsed::of_parse(&err),
+            error: err.to_string(),
+            detected: Some(detected),
+        })?;
+    // A payload without a working directory (Cline's, Copilot's camelCase
+    // ones) ran in the hook's: the agent starts its hooks there, and the
+    // guard resolves relative paths against it.
+    if event.cwd.is_none() && std::path::Path::new(&request.cwd).is_absolute() {
+        event.cwd = Some(request.cwd.clone());
+    }
+    Ok(event)
 }
 
 /// The fail mode the shim resolved for this hook call (it forwards it as

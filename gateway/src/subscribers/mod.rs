@@ -3,7 +3,6 @@
 //! the audit log fed through bounded queues.
 
 pub mod breaker;
-pub mod filter;
 pub mod health;
 pub mod observe;
 mod registry;
@@ -19,10 +18,10 @@ use hookgate_adapters::{Decision, HookEvent, Permission};
 use crate::builtin::guard::Guard;
 use crate::config::OnError;
 use crate::convert::{self, ProtoEvent};
+use crate::filter::Filter;
 use crate::metrics::{ErrorKind, SubscriberStats};
 use crate::otel::CallOutcome;
 use crate::warnings::{self, Warning};
-use filter::Filter;
 use remote::{Failure, Remote};
 
 pub use registry::{Builder, Registry};
@@ -74,7 +73,7 @@ impl Decider {
             DeciderKind::Remote(remote) => {
                 remote.stats().calls.fetch_add(1, Ordering::Relaxed);
                 let reply = remote.call(proto.encoded()).await;
-                match convert::decision_from_reply(reply) {
+                match reply.map(convert::decision_from_proto) {
                     Ok(converted) => {
                         let stats = remote.stats();
                         for bad in &converted.dropped {

@@ -12,10 +12,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use anyhow::Context as _;
+use hookgate_adapters::HookEvent;
 use tokio_util::sync::{CancellationToken, DropGuard};
 use tokio_util::task::TaskTracker;
 
-use super::filter::Filter;
 use super::health;
 use super::observe::Observer;
 use super::remote::Remote;
@@ -23,15 +23,17 @@ use super::shadow::Shadow;
 use super::{Decider, DeciderKind};
 use crate::builtin::audit::Audit;
 use crate::config::{Mode, SubscriberConfig, SubscriberKind};
+use crate::convert::ProtoEvent;
+use crate::filter::Filter;
 use crate::metrics::{Metrics, State, StateSource};
 
 /// Every configured subscriber, in config order.
 #[derive(Debug, Default)]
 pub struct Registry {
-    pub deciders: Vec<Arc<Decider>>,
-    pub observers: Vec<(Filter, Arc<Observer>)>,
-    pub audits: Vec<(Filter, Arc<Audit>)>,
-    pub shadows: Vec<Arc<Shadow>>,
+    deciders: Vec<Arc<Decider>>,
+    observers: Vec<(Filter, Arc<Observer>)>,
+    audits: Vec<(Filter, Arc<Audit>)>,
+    shadows: Vec<Arc<Shadow>>,
     /// Each subscriber by name with the config it was built from: what a
     /// rebuild may keep.
     built: HashMap<String, Built>,
@@ -81,6 +83,47 @@ impl Registry {
             health: None,
         };
         builder.build(subscribers, None)
+    }
+
+    /// Offers `event` to every observer and shadow whose filter matches it:
+    /// they are never waited for (a full queue is a counted drop).
+    pub fn offer(&self, event: &Arc<HookEvent>, proto: &Arc<ProtoEvent>) {
+        for (filter, observer) in &self.observers {
+            if filter.matches(event) {
+                observer.offer(Arc::clone(proto));
+            }
+        }
+        for shadow in &self.shadows {
+            if shadow.decider().filter.matches(event) {
+                shadow.offer(event, proto);
+            }
+        }
+    }
+
+    /// The decide subscribers whose filter matches `event`, in config order.
+    pub fn deciders_for(&self, event: &HookEvent) -> Vec<&Arc<Decider>> {
+        self.deciders
+            .iter()
+            .filter(|d| d.filter.matches(event))
+            .collect()
+    }
+
+    /// Whether any audit is configured: per-subscriber outcomes are
+    /// collected only for them.
+    pub fn audited(&self) -> bool {
+        !self.audits.is_empty()
+    }
+
+    /// The audits that record `event`; every audit for an event that could
+    /// not be understood (`None`), since no filter can judge it.
+    pub fn audits_for<'a>(
+        &'a self,
+        event: Option<&'a HookEvent>,
+    ) -> impl Iterator<Item = &'a Arc<Audit>> + 'a {
+        self.audits
+            .iter()
+            .filter(move |(filter, _)| event.is_none_or(|event| filter.matches(event)))
+            .map(|(_, audit)| audit)
     }
 
     /// How many subscribers were taken over from the previous registry.

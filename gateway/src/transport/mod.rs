@@ -34,6 +34,18 @@ use windows as imp;
 
 pub use imp::{BindError, ClientStream, Listener, Peer, connect};
 
+/// The socket (a named pipe on Windows) for this process's user and
+/// environment: the one the shim resolves with the same variables
+/// (`hookgate_wire::socket`), so both sides meet without configuration.
+pub fn default_path() -> PathBuf {
+    let env = |name: &str| std::env::var(name).ok();
+    #[cfg(unix)]
+    let path = hookgate_wire::socket::resolve(env, hookgate_wire::socket::current_uid());
+    #[cfg(windows)]
+    let path = hookgate_wire::socket::resolve_pipe(env);
+    PathBuf::from(path)
+}
+
 /// `path` with `suffix` appended to its last component (`gateway.sock` +
 /// `.admin`); a sibling pipe name on Windows.
 pub fn sibling(path: &Path, suffix: &str) -> PathBuf {

@@ -12,6 +12,10 @@
 //! reachable peer and, when it exits, the kernel ends everything the agent
 //! left behind. Without one it serves until SIGINT or SIGTERM.
 
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test and bench code drives real processes and files; the runtime rules are the gateway's"
+)]
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -3,6 +3,10 @@
 //! See `hookgate_integration_tests` for the harness and how the binaries
 //! are found.
 
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test and bench code drives real processes and files; the runtime rules are the gateway's"
+)]
 mod audit_log;
 mod bad_input;
 mod breaker;

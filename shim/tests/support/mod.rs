@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use hookgate_adapters::{Agent, FailMode, detect, fallback};
+use hookgate_dialect::{Agent, FailMode, detect, fallback};
 use hookgate_wire::{FrameKind, HEADER_LEN, Header, MAX_REQUEST_BODY, Reply, Request};
 use tempfile::TempDir;
 
@@ -115,7 +115,7 @@ pub fn run_shim(
     }
 }
 
-/// What `hookgate_adapters::fallback` answers for this payload.
+/// What `hookgate_dialect::fallback` answers for this payload.
 pub fn expected(
     payload: &[u8],
     hint: Option<Agent>,

@@ -119,3 +119,23 @@ fn javascript_payloads() {
     }
     runtime.block_on(async move { drop(h) });
 }
+
+/// A payload that names no working directory ran in the hook's, which the
+/// shim forwards; one that names its own keeps it; a relative one is no
+/// base for paths.
+#[test]
+fn the_hooks_working_directory_stands_in_for_a_missing_one() {
+    let without = r#"{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"true"}}"#;
+    let with = adapters::probe_payload(adapters::Agent::ClaudeCode).unwrap();
+    let cases = [
+        (without, "/work/p", Some("/work/p")),
+        (without, "relative", None),
+        (with, "/work/p", Some("/")),
+    ];
+    for (payload, cwd, expected) in cases {
+        let mut request = request("claude-code", payload.as_bytes().to_vec());
+        request.cwd = cwd.into();
+        let event = crate::pipeline::understand(&request).unwrap();
+        assert_eq!(event.cwd.as_deref(), expected, "{payload} in {cwd}");
+    }
+}

@@ -11,6 +11,10 @@
 //! checks the figures against the targets of the benchmarks issue.
 //! Benchmarks are not tests: nothing here runs under `cargo test`.
 
+#![allow(
+    clippy::disallowed_methods,
+    reason = "test and bench code drives real processes and files; the runtime rules are the gateway's"
+)]
 mod adapters_cost;
 mod artifacts;
 mod baselines;

@@ -303,5 +303,5 @@ impl Env<'_> {
     }
 }
 
-#[cfg(all(test, feature = "json"))]
+#[cfg(test)]
 mod tests;

@@ -129,7 +129,6 @@ proptest! {
         }
     }
 
-    #[cfg(feature = "json")]
     #[test]
     fn agrees_with_serde_on_valid_objects(
         map in proptest::collection::btree_map("[a-zA-Z_\"\\\\é\u{1F600}\n]{0,8}", "[ -~é\u{1F600}\n\"\\\\]{0,16}", 0..8)

@@ -184,7 +184,6 @@ fn json_string_escapes() {
 }
 
 /// Every JSON reply is valid JSON and carries the message intact.
-#[cfg(feature = "json")]
 #[test]
 fn json_replies_round_trip_hostile_messages() {
     let message = "no \"way\" \\ \n\u{0}\u{1b}[31m é😀 </script>";

@@ -21,8 +21,9 @@ const DEFAULT_MESSAGE: &str =
 /// Claude Code's `WorktreeCreate` hook *replaces* worktree creation and its
 /// stdout is read as the new worktree's path: no reply can be neutral. A
 /// non-zero exit fails the creation cleanly, with this explanation, instead
-/// of handing Claude Code a bogus path.
-pub(crate) const WORKTREE_CREATE_MESSAGE: &str = "hookgate: WorktreeCreate hooks replace git worktree creation and hookgate cannot create worktrees; remove the gateway from the WorktreeCreate hooks";
+/// of handing Claude Code a bogus path. The adapters render the same
+/// message when the gateway answers one.
+pub const WORKTREE_CREATE_MESSAGE: &str = "hookgate: WorktreeCreate hooks replace git worktree creation and hookgate cannot create worktrees; remove the gateway from the WorktreeCreate hooks";
 
 /// Claude Code events where exit 2 blocks the action (docs/agents.md, "Claude Code"),
 /// minus the continuation events (`Stop`, `SubagentStop`, `TeammateIdle`):

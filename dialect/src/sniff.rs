@@ -16,11 +16,11 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 /// Top-level keys recorded at most; later keys are skipped (still scanned).
-pub(crate) const MAX_KEYS: usize = 256;
+pub const MAX_KEYS: usize = 256;
 
 /// The top-level object of a JSON document, as spans into the payload.
 #[derive(Debug, Clone)]
-pub(crate) struct TopLevel<'a> {
+pub struct TopLevel<'a> {
     payload: &'a [u8],
     entries: Vec<Entry>,
     complete: bool,
@@ -36,7 +36,7 @@ struct Entry {
 
 /// Scans `payload`. `None` when it does not start (after whitespace and an
 /// optional UTF-8 byte-order mark) with `{`: not a JSON object.
-pub(crate) fn scan(payload: &[u8]) -> Option<TopLevel<'_>> {
+pub fn scan(payload: &[u8]) -> Option<TopLevel<'_>> {
     let mut cursor = Cursor {
         bytes: payload,
         pos: 0,
@@ -60,22 +60,19 @@ pub(crate) fn scan(payload: &[u8]) -> Option<TopLevel<'_>> {
 
 impl TopLevel<'_> {
     /// True when the object was closed and well formed at the top level.
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "detection uses whatever was read")
-    )]
-    pub(crate) fn complete(&self) -> bool {
+    /// Detection itself uses whatever was read.
+    pub fn complete(&self) -> bool {
         self.complete
     }
 
     /// Does the object have `key` (with any value)?
-    pub(crate) fn has_key(&self, key: &str) -> bool {
+    pub fn has_key(&self, key: &str) -> bool {
         self.entry(key).is_some()
     }
 
     /// The unescaped value of `key`, if present and a JSON string. Invalid
     /// escapes and invalid UTF-8 become U+FFFD rather than errors.
-    pub(crate) fn string_value(&self, key: &str) -> Option<String> {
+    pub fn string_value(&self, key: &str) -> Option<String> {
         self.entry(key)
             .filter(|entry| entry.value_is_string)
             .map(|entry| unescape(self.slice(&entry.value)))

@@ -5,8 +5,6 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
-#[cfg(feature = "std")]
-use std::io::{self, Read, Write};
 
 use crate::codec::{Cursor, frame, len_u32, put_bytes, put_list, put_u32};
 use crate::{HEADER_LEN, MAGIC, PROTOCOL_VERSION, WireError};
@@ -34,9 +32,11 @@ pub struct Header {
 pub struct Request {
     /// The shim's arguments after the program name (e.g. `["claude-code"]`).
     pub args: Vec<String>,
-    /// The shim's working directory.
+    /// The shim's working directory: the event's when its payload names
+    /// none.
     pub cwd: String,
-    /// The agent-related environment variables (name, value).
+    /// The agent-related environment variables: agents' by name (empty
+    /// values), hookgate's own (`HOOKGATE_*`) with their values.
     pub env: Vec<(String, String)>,
     /// The payload the agent wrote to the hook's stdin.
     pub stdin: Vec<u8>,
@@ -123,13 +123,6 @@ impl Request {
             stdin,
         })
     }
-
-    /// Writes the request frame to a blocking writer.
-    #[cfg(feature = "std")]
-    pub fn write_to(&self, writer: &mut impl Write) -> io::Result<()> {
-        writer.write_all(&self.encode())?;
-        writer.flush()
-    }
 }
 
 impl Reply {
@@ -161,16 +154,5 @@ impl Reply {
             stdout,
             stderr,
         })
-    }
-
-    /// Reads one reply frame from a blocking reader.
-    #[cfg(feature = "std")]
-    pub fn read_from(reader: &mut impl Read) -> io::Result<Reply> {
-        let mut header = [0u8; HEADER_LEN];
-        reader.read_exact(&mut header)?;
-        let header = Header::decode(&header, crate::MAX_REPLY_BODY)?.expect(FrameKind::Reply)?;
-        let mut body = alloc::vec![0u8; header.body_len];
-        reader.read_exact(&mut body)?;
-        Ok(Reply::decode(&body)?)
     }
 }

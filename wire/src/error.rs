@@ -2,8 +2,6 @@
 //! frame types so both the header and the body codec can name it.
 
 use core::fmt;
-#[cfg(feature = "std")]
-use std::io;
 
 use crate::frame::FrameKind;
 use crate::{MAX_LIST_ITEMS, PROTOCOL_VERSION};
@@ -46,10 +44,3 @@ impl fmt::Display for WireError {
 }
 
 impl core::error::Error for WireError {}
-
-#[cfg(feature = "std")]
-impl From<WireError> for io::Error {
-    fn from(err: WireError) -> Self {
-        io::Error::new(io::ErrorKind::InvalidData, err)
-    }
-}

@@ -4,9 +4,9 @@
 //! tokio and serde, and the gateway must not guess at the shim's bytes.
 //! The crate is sans-I/O at its core ([`Header::decode`], [`Request::decode`],
 //! [`Reply::decode`] work on byte slices) and needs only `alloc`, so the
-//! shim (a `no_std` binary) shares it. The default `std` feature adds small
-//! blocking helpers over `std::io` and the socket path as a `PathBuf`; the
-//! gateway reads with tokio and decodes here.
+//! shim (a `no_std` binary) shares it. It has no features: the shim and the
+//! gateway link the same crate, so one `cargo build --workspace` builds
+//! both. The gateway reads with tokio and decodes here.
 //!
 //! A frame is a 10-byte header followed by a body:
 //!
@@ -24,7 +24,7 @@
 //! `no_std` shim, and [`fallback`] how the shim records answering without
 //! the gateway.
 
-#![cfg_attr(not(any(feature = "std", test)), no_std)]
+#![cfg_attr(not(test), no_std)]
 
 extern crate alloc;
 

@@ -29,18 +29,6 @@ fn request_round_trips() {
     assert_eq!(Request::decode(&frame[HEADER_LEN..]).unwrap(), request);
 }
 
-#[cfg(feature = "std")]
-#[test]
-fn reply_round_trips_through_a_reader() {
-    let reply = Reply {
-        exit_code: 2,
-        stdout: b"{}".to_vec(),
-        stderr: b"denied".to_vec(),
-    };
-    let frame = reply.encode();
-    assert_eq!(Reply::read_from(&mut frame.as_slice()).unwrap(), reply);
-}
-
 #[test]
 fn negative_exit_codes_survive() {
     let reply = Reply {

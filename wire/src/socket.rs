@@ -16,9 +16,8 @@
 //! only avoids collisions; privacy comes from the pipe's owner-only DACL and
 //! the peer checks on both ends.
 //!
-//! [`resolve`] works on strings (`no_std` + `alloc`) for the shim; with the
-//! `std` feature, [`resolve_path`] and [`default_path`] give the gateway a
-//! `PathBuf`.
+//! [`resolve`] works on strings (`no_std` + `alloc`): the shim uses it as
+//! it is, the gateway turns the result into a `PathBuf`.
 
 use alloc::format;
 use alloc::string::String;
@@ -103,24 +102,6 @@ pub fn resolve_pipe(env: impl Fn(&str) -> Option<String>) -> String {
         .map(|c| if c == '\\' || c == '/' { '_' } else { c })
         .collect();
     format!("{PIPE_PREFIX}hookgate-{user}\\gateway")
-}
-
-/// [`resolve`] as a `PathBuf`.
-#[cfg(feature = "std")]
-pub fn resolve_path(env: impl Fn(&str) -> Option<String>, uid: u32) -> std::path::PathBuf {
-    std::path::PathBuf::from(resolve(env, uid))
-}
-
-/// The socket path for this process's user and environment.
-#[cfg(all(unix, feature = "std"))]
-pub fn default_path() -> std::path::PathBuf {
-    resolve_path(|name| std::env::var(name).ok(), current_uid())
-}
-
-/// The named pipe for this process's user and environment.
-#[cfg(all(windows, feature = "std"))]
-pub fn default_path() -> std::path::PathBuf {
-    std::path::PathBuf::from(resolve_pipe(|name| std::env::var(name).ok()))
 }
 
 /// The real user id of this process.
@@ -244,10 +225,5 @@ mod tests {
                 "{dir}"
             );
         }
-        #[cfg(feature = "std")]
-        assert_eq!(
-            resolve_path(env_of(&[]), 7),
-            PathBuf::from("/tmp/hookgate-7/gateway.sock")
-        );
     }
 }

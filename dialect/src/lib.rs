@@ -1,0 +1,34 @@
+//! The agents hookgate knows, told apart by their payloads, and the reply
+//! each expects when no gateway answers.
+//!
+//! This is the slice of the agents' dialects the shim needs on its own:
+//! [`detect`] picks the [`Dialect`] from the bytes, the shim's hint and the
+//! names of the environment variables the agent set; [`fallback`] answers
+//! for the agent and event, correctly, when the gateway is unreachable.
+//! [`sniff`] reads a payload's top-level string fields without a JSON
+//! library; [`probe_payload`] is a harmless call per agent for `gateway
+//! doctor`.
+//!
+//! It is `no_std` (it needs only `alloc`) with no dependencies and no
+//! features, so the shim, a `no_std` binary, links the same crate the
+//! gateway does. Everything that needs JSON (parse, merge, render) lives in
+//! `hookgate-adapters`, which re-exports this crate's items.
+
+#![cfg_attr(not(test), no_std)]
+
+extern crate alloc;
+
+mod detect;
+mod dialect;
+mod fallback;
+mod probe;
+mod reply;
+pub mod sniff;
+#[cfg(test)]
+mod testing;
+
+pub use detect::{DetectError, Detected, args_hint, detect, detect_with_event};
+pub use dialect::{Agent, Dialect, FailMode, UnknownAgent};
+pub use fallback::{WORKTREE_CREATE_MESSAGE, fallback};
+pub use probe::probe_payload;
+pub use reply::Reply;
