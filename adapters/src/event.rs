@@ -120,6 +120,40 @@ pub struct HookEvent {
     /// notification message, task error message).
     pub reason: Option<String>,
     pub subagent_id: Option<String>,
+    /// The W3C trace context the agent sent with the event, if any.
+    pub trace: Option<TraceContext>,
+}
+
+/// A W3C trace context (`traceparent`, `tracestate`) as the agent sent it,
+/// length-capped but otherwise unchecked: the gateway validates it before
+/// making it the parent of its spans.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceContext {
+    pub traceparent: String,
+    pub tracestate: Option<String>,
+}
+
+impl TraceContext {
+    /// W3C caps: a `traceparent` is 55 characters today (room left for a
+    /// future version), a `tracestate` at most 512.
+    pub const MAX_TRACEPARENT: usize = 128;
+    pub const MAX_TRACESTATE: usize = 512;
+
+    /// From the two values, dropping either when over its cap (a missing
+    /// or oversized `traceparent` means no context).
+    pub fn from_values(
+        traceparent: Option<&str>,
+        tracestate: Option<&str>,
+    ) -> Option<TraceContext> {
+        let traceparent =
+            traceparent.filter(|t| !t.is_empty() && t.len() <= Self::MAX_TRACEPARENT)?;
+        Some(TraceContext {
+            traceparent: traceparent.to_owned(),
+            tracestate: tracestate
+                .filter(|t| !t.is_empty() && t.len() <= Self::MAX_TRACESTATE)
+                .map(str::to_owned),
+        })
+    }
 }
 
 impl Capabilities {
@@ -152,6 +186,7 @@ impl HookEvent {
             stop: None,
             reason: None,
             subagent_id: None,
+            trace: None,
         }
     }
 }

@@ -46,7 +46,7 @@ pub use {
     decision::{Decision, Permission},
     decode::{MAX_DEPTH, STACK_SIZE},
     error::{ParseError, ParseErrorKind},
-    event::{Capabilities, EventKind, HookEvent, StopInfo, Tool, ToolClass},
+    event::{Capabilities, EventKind, HookEvent, StopInfo, Tool, ToolClass, TraceContext},
     merge::{Merged, RankedDecision, merge},
     parse::{parse, parse_detected},
     render::{Loss, Rendered, render},

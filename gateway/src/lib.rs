@@ -34,7 +34,9 @@ pub mod fallbacks;
 pub mod files;
 pub mod filter;
 pub mod ids;
+pub mod layer;
 pub mod metrics;
+pub mod otel;
 pub mod pipeline;
 pub mod prometheus;
 pub mod reload;
@@ -104,11 +106,14 @@ pub async fn serve(
     reload_handle
         .on_hangup(&background, stop_background.clone())
         .context("installing the SIGHUP handler")?;
-    let source = Arc::new(StatusSource::new(
+    let mut source = StatusSource::new(
         Arc::clone(&metrics),
         listener.path().to_path_buf(),
         config.origin.clone(),
-    ));
+    );
+    source.system_config.clone_from(&config.system_origin);
+    let source = Arc::new(source);
+    metrics.set_config_refused(config.refused.len());
     // Fallbacks recorded while no gateway ran.
     source.collect_fallbacks().await;
     let admin_listener = Listener::bind(&source.admin_socket)
@@ -143,11 +148,14 @@ pub async fn serve(
         });
     }
 
-    let pipeline = Arc::new(Pipeline::new(
-        registry,
-        Arc::clone(&metrics),
-        config.server.on_unparsed,
-    ));
+    let (telemetry, telemetry_running) = match &config.otel {
+        Some(otel) => otel::Telemetry::start(otel, &metrics, &background)?,
+        None => (otel::Telemetry::off(), otel::Running::default()),
+    };
+    let pipeline = Arc::new(
+        Pipeline::new(registry, Arc::clone(&metrics), config.server.on_unparsed)
+            .with_telemetry(telemetry),
+    );
     let stop_reloads = CancellationToken::new();
     let reloader = reload::Reloader {
         explicit: options.config_path.clone(),
@@ -161,11 +169,20 @@ pub async fn serve(
         status: Arc::clone(&source.reload),
     };
     let reloads = tokio::spawn(reloader.run(reload_requests));
-    let watched = options
+    // Both layers' files; a system directory that does not exist is no
+    // managed layer, not a warning.
+    let user_path = options
         .config_path
         .clone()
         .or_else(|| config::Env::from_process().user_config_path());
-    let _watcher = watched.and_then(|path| reload::watch(&path, &reload_handle));
+    let system_path = config::Env::from_process()
+        .system_config
+        .filter(|p| p.parent().is_some_and(std::path::Path::is_dir));
+    let _watchers: Vec<_> = user_path
+        .into_iter()
+        .chain(system_path)
+        .filter_map(|path| reload::watch(&path, &reload_handle))
+        .collect();
     let server = Server {
         pipeline,
         metrics,
@@ -201,7 +218,7 @@ pub async fn serve(
     // Dropping the pipeline and the reloader's hold on the registry closes
     // the observe and audit queues: workers drain what is queued, within
     // what is left of the grace period.
-    drop(_watcher);
+    drop(_watchers);
     stop_reloads.cancel();
     if let Err(err) = reloads.await {
         tracing::warn!(error = %err, "the reloader failed");
@@ -214,6 +231,8 @@ pub async fn serve(
     {
         tracing::warn!("grace period over; observe/audit queues not fully drained");
     }
+    // Spans of the last events, then the background tasks.
+    telemetry_running.stop(deadline).await;
     stop_background.cancel();
     background.close();
     if tokio::time::timeout_at(deadline, background.wait())

@@ -241,6 +241,32 @@ pub fn render(snap: &Snapshot, uptime_secs: u64) -> String {
         &snap.fallbacks,
     );
     out.family(
+        "hookgate_config_refused",
+        "gauge",
+        "User config settings the system config's locks refused, in the config in effect.",
+    );
+    out.sample("hookgate_config_refused", &[], snap.config_refused);
+    let dropped = BTreeMap::from([
+        ("queue_full", snap.otel.spans_dropped_queue),
+        ("export_failed", snap.otel.spans_dropped_export),
+    ]);
+    out.counters(
+        "hookgate_otel_spans_dropped_total",
+        "Spans that never reached the OTLP collector, by reason.",
+        "reason",
+        &dropped,
+    );
+    out.family(
+        "hookgate_otel_spans_exported_total",
+        "counter",
+        "Spans the OTLP collector accepted.",
+    );
+    out.sample(
+        "hookgate_otel_spans_exported_total",
+        &[],
+        snap.otel.spans_exported,
+    );
+    out.family(
         "hookgate_rewrite_conflicts_total",
         "counter",
         "Input rewrites dropped because a higher-priority one won.",

@@ -28,14 +28,17 @@ pub enum Warning {
     Subscriber,
     /// The in-flight byte budget turned work away.
     Budget,
+    /// The OpenTelemetry export failed.
+    Telemetry,
 }
 
 impl Warning {
-    const ALL: [Warning; 4] = [
+    const ALL: [Warning; 5] = [
         Warning::Unparsed,
         Warning::Connection,
         Warning::Subscriber,
         Warning::Budget,
+        Warning::Telemetry,
     ];
 
     fn index(self) -> usize {

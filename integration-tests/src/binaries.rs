@@ -11,9 +11,10 @@
 //!    `cargo test --workspace` (the README's test command) has just built
 //!    both: their packages have integration tests of their own, so cargo
 //!    builds their binaries before it runs any test. The harness never runs
-//!    cargo; it refuses binaries older than the sources they are built
-//!    from, so a `cargo test -p hookgate-integration-tests` after an edit
-//!    says "run `cargo build --workspace`" instead of testing stale code.
+//!    cargo; it refuses a binary older than any file cargo's dep-info says
+//!    it was built from, so a `cargo test -p hookgate-integration-tests`
+//!    after an edit says "run `cargo build --workspace`" instead of testing
+//!    stale code.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -78,30 +79,18 @@ fn profile_dir() -> Result<PathBuf, String> {
     Ok(dir.to_path_buf())
 }
 
-/// The crates the two binaries are built from, relative to the workspace.
-const SOURCES: [&str; 6] = ["adapters", "dialect", "gateway", "proto", "shim", "wire"];
-
-/// Directories no binary is built from.
-const SKIPPED: [&str; 4] = ["target", "tests", "test_data", "benches"];
-/// What a binary is built from.
-const SOURCE_EXTENSIONS: [&str; 3] = [".rs", ".toml", ".proto"];
-
-/// Refuses binaries older than any source file of the crates they are
-/// built from: testing them would test code that is no longer there.
+/// Refuses a binary older than any file it was built from: testing it would
+/// test code that is no longer there. What it was built from is exactly
+/// what cargo lists in the dep-info file beside it (`<binary>.d`).
 fn fresh(binaries: &Binaries) -> Result<(), String> {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .ok_or("integration-tests has no parent directory")?;
-    let mut newest = None;
-    for krate in SOURCES {
-        newest_in(&workspace.join(krate), &mut newest);
-    }
-    let Some((source_time, source)) = newest else {
-        return Ok(());
-    };
     for binary in [&binaries.gateway, &binaries.shim] {
         let built = modified(binary).ok_or_else(|| format!("{}: no mtime", binary.display()))?;
-        if built < source_time {
+        let dep_info = binary.with_extension("d");
+        let text = std::fs::read_to_string(&dep_info)
+            .map_err(|err| format!("{}: {err}", dep_info.display()))?;
+        if let Some(source) =
+            sources(&text).find(|source| modified(source).is_some_and(|t| t > built))
+        {
             return Err(format!(
                 "{} is older than {}: run `cargo build --workspace` first",
                 binary.display(),
@@ -112,32 +101,26 @@ fn fresh(binaries: &Binaries) -> Result<(), String> {
     Ok(())
 }
 
-/// The newest source file (`.rs`, `.toml`, `.proto`) under `dir`, skipping
-/// what the binaries are not built from (tests, sample data, hidden and
-/// generated directories): tests may write there while other tests run.
-fn newest_in(dir: &Path, newest: &mut Option<(SystemTime, PathBuf)>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with('.') || SKIPPED.contains(&&*name) {
-            continue;
-        }
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        if kind.is_dir() {
-            newest_in(&path, newest);
-        } else if SOURCE_EXTENSIONS.iter().any(|ext| name.ends_with(ext))
-            && let Some(time) = modified(&path)
-            && newest.as_ref().is_none_or(|(t, _)| time > *t)
-        {
-            *newest = Some((time, path));
+/// The prerequisites of a Makefile-style dep-info file's first rule
+/// (`target: dep dep\ with\ space ...`).
+fn sources(dep_info: &str) -> impl Iterator<Item = PathBuf> + '_ {
+    let line = dep_info.lines().next().unwrap_or_default();
+    let deps = line.split_once(": ").map_or("", |(_, deps)| deps);
+    let mut paths = Vec::new();
+    let mut current = String::new();
+    let mut chars = deps.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => current.extend(chars.next()),
+            ' ' => paths.push(std::mem::take(&mut current)),
+            c => current.push(c),
         }
     }
+    paths.push(current);
+    paths
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
 }
 
 fn modified(path: &Path) -> Option<SystemTime> {

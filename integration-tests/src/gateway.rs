@@ -52,6 +52,23 @@ impl TestGateway {
         TestGateway::spawn(dir, &args, &[]).await
     }
 
+    /// Like [`TestGateway::start_in`], with `system_toml` as the managed
+    /// system config (`HOOKGATE_SYSTEM_CONFIG`, see
+    /// [`TestGateway::system_config_in`]) under `config_toml`.
+    pub async fn start_managed(system_toml: &str, config_toml: &str) -> TestGateway {
+        let dir = private_dir();
+        std::fs::write(TestGateway::system_config_in(dir.path()), system_toml)
+            .expect("write the system config");
+        TestGateway::start_in(dir, config_toml, &[]).await
+    }
+
+    /// The system config a gateway started in `dir` reads: every test
+    /// gateway gets its own (absent unless written), so a machine's
+    /// `/etc/hookgate/gateway.toml` never leaks into a test.
+    pub fn system_config_in(dir: &Path) -> PathBuf {
+        dir.join("system.toml")
+    }
+
     /// A gateway with no config file at all: it runs the embedded default
     /// (`guard` and `audit`). `$HOME` is [`TestGateway::home`] and the audit
     /// log is [`TestGateway::audit_log`], both inside the gateway's
@@ -102,6 +119,10 @@ impl TestGateway {
             .envs(env.iter().map(|(k, v)| (k, v)))
             .env("XDG_CONFIG_HOME", dir.path())
             .env("HOOKGATE_SOCKET", &socket)
+            .env(
+                "HOOKGATE_SYSTEM_CONFIG",
+                TestGateway::system_config_in(dir.path()),
+            )
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(stderr);
@@ -205,6 +226,14 @@ impl TestGateway {
         let aside = self.dir.path().join(".gateway.toml.new");
         std::fs::write(&aside, text).expect("write the new config");
         std::fs::rename(&aside, self.config_path()).expect("rename the new config");
+    }
+
+    /// Replaces the system config in one step, like [`TestGateway::write_config`].
+    pub fn write_system_config(&self, text: &str) {
+        let aside = self.dir.path().join(".system.toml.new");
+        std::fs::write(&aside, text).expect("write the new system config");
+        std::fs::rename(&aside, TestGateway::system_config_in(self.dir.path()))
+            .expect("rename the new system config");
     }
 
     /// `gateway reload --socket ...` (the real binary): its exit code,

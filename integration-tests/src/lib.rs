@@ -8,6 +8,8 @@
 //!   process with a scripted behaviour, recording what it receives;
 //! - [`config_toml`] / [`SubscriberEntry`]: the gateway config;
 //! - [`payloads`] and [`decisions`]: inputs by intent.
+//! - [`collector`]: an OTLP collector stand-in (the real OTLP/gRPC trace
+//!   and metrics services) recording what the gateway exports.
 //! - [`agents`] and [`fake_model`]: the real Claude Code and Cline CLIs,
 //!   installed pinned and run offline against a scripted model server.
 //!
@@ -19,6 +21,7 @@
 )]
 pub mod agents;
 pub mod binaries;
+pub mod collector;
 mod config;
 pub mod decisions;
 pub mod fake_model;

@@ -58,6 +58,7 @@ pub(crate) fn parse_as(protocol: &Protocol, payload: &[u8]) -> Result<HookEvent,
         stop,
         reason,
         subagent_id: root.opt_string("agent_id")?,
+        trace: None,
     })
 }
 

@@ -40,6 +40,7 @@ pub(crate) fn parse(payload: &[u8], native_event: &str) -> Result<HookEvent, Par
         });
     }
     event.tool = tool(&root, &map)?;
+    event.trace = super::trace_context(&map);
     Ok(event)
 }
 

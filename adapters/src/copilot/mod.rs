@@ -19,7 +19,7 @@ use crate::claude_code::Protocol;
 use crate::json::{self, Fields};
 use camel::Form;
 
-use crate::{Decision, Dialect, HookEvent, ParseError, Rendered};
+use crate::{Decision, Dialect, HookEvent, ParseError, Rendered, TraceContext};
 
 /// The PascalCase dialect, read and answered as Claude Code's.
 pub(crate) const PASCAL: Protocol = Protocol {
@@ -39,14 +39,25 @@ pub(crate) const CAMEL: Protocol = Protocol {
 /// output from `tool_result.text_result_for_llm`.
 pub(crate) fn parse_pascal(payload: &[u8]) -> Result<HookEvent, ParseError> {
     let mut event = PASCAL.parse(payload)?;
+    let map = json::object(PASCAL.dialect, payload)?;
     if let Some(tool) = event.tool.as_mut() {
-        let map = json::object(PASCAL.dialect, payload)?;
         let root = Fields::root(PASCAL.dialect, &map);
         if let Some(result) = root.opt_object("tool_result")? {
             tool.output = result.opt_string("text_result_for_llm")?;
         }
     }
+    event.trace = trace_context(&map);
     Ok(event)
+}
+
+/// Since 1.0.81 both dialects' inputs carry the W3C `traceparent` and
+/// `tracestate` at the top level. Read leniently: a malformed trace
+/// context is no context, never an unparsable event.
+pub(crate) fn trace_context(
+    map: &serde_json::Map<String, serde_json::Value>,
+) -> Option<TraceContext> {
+    let text = |key: &str| map.get(key).and_then(serde_json::Value::as_str);
+    TraceContext::from_values(text("traceparent"), text("tracestate"))
 }
 
 /// Renders a PascalCase reply.

@@ -191,3 +191,32 @@ fn fallback_agrees_with_the_capabilities() {
         }
     }
 }
+
+/// Copilot 1.0.81+ sends the W3C trace context at the top level of both
+/// dialects' inputs; it becomes the canonical `trace`, and a malformed one
+/// (wrong type, oversized) is no context rather than a parse error.
+#[test]
+fn the_trace_context_is_surfaced() {
+    const PARENT: &str = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    let with = |file: &str, extra: serde_json::Value| {
+        testing::edited_fixture(file, |map| {
+            map.extend(extra.as_object().cloned().unwrap_or_default());
+        })
+    };
+    let both = json!({"traceparent": PARENT, "tracestate": "vendor=1"});
+    let pascal = parse_pascal(&with("copilot/PreToolUse.json", both.clone())).unwrap();
+    let camel = parse_camel(&with("copilot-camel/preToolUse.json", both), "preToolUse").unwrap();
+    for event in [pascal, camel] {
+        let trace = event.trace.unwrap();
+        assert_eq!(trace.traceparent, PARENT);
+        assert_eq!(trace.tracestate.as_deref(), Some("vendor=1"));
+    }
+    for bad in [
+        json!({"traceparent": 42}),
+        json!({"traceparent": "x".repeat(4096)}),
+        json!({"tracestate": "vendor=1"}),
+    ] {
+        let event = parse_pascal(&with("copilot/PreToolUse.json", bad.clone())).unwrap();
+        assert_eq!(event.trace, None, "{bad}");
+    }
+}

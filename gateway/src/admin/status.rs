@@ -30,6 +30,8 @@ pub struct StatusSource {
     pub admin_socket: PathBuf,
     /// The config file, or the embedded default's name.
     pub config: String,
+    /// The system config merged under it, if any.
+    pub system_config: Option<String>,
     /// Where Prometheus metrics are served, once bound.
     pub metrics_addr: OnceLock<SocketAddr>,
     /// Config generation and reload attempts.
@@ -46,6 +48,7 @@ pub struct StatusDoc {
     pub socket: String,
     pub admin_socket: String,
     pub config: String,
+    pub system_config: Option<String>,
     pub metrics_addr: Option<String>,
     /// The config generation in effect and the last reload attempt.
     pub reload: ReloadSnapshot,
@@ -61,6 +64,7 @@ impl StatusSource {
             admin_socket: super::admin_path(&socket),
             socket,
             config,
+            system_config: None,
             metrics_addr: OnceLock::new(),
             reload: Arc::default(),
         }
@@ -96,6 +100,7 @@ impl StatusSource {
             socket: self.socket.display().to_string(),
             admin_socket: self.admin_socket.display().to_string(),
             config: self.config.clone(),
+            system_config: self.system_config.clone(),
             metrics_addr: self.metrics_addr.get().map(ToString::to_string),
             reload: self.reload.snapshot(),
             metrics: self.snapshot().await,

@@ -142,10 +142,14 @@ pub fn render(doc: &Value) -> String {
         .and_then(Value::as_str)
         .map_or_else(|| "off".to_owned(), |a| format!("http://{a}/metrics"));
     let reload = reload(&doc["reload"]);
+    let config = match doc.get("system_config").and_then(Value::as_str) {
+        Some(system) => format!("{} over system {system}", s(doc, "config")),
+        None => s(doc, "config").to_owned(),
+    };
     for (name, value) in [
         ("socket", s(doc, "socket")),
         ("admin", s(doc, "admin_socket")),
-        ("config", s(doc, "config")),
+        ("config", &config),
         ("reload", &reload),
         ("metrics", &metrics),
     ] {
@@ -194,6 +198,7 @@ pub fn render(doc: &Value) -> String {
         [
             "SUBSCRIBER",
             "STATE",
+            "LAYER",
             "CALLS",
             "OK",
             "ALLOW",
@@ -220,7 +225,12 @@ pub fn render(doc: &Value) -> String {
             ),
             _ => s(sub, "state").to_owned(),
         };
-        let mut row = vec![s(sub, "name").to_owned(), state];
+        let layer = if sub["locked"].as_bool() == Some(true) {
+            format!("{} (locked)", s(sub, "layer"))
+        } else {
+            s(sub, "layer").to_owned()
+        };
+        let mut row = vec![s(sub, "name").to_owned(), state, layer];
         row.extend(
             [
                 "calls",
@@ -243,7 +253,7 @@ pub fn render(doc: &Value) -> String {
     if rows.len() == 1 {
         out.push_str("no subscribers configured\n");
     } else {
-        table(&mut out, &rows, 2);
+        table(&mut out, &rows, 3);
     }
     let sub_errors: Vec<String> = doc["subscribers"]
         .as_array()
@@ -286,6 +296,26 @@ pub fn render(doc: &Value) -> String {
     ));
     if !sub_errors.is_empty() {
         problems.push(("errors", sub_errors.join("; ")));
+    }
+    if u(doc, "config_refused") > 0 {
+        let refused = u(doc, "config_refused");
+        problems.push((
+            "locked",
+            format!("{refused} user config setting(s) refused (see the log)"),
+        ));
+    }
+    let otel = &doc["otel"];
+    if otel["enabled"].as_bool() == Some(true) {
+        problems.push((
+            "otel spans",
+            format!(
+                "exported {}, dropped {} (queue full {}, export failed {})",
+                u(otel, "spans_exported"),
+                u(otel, "spans_dropped"),
+                u(otel, "spans_dropped_queue"),
+                u(otel, "spans_dropped_export")
+            ),
+        ));
     }
     let breakers: Vec<String> = doc["subscribers"]
         .as_array()

@@ -1,13 +1,16 @@
 //! The gateway's configuration: where it comes from, what it means.
 //!
-//! One TOML file: `--config PATH`, else `$XDG_CONFIG_HOME/hookgate/gateway.toml`
+//! The user's TOML file: `--config PATH`, else `$XDG_CONFIG_HOME/hookgate/gateway.toml`
 //! (or `~/.config/hookgate/gateway.toml`; on Windows `%APPDATA%` stands in
 //! for `$XDG_CONFIG_HOME`, see [`Env::from_process`]), else the embedded
-//! `config/default.toml`. Parsing happens in two steps: serde into span-carrying
+//! `config/default.toml`, merged over the system's managed file when one
+//! exists (`layers`: what the user cannot remove or weaken). Parsing happens in two steps: serde into span-carrying
 //! raw types (`raw`), then `validate` into the typed [`Config`] below. Every
 //! rejection names the file, line, column and key.
 
 mod error;
+mod layers;
+mod otel;
 mod raw;
 mod rules;
 mod validate;
@@ -26,9 +29,13 @@ use crate::builtin::guard::Guard;
 use crate::filter::Filter;
 
 pub use error::{ConfigError, LoadError};
+pub use layers::{Layer, Refusal};
+pub use otel::OtelConfig;
 
 /// The embedded default, so `gateway serve` is useful with no file at all.
 pub const DEFAULT_TOML: &str = include_str!("default.toml");
+/// Overrides the system config's path (tests, packagers).
+pub const SYSTEM_CONFIG_VAR: &str = "HOOKGATE_SYSTEM_CONFIG";
 /// How the embedded default is named in messages.
 pub const EMBEDDED_NAME: &str = "<embedded default config>";
 /// The shim's default `HOOKGATE_TIMEOUT_MS`: its deadline for the whole
@@ -41,8 +48,17 @@ pub struct Config {
     /// The file it came from, or [`EMBEDDED_NAME`].
     pub origin: String,
     pub server: ServerConfig,
-    /// In file order (merge keeps this order for equal priorities).
+    /// In file order (merge keeps this order for equal priorities): the
+    /// system layer's first, then the user's.
     pub subscribers: Vec<SubscriberConfig>,
+    /// `enabled = false` subscribers: names the layer below loses.
+    pub disabled: Vec<String>,
+    /// `[otel]`; `None`: no export.
+    pub otel: Option<OtelConfig>,
+    /// What the user config tried and the system config's locks refused.
+    pub refused: Vec<Refusal>,
+    /// The system config merged under this one, if any.
+    pub system_origin: Option<String>,
 }
 
 /// `[server]`.
@@ -136,12 +152,16 @@ pub struct SubscriberConfig {
     /// one name with equal settings are the same subscriber, which a reload
     /// keeps (connections, queues, workers) instead of rebuilding.
     pub settings: toml::Value,
+    /// The config layer it came from.
+    pub layer: Layer,
+    /// System layer: the user config cannot replace or disable it.
+    pub locked: bool,
 }
 
 impl SubscriberConfig {
     /// Same name and same settings as `other`.
     pub fn same_as(&self, other: &SubscriberConfig) -> bool {
-        self.name == other.name && self.settings == other.settings
+        self.name == other.name && self.settings == other.settings && self.layer == other.layer
     }
 }
 
@@ -169,18 +189,37 @@ pub enum SubscriberKind {
         keep: usize,
     },
     /// Built-in `guard`: regex rules, in-process.
-    Guard { guard: Guard },
+    Guard {
+        guard: Guard,
+        /// System layer: its `locked = true` rules alone, which stay (as
+        /// `<name>.locked`) when the user config replaces this guard.
+        locked: Option<Guard>,
+    },
 }
 
 impl Config {
     /// The embedded default config.
     pub fn embedded() -> Result<Config, ConfigError> {
-        Config::parse(EMBEDDED_NAME, DEFAULT_TOML, &Env::from_process())
+        let env = Env::from_process();
+        let base = ServerConfig::default();
+        Config::parse_layer(EMBEDDED_NAME, DEFAULT_TOML, &env, Layer::Default, &base)
     }
 
-    /// Parses and validates `text`; `origin` names it in errors.
+    /// Parses and validates `text` as a user config; `origin` names it in errors.
     pub fn parse(origin: &str, text: &str, env: &Env) -> Result<Config, ConfigError> {
-        validate::parse(origin, text, env)
+        Config::parse_layer(origin, text, env, Layer::User, &ServerConfig::default())
+    }
+
+    /// [`Config::parse`] for one `layer`, over the `[server]` values of the
+    /// layer below.
+    pub fn parse_layer(
+        origin: &str,
+        text: &str,
+        env: &Env,
+        layer: Layer,
+        base: &ServerConfig,
+    ) -> Result<Config, ConfigError> {
+        validate::parse(origin, text, env, layer, base)
     }
 
     /// Decide subscribers whose deadline plus `queue_wait` reaches the
@@ -224,25 +263,62 @@ impl Config {
     }
 
     fn load_quietly(explicit: Option<&Path>) -> Result<Config, LoadError> {
-        /// A config is a few KiB; this only stops a runaway file.
-        const MAX_CONFIG_BYTES: u64 = 4 << 20;
         let env = Env::from_process();
+        let system = match env.system_config.as_deref().filter(|p| p.exists()) {
+            Some(path) => Some(read_layer(
+                path,
+                &env,
+                Layer::System,
+                &ServerConfig::default(),
+            )?),
+            None => None,
+        };
         let path = match explicit {
             Some(path) => Some(path.to_path_buf()),
             None => env.user_config_path().filter(|p| p.exists()),
         };
-        let Some(path) = path else {
-            return Ok(Config::parse(EMBEDDED_NAME, DEFAULT_TOML, &env)?);
+        let Some(system) = system else {
+            return match path {
+                Some(path) => read_layer(&path, &env, Layer::User, &ServerConfig::default()),
+                None => Ok(Config::parse_layer(
+                    EMBEDDED_NAME,
+                    DEFAULT_TOML,
+                    &env,
+                    Layer::Default,
+                    &ServerConfig::default(),
+                )?),
+            };
         };
-        let origin = path.display().to_string();
-        let text = crate::files::read_to_string(&path, MAX_CONFIG_BYTES).map_err(|source| {
-            LoadError::Read {
-                path: origin.clone(),
-                source,
-            }
-        })?;
-        Ok(Config::parse(&origin, &text, &env)?)
+        // With a system config, the embedded default is not a layer: the
+        // system file is the machine's baseline.
+        let user = match path {
+            Some(path) => Some(read_layer(&path, &env, Layer::User, &system.server)?),
+            None => None,
+        };
+        let merged = layers::merge(system, user);
+        for refusal in &merged.refused {
+            tracing::warn!(%refusal, "user config setting refused by the system config's lock");
+        }
+        Ok(merged)
     }
+}
+
+/// Reads and parses one layer's file.
+fn read_layer(
+    path: &Path,
+    env: &Env,
+    layer: Layer,
+    base: &ServerConfig,
+) -> Result<Config, LoadError> {
+    /// A config is a few KiB; this only stops a runaway file.
+    const MAX_CONFIG_BYTES: u64 = 4 << 20;
+    let origin = path.display().to_string();
+    let text =
+        crate::files::read_to_string(path, MAX_CONFIG_BYTES).map_err(|source| LoadError::Read {
+            path: origin.clone(),
+            source,
+        })?;
+    Ok(Config::parse_layer(&origin, &text, env, layer, base)?)
 }
 
 /// The environment config resolution depends on, injected so tests need
@@ -252,6 +328,10 @@ pub struct Env {
     pub home: Option<PathBuf>,
     pub xdg_config_home: Option<PathBuf>,
     pub xdg_state_home: Option<PathBuf>,
+    /// The managed (system) config: `$HOOKGATE_SYSTEM_CONFIG`, else
+    /// `/etc/hookgate/gateway.toml`, else on Windows
+    /// `%ProgramData%\hookgate\gateway.toml`.
+    pub system_config: Option<PathBuf>,
 }
 
 impl Env {
@@ -272,6 +352,13 @@ impl Env {
             home: var("HOME").or_else(|| windows("USERPROFILE")),
             xdg_config_home: var("XDG_CONFIG_HOME").or_else(|| windows("APPDATA")),
             xdg_state_home: var("XDG_STATE_HOME").or_else(|| windows("LOCALAPPDATA")),
+            system_config: var(SYSTEM_CONFIG_VAR).or_else(|| {
+                if cfg!(windows) {
+                    var("ProgramData").map(|d| d.join("hookgate").join("gateway.toml"))
+                } else {
+                    Some(PathBuf::from("/etc/hookgate/gateway.toml"))
+                }
+            }),
         }
     }
 

@@ -14,6 +14,34 @@ pub(super) struct RawConfig {
     pub(super) server: RawServer,
     #[serde(default)]
     pub(super) subscriber: Vec<RawSubscriber>,
+    pub(super) otel: Option<Spanned<RawOtel>>,
+}
+
+/// `[otel]`: OpenTelemetry export (off when absent or `enabled = false`).
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawOtel {
+    pub(super) enabled: Option<Spanned<bool>>,
+    /// System layer only: the user config cannot replace this section.
+    pub(super) locked: Option<Spanned<bool>>,
+    /// The collector's OTLP/gRPC endpoint, `http://host:port`.
+    pub(super) endpoint: Option<Spanned<String>>,
+    pub(super) service_name: Option<Spanned<String>>,
+    /// The fraction of hook events traced (0.0..=1.0); an incoming
+    /// `traceparent`'s sampled flag wins.
+    pub(super) sample_ratio: Option<Spanned<f64>>,
+    /// Headers (`authorization = "..."`) read from environment variables:
+    /// header name → variable name. Never the secret itself.
+    pub(super) headers_env: Option<Spanned<toml::Table>>,
+    /// A file of `name: value` lines, for secrets kept on disk.
+    pub(super) headers_file: Option<Spanned<String>>,
+    /// Finished spans that may wait for export; past it, dropped and counted.
+    pub(super) queue_size: Option<Spanned<i64>>,
+    pub(super) export_timeout_ms: Option<Spanned<i64>>,
+    /// How often metrics are exported.
+    pub(super) metrics_interval_ms: Option<Spanned<i64>>,
+    /// Attach the payload, masked, to each event's span.
+    pub(super) payloads: Option<Spanned<bool>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -61,6 +89,12 @@ pub(super) enum RawBuiltin {
 #[serde(deny_unknown_fields)]
 pub(super) struct RawSubscriber {
     pub(super) name: Spanned<String>,
+    /// System layer only: the user config cannot replace, weaken or
+    /// disable this subscriber.
+    pub(super) locked: Option<Spanned<bool>>,
+    /// `false`: removes the system layer's subscriber of this name (a
+    /// locked one stays); needs nothing else.
+    pub(super) enabled: Option<Spanned<bool>>,
     pub(super) endpoint: Option<Spanned<String>>,
     pub(super) builtin: Option<Spanned<RawBuiltin>>,
     pub(super) mode: Option<Spanned<RawMode>>,
@@ -105,6 +139,9 @@ pub(super) enum RawAccess {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct RawRule {
+    /// System layer only: the rule stays even if the user config replaces
+    /// its guard.
+    pub(super) locked: Option<Spanned<bool>>,
     pub(super) shell: Option<Spanned<String>>,
     pub(super) file_path: Option<Spanned<String>>,
     pub(super) mcp_tool: Option<Spanned<String>>,

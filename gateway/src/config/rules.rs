@@ -8,12 +8,14 @@ use regex::Regex;
 use toml::Spanned;
 
 use super::error::{ConfigError, Locator};
+use super::layers::{Layer, only_in_system};
 use super::raw::{RawAccess, RawAction, RawRule};
 use super::values::one_line;
+use super::{Env, SubscriberKind};
 use crate::builtin::guard::argv::Flag;
 use crate::builtin::guard::facts::Access;
 use crate::builtin::guard::rules::{CommandRule, FetchRule, PathRule};
-use crate::builtin::guard::{Action, Matcher, Rule, Target};
+use crate::builtin::guard::{Action, Guard, Matcher, Rule, Target};
 
 /// Longest regex source accepted, and the compiled-size cap, so a config
 /// cannot make the hook path slow.
@@ -22,7 +24,45 @@ const REGEX_SIZE_LIMIT: usize = 1 << 20;
 
 const KINDS: &str = "`shell`, `file_path`, `mcp_tool`, `command`, `path` or `fetch`";
 
-pub(super) fn guard_rule(at: &Locator<'_>, rule: RawRule, key: &str) -> Result<Rule, ConfigError> {
+/// A guard's `rules`; in the system layer, its `locked = true` rules
+/// also as a guard of their own (what survives a user's replacement).
+pub(super) fn guard_kind(
+    at: &Locator<'_>,
+    env: &Env,
+    rules: Option<Spanned<Vec<RawRule>>>,
+    key: &dyn Fn(&str) -> String,
+    layer: Layer,
+) -> Result<SubscriberKind, ConfigError> {
+    let mut locked = Vec::new();
+    let rules = rules
+        .map(Spanned::into_inner)
+        .unwrap_or_default()
+        .into_iter()
+        .enumerate()
+        .map(|(i, rule)| {
+            let rule_key = key(&format!("rules[{i}]"));
+            let lock = rule.locked.as_ref();
+            only_in_system(at, layer, lock, &format!("{rule_key}.locked"))?;
+            let is_locked = lock.is_some_and(|l| *l.get_ref());
+            let rule = guard_rule(at, rule, &rule_key)?;
+            if is_locked {
+                locked.push(rule.clone());
+            }
+            Ok(rule)
+        })
+        .collect::<Result<Vec<_>, ConfigError>>()?;
+    let home = env
+        .home
+        .as_ref()
+        .and_then(|h| h.to_str())
+        .map(str::to_owned);
+    Ok(SubscriberKind::Guard {
+        guard: Guard::new(rules).with_home(home.clone()),
+        locked: (!locked.is_empty()).then(|| Guard::new(locked).with_home(home)),
+    })
+}
+
+fn guard_rule(at: &Locator<'_>, rule: RawRule, key: &str) -> Result<Rule, ConfigError> {
     let field = |name: &str| format!("{key}.{name}");
     let kinds: [(&str, Option<Range<usize>>); 6] = [
         ("shell", rule.shell.as_ref().map(Spanned::span)),

@@ -9,15 +9,17 @@ use hookgate_adapters::FailMode;
 use toml::Spanned;
 
 use super::error::{ConfigError, Locator};
+use super::layers::only_in_system;
+use super::otel::otel_section;
 use super::raw::{
     RawBuiltin, RawConfig, RawFailMode, RawMode, RawOnError, RawServer, RawSubscriber,
 };
-use super::rules::guard_rule;
+use super::rules::guard_kind;
 use super::values::{Platform, audit_path, check_endpoint, check_socket};
 use super::{
-    BreakerConfig, Config, Env, Mode, OnError, ServerConfig, SubscriberConfig, SubscriberKind,
+    BreakerConfig, Config, Env, Layer, Mode, OnError, ServerConfig, SubscriberConfig,
+    SubscriberKind,
 };
-use crate::builtin::guard::Guard;
 use crate::filter::Filter;
 
 const DEFAULT_TIMEOUT_MS: i64 = 200;
@@ -29,15 +31,29 @@ const DEFAULT_AUDIT_KIB: i64 = 64 * 1024;
 const MAX_AUDIT_KIB: i64 = 4 * 1024 * 1024;
 const DEFAULT_AUDIT_KEEP: i64 = 5;
 
-pub(super) fn parse(origin: &str, text: &str, env: &Env) -> Result<Config, ConfigError> {
+/// Parses one layer's file; `base` holds the `[server]` values of the
+/// layer below (a key this file leaves out keeps that value).
+pub(super) fn parse(
+    origin: &str,
+    text: &str,
+    env: &Env,
+    layer: Layer,
+    base: &ServerConfig,
+) -> Result<Config, ConfigError> {
     let at = Locator { file: origin, text };
     let raw: RawConfig = toml::from_str(text).map_err(|err| at.toml_error(&err))?;
-    let server = server(&at, raw.server)?;
+    let server = server(&at, raw.server, base)?;
+    let otel = match &raw.otel {
+        None => None,
+        Some(otel) => otel_section(&at, otel, layer)?,
+    };
     let mut names = HashSet::new();
     let mut tables = subscriber_tables(text).into_iter();
     let mut subscribers = Vec::with_capacity(raw.subscriber.len());
+    let mut disabled = Vec::new();
     for (index, sub) in raw.subscriber.into_iter().enumerate() {
         let key = |field: &str| format!("subscriber[{index}].{field}");
+        let table = tables.next().unwrap_or(toml::Value::Boolean(false));
         if !names.insert(sub.name.get_ref().clone()) {
             return Err(at.error(
                 sub.name.span(),
@@ -45,14 +61,23 @@ pub(super) fn parse(origin: &str, text: &str, env: &Env) -> Result<Config, Confi
                 format!("duplicate subscriber name `{}`", sub.name.get_ref()),
             ));
         }
-        let mut sub = subscriber(&at, env, sub, &key)?;
-        sub.settings = tables.next().unwrap_or(toml::Value::Boolean(false));
+        only_in_system(&at, layer, sub.locked.as_ref(), &key("locked"))?;
+        if sub.enabled.as_ref().is_some_and(|e| !*e.get_ref()) {
+            disabled.push(sub.name.into_inner());
+            continue;
+        }
+        let mut sub = subscriber(&at, env, sub, &key, layer)?;
+        sub.settings = table;
         subscribers.push(sub);
     }
     Ok(Config {
         origin: origin.to_owned(),
         server,
         subscribers,
+        disabled,
+        otel,
+        refused: Vec::new(),
+        system_origin: None,
     })
 }
 
@@ -70,7 +95,7 @@ fn subscriber_tables(text: &str) -> Vec<toml::Value> {
     }
 }
 
-fn in_range(
+pub(super) fn in_range(
     at: &Locator<'_>,
     value: &Spanned<i64>,
     key: &str,
@@ -89,7 +114,7 @@ fn in_range(
     }
 }
 
-fn millis(
+pub(super) fn millis(
     at: &Locator<'_>,
     value: Option<&Spanned<i64>>,
     key: &str,
@@ -103,10 +128,13 @@ fn millis(
     }
 }
 
-fn server(at: &Locator<'_>, raw: RawServer) -> Result<ServerConfig, ConfigError> {
-    let default = ServerConfig::default();
+fn server(
+    at: &Locator<'_>,
+    raw: RawServer,
+    default: &ServerConfig,
+) -> Result<ServerConfig, ConfigError> {
     let socket = match raw.socket {
-        None => None,
+        None => default.socket.clone(),
         Some(s) => Some(check_socket(at, &s, "server.socket", Platform::CURRENT)?),
     };
     let max_connections = match &raw.max_connections {
@@ -137,7 +165,8 @@ fn server(at: &Locator<'_>, raw: RawServer) -> Result<ServerConfig, ConfigError>
             default.shutdown_grace,
         )?,
         on_unparsed: match raw.on_unparsed.map(Spanned::into_inner) {
-            None | Some(RawFailMode::Open) => FailMode::Open,
+            None => default.on_unparsed,
+            Some(RawFailMode::Open) => FailMode::Open,
             Some(RawFailMode::Closed) => FailMode::Closed,
         },
         memory_budget: match &raw.memory_budget_mib {
@@ -182,6 +211,7 @@ fn subscriber(
     env: &Env,
     raw: RawSubscriber,
     key: &dyn Fn(&str) -> String,
+    layer: Layer,
 ) -> Result<SubscriberConfig, ConfigError> {
     let name_span = raw.name.span();
     let name = raw.name.get_ref().clone();
@@ -341,20 +371,7 @@ fn subscriber(
                         key("queue_size"),
                         "the built-in `guard` has no queue",
                     )?;
-                    let rules = raw.rules.map(Spanned::into_inner).unwrap_or_default();
-                    let rules = rules
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, rule)| guard_rule(at, rule, &key(&format!("rules[{i}]"))))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    let home = env
-                        .home
-                        .as_ref()
-                        .and_then(|h| h.to_str())
-                        .map(str::to_owned);
-                    SubscriberKind::Guard {
-                        guard: Guard::new(rules).with_home(home),
-                    }
+                    guard_kind(at, env, raw.rules, key, layer)?
                 }
             }
         }
@@ -365,6 +382,8 @@ fn subscriber(
         filter,
         kind,
         settings: toml::Value::Boolean(false),
+        layer,
+        locked: raw.locked.is_some_and(|l| l.into_inner()),
     })
 }
 

@@ -64,4 +64,3 @@ fn run(command: &str, payload: &str) -> anyhow::Result<()> {
     }
     crate::child::wait_bounded(&mut child, PROBE_TIMEOUT).map(|_| ())
 }
-

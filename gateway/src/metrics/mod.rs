@@ -7,6 +7,7 @@
 //! is consulted per event. The only lock is inside [`Latency`] (see there).
 
 pub mod latency;
+pub mod otel;
 mod reasons;
 mod snapshot;
 pub mod subscriber;
@@ -114,6 +115,11 @@ pub struct Metrics {
     subscribers: DashMap<String, Arc<SubscriberStats>>,
     /// End-to-end time of every event (also unparsed ones).
     latency: Latency,
+    /// The OpenTelemetry export's counters.
+    pub otel: otel::OtelStats,
+    /// User config settings the system config's locks refused, in the
+    /// config in effect.
+    config_refused: AtomicU64,
 }
 
 fn zeros<const N: usize>() -> [AtomicU64; N] {
@@ -144,6 +150,8 @@ impl Default for Metrics {
             fallbacks: zeros(),
             subscribers: DashMap::new(),
             latency: Latency::new(3),
+            otel: otel::OtelStats::default(),
+            config_refused: AtomicU64::new(0),
         }
     }
 }
@@ -168,6 +176,12 @@ impl Metrics {
     /// at startup; the hook path keeps the returned `Arc`.
     pub fn subscriber(&self, name: &str) -> Arc<SubscriberStats> {
         self.subscribers.entry(name.to_owned()).or_default().clone()
+    }
+
+    /// How many user settings the config in effect refused (locks).
+    pub fn set_config_refused(&self, n: usize) {
+        self.config_refused
+            .store(u64::try_from(n).unwrap_or(u64::MAX), Ordering::Relaxed);
     }
 
     fn cell(&self, agent: Agent, kind: EventKind) -> &EventCell {

@@ -12,6 +12,7 @@ use hookgate_adapters::{Agent, EventKind};
 use serde::Serialize;
 
 use super::latency::LatencySnapshot;
+use super::otel::OtelSnapshot;
 use super::{FALLBACK_REASONS, LOSSES, Metrics, Outcome, Refusal, Unparsed};
 
 /// A point-in-time copy of [`Metrics`].
@@ -41,6 +42,10 @@ pub struct Snapshot {
     pub subscribers: Vec<SubscriberSnapshot>,
     /// End-to-end gateway latency of every event.
     pub latency: LatencySnapshot,
+    /// The OpenTelemetry export: spans exported and dropped.
+    pub otel: OtelSnapshot,
+    /// User config settings refused by the system config's locks.
+    pub config_refused: u64,
 }
 
 impl Snapshot {
@@ -83,6 +88,10 @@ pub struct MergeCount {
 #[derive(Debug, Clone, Serialize)]
 pub struct SubscriberSnapshot {
     pub name: String,
+    /// The config layer it came from (`default`, `system`, `user`) and
+    /// whether the system locked it.
+    pub layer: &'static str,
+    pub locked: bool,
     pub state: &'static str,
     pub state_source: &'static str,
     pub calls: u64,
@@ -159,6 +168,8 @@ impl Metrics {
                 let s = entry.value();
                 SubscriberSnapshot {
                     name: entry.key().clone(),
+                    layer: s.layer().as_str(),
+                    locked: s.locked(),
                     state: s.state().as_str(),
                     state_source: s.source().as_str(),
                     calls: load(&s.calls),
@@ -208,6 +219,8 @@ impl Metrics {
             merge,
             subscribers,
             latency: self.latency.snapshot(),
+            otel: self.otel.snapshot(),
+            config_refused: load(&self.config_refused),
         }
     }
 }

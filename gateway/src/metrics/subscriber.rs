@@ -4,12 +4,15 @@
 //! Each subscriber gets its own [`SubscriberStats`] at startup and keeps the
 //! `Arc`, so the hook path only touches atomics it already holds.
 
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::time::Duration;
 
 use hookgate_adapters::Permission;
 
 use super::latency::Latency;
+use crate::layer::Layer;
+
+const LAYERS: [Layer; 3] = [Layer::Default, Layer::System, Layer::User];
 
 /// How a call failed (a timeout is counted apart).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -166,6 +169,8 @@ pub struct SubscriberStats {
     breaker: AtomicU8,
     state: AtomicU8,
     source: AtomicU8,
+    layer: AtomicU8,
+    locked: AtomicBool,
 }
 
 impl Default for SubscriberStats {
@@ -194,6 +199,8 @@ impl Default for SubscriberStats {
             breaker: AtomicU8::new(0),
             state: AtomicU8::new(0),
             source: AtomicU8::new(0),
+            layer: AtomicU8::new(0),
+            locked: AtomicBool::new(false),
         }
     }
 }
@@ -235,6 +242,23 @@ impl SubscriberStats {
 
     pub fn call_took(&self, elapsed: Duration) {
         self.latency.record(elapsed);
+    }
+
+    /// The config layer it came from, for `gateway status`.
+    pub fn set_layer(&self, layer: Layer, locked: bool) {
+        self.layer.store(index(&LAYERS, &layer), Ordering::Relaxed);
+        self.locked.store(locked, Ordering::Relaxed);
+    }
+
+    pub fn layer(&self) -> Layer {
+        LAYERS
+            .get(usize::from(self.layer.load(Ordering::Relaxed)))
+            .copied()
+            .unwrap_or(Layer::Default)
+    }
+
+    pub fn locked(&self) -> bool {
+        self.locked.load(Ordering::Relaxed)
     }
 
     pub fn set_state(&self, state: State, source: StateSource) {

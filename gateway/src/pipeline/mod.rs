@@ -21,6 +21,7 @@ use crate::builtin::audit::{Audit, AuditRecord, SubscriberOutcome, Verdicts};
 use crate::convert::ProtoEvent;
 use crate::ids::EventIds;
 use crate::metrics::{Metrics, Outcome, Unparsed};
+use crate::otel::Telemetry;
 use crate::subscribers::Registry;
 use crate::warnings::{self, Warning};
 
@@ -35,6 +36,8 @@ pub struct Pipeline {
     /// `[server] on_unparsed`: `Closed` blocks every payload that cannot be
     /// understood; `Open` leaves it to each hook call's fail mode.
     on_unparsed: FailMode,
+    /// Trace export (`[otel]`); off by default.
+    telemetry: Telemetry,
 }
 
 impl Pipeline {
@@ -44,7 +47,14 @@ impl Pipeline {
             metrics,
             ids: EventIds::default(),
             on_unparsed,
+            telemetry: Telemetry::off(),
         }
+    }
+
+    /// Exports a span per event through `telemetry`.
+    pub fn with_telemetry(mut self, telemetry: Telemetry) -> Pipeline {
+        self.telemetry = telemetry;
+        self
     }
 
     /// The registry in effect, shared with whoever reloads the config.
@@ -78,6 +88,9 @@ impl Pipeline {
         };
         let agent = event.dialect.agent();
         self.metrics.event(agent, event.kind);
+        let span = self
+            .telemetry
+            .event(&event, &id, SystemTime::now() - started.elapsed());
         let payload = Arc::new(Payload::new(request.stdin, reservation));
         // Converted and encoded once, only if a remote subscriber (decide or
         // observe) uses it; every remote is sent the same bytes.
@@ -90,10 +103,14 @@ impl Pipeline {
         let pending: Vec<_> = deciders
             .iter()
             .map(|d| {
-                let call = d.decide(&event, Arc::clone(&proto));
+                let call = d.decide_traced(&event, Arc::clone(&proto));
+                let span = &span;
                 async move {
-                    let started = Instant::now();
-                    (call.await, started.elapsed())
+                    let (at, started) = (SystemTime::now(), Instant::now());
+                    let (decision, outcome) = call.await;
+                    let took = started.elapsed();
+                    span.subscriber(&d.name, at, took, &decision, outcome);
+                    (decision, took)
                 }
             })
             .collect();
@@ -146,6 +163,7 @@ impl Pipeline {
         );
         let outcome = Outcome::of(&merged.decision);
         verdicts.losses = rendered.losses.clone();
+        span.finish(outcome, rendered.losses.len(), Some(&payload));
         let decided = (&merged.decision, verdicts);
         self.audit(&registry, &event, id, payload, decided, started);
         self.metrics
@@ -197,6 +215,9 @@ impl Pipeline {
             None => self.metrics.detect_error(),
         }
         self.metrics.unparsed(unparsed.reason, mode);
+        let began = SystemTime::now() - started.elapsed();
+        self.telemetry
+            .unparsed(unparsed.reason.as_str(), mode, began);
         warnings::warn(
             Warning::Unparsed,
             format_args!(

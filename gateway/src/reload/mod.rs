@@ -180,6 +180,7 @@ impl Reloader {
                 return self.refused(generation, format!("reading the config failed: {err}"));
             }
         };
+        self.metrics.set_config_refused(config.refused.len());
         if config.server != self.config.server {
             tracing::warn!(
                 config = %config.origin,

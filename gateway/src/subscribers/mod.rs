@@ -20,6 +20,7 @@ use crate::config::OnError;
 use crate::convert::{self, ProtoEvent};
 use crate::filter::Filter;
 use crate::metrics::{ErrorKind, SubscriberStats};
+use crate::otel::CallOutcome;
 use crate::warnings::{self, Warning};
 use remote::{Failure, Remote};
 
@@ -58,6 +59,16 @@ impl Decider {
     /// sent over gRPC, encoded once, when a remote subscriber first asks).
     /// Never fails: failures become the on_error decision.
     pub async fn decide(&self, event: &HookEvent, proto: Arc<ProtoEvent>) -> Decision {
+        self.decide_traced(event, proto).await.0
+    }
+
+    /// [`Decider::decide`], also saying whether the call answered or
+    /// failed (for its trace span).
+    pub async fn decide_traced(
+        &self,
+        event: &HookEvent,
+        proto: Arc<ProtoEvent>,
+    ) -> (Decision, CallOutcome) {
         match &self.kind {
             DeciderKind::Remote(remote) => {
                 remote.stats().calls.fetch_add(1, Ordering::Relaxed);
@@ -71,9 +82,12 @@ impl Decider {
                             tracing::warn!(subscriber = %remote.name(), error = %bad, "subscriber reply part dropped; the rest of its decision stands");
                         }
                         stats.answered(converted.decision.permission);
-                        converted.decision
+                        (converted.decision, CallOutcome::Answered)
                     }
-                    Err(failure) => on_failure(remote, &failure, self.shadow),
+                    Err(failure) => (
+                        on_failure(remote, &failure, self.shadow),
+                        CallOutcome::Failed(failure.class()),
+                    ),
                 }
             }
             DeciderKind::Guard(guard, stats) => {
@@ -82,7 +96,7 @@ impl Decider {
                 let decision = guard.decide(event);
                 stats.call_took(started.elapsed());
                 stats.answered(decision.permission);
-                decision
+                (decision, CallOutcome::Answered)
             }
         }
     }

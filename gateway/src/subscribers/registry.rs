@@ -181,6 +181,7 @@ impl Builder<'_> {
 
     fn subscriber(&self, sub: &SubscriberConfig) -> anyhow::Result<Built> {
         let stats = self.metrics.subscriber(&sub.name);
+        stats.set_layer(sub.layer, sub.locked);
         let shadow = matches!(
             sub.kind,
             SubscriberKind::Remote {
@@ -221,7 +222,7 @@ impl Builder<'_> {
                 };
                 (part, health)
             }
-            SubscriberKind::Guard { guard } => {
+            SubscriberKind::Guard { guard, .. } => {
                 stats.set_state(State::Builtin, StateSource::Builtin);
                 let guard = decider(DeciderKind::Guard(guard.clone(), stats));
                 (Part::Decider(Arc::new(guard)), None)

@@ -6,6 +6,8 @@
 //! picks what each platform should do, so both are stated, not skipped.
 
 mod errors;
+mod layers;
+mod otel;
 mod semantics;
 
 use std::ffi::OsString;

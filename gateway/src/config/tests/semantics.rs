@@ -155,6 +155,7 @@ fn env_paths_follow_xdg() {
         home: Some(PathBuf::from("/h")),
         xdg_config_home: Some(PathBuf::from("/cfg")),
         xdg_state_home: None,
+        system_config: None,
     };
     assert_eq!(
         env.user_config_path(),

@@ -27,7 +27,7 @@ pub(super) fn default_guard() -> Guard {
         .subscribers
         .into_iter()
         .find_map(|s| match s.kind {
-            SubscriberKind::Guard { guard } => Some(guard),
+            SubscriberKind::Guard { guard, .. } => Some(guard),
             _ => None,
         })
         .expect("the default config has a guard")
