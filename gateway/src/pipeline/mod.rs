@@ -1,29 +1,33 @@
-//! One hook event, from the shim's request to the agent's reply:
-//! detect → parse → select → fan out (in parallel) → merge → render.
+//! One hook event, from the shim's request to the agent's reply, in three
+//! steps, a module each: `understand` (detect the dialect, parse the
+//! payload; what cannot be understood gets the hook call's fail mode),
+//! `decide` (offer it to observers and shadows, ask the matching deciders
+//! in parallel, merge) and `answer` (render the agent's reply, count what
+//! it could not express, audit, bound the reply's size).
 //!
 //! Everything here is bounded by the subscribers' deadlines; nothing blocks
 //! on observe subscribers or the audit log. A payload that cannot be
 //! understood gets the hook call's fail mode (neutral reply, or the agent's
 //! blocking one) and a counter.
 
+mod answer;
+mod decide;
+#[cfg(test)]
+mod tests;
+mod understand;
+
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
 use arc_swap::ArcSwap;
-use futures_util::future::join_all;
-use hookgate_adapters::{
-    self as adapters, Agent, Decision, Detected, Dialect, FailMode, HookEvent, RankedDecision,
-};
-use hookgate_wire::{MAX_REPLY_BODY, Reply, Request};
+use hookgate_adapters::{Decision, FailMode};
+use hookgate_wire::{Reply, Request};
 
 use crate::budget::{Payload, Reservation};
-use crate::builtin::audit::{Audit, AuditRecord, SubscriberOutcome, Verdicts};
-use crate::convert::ProtoEvent;
 use crate::ids::EventIds;
-use crate::metrics::{Metrics, Outcome, Unparsed};
+use crate::metrics::Metrics;
 use crate::otel::Telemetry;
 use crate::subscribers::Registry;
-use crate::warnings::{self, Warning};
 
 /// The per-event logic, shared by every connection.
 #[derive(Debug)]
@@ -79,292 +83,21 @@ impl Pipeline {
         let started = Instant::now();
         let id = self.ids.next_id();
         let registry = self.registry.load_full();
-        let event = match understand(&request) {
+        let event = match understand::understand(&request) {
             Ok(event) => Arc::new(event),
             Err(unparsed) => {
                 let reply = self.unparsed(&registry, id, request, reservation, unparsed, started);
                 return (reply, None);
             }
         };
-        let agent = event.dialect.agent();
-        self.metrics.event(agent, event.kind);
+        self.metrics.event(event.dialect.agent(), event.kind);
         let span = self
             .telemetry
             .event(&event, &id, SystemTime::now() - started.elapsed());
         let payload = Arc::new(Payload::new(request.stdin, reservation));
-        // Converted and encoded once, only if a remote subscriber (decide or
-        // observe) uses it; every remote is sent the same bytes.
-        let proto = ProtoEvent::new(Arc::clone(&event), id.clone(), Arc::clone(&payload));
-
-        registry.offer(&event, &proto);
-
-        // Every matching decide subscriber at once; results in config order.
-        let deciders = registry.deciders_for(&event);
-        let pending: Vec<_> = deciders
-            .iter()
-            .map(|d| {
-                let call = d.decide_traced(&event, Arc::clone(&proto));
-                let span = &span;
-                async move {
-                    let (at, started) = (SystemTime::now(), Instant::now());
-                    let (decision, outcome) = call.await;
-                    let took = started.elapsed();
-                    span.subscriber(&d.name, at, took, &decision, outcome);
-                    (decision, took)
-                }
-            })
-            .collect();
-        let decisions = join_all(pending).await;
-        // Each subscriber's outcome, for the audit log only.
-        let mut verdicts = Verdicts::default();
-        if registry.audited() {
-            verdicts.subscribers = deciders
-                .iter()
-                .zip(&decisions)
-                .map(|(d, (decision, took))| SubscriberOutcome {
-                    name: d.name.clone(),
-                    permission: decision.permission,
-                    latency: *took,
-                })
-                .collect();
-        }
-        let ranked: Vec<RankedDecision> = deciders
-            .iter()
-            .zip(decisions.into_iter().map(|(decision, _)| decision))
-            .filter(|(_, decision)| !decision.is_neutral())
-            .map(|(d, decision)| RankedDecision {
-                subscriber: d.name.clone(),
-                priority: d.priority,
-                decision,
-            })
-            .collect();
-
-        let merged = adapters::merge(event.dialect, &ranked);
-        if !merged.rewrite_conflicts.is_empty() {
-            self.metrics
-                .rewrite_conflicts(agent, merged.rewrite_conflicts.len());
-            tracing::info!(%id, losers = ?merged.rewrite_conflicts, "input rewrite conflict; highest priority won");
-        }
-        if merged.context_truncated {
-            self.metrics.context_truncated(agent);
-        }
-        let rendered = adapters::render(&event, &merged.decision);
-        for loss in &rendered.losses {
-            self.metrics.loss(agent, *loss);
-        }
-        tracing::debug!(
-            %id,
-            agent = %event.dialect.agent(),
-            kind = event.kind.as_str(),
-            deciders = deciders.len(),
-            permission = ?merged.decision.permission,
-            losses = ?rendered.losses,
-            "event decided"
-        );
-        let outcome = Outcome::of(&merged.decision);
-        verdicts.losses = rendered.losses.clone();
-        span.finish(outcome, rendered.losses.len(), Some(&payload));
-        let decided = (&merged.decision, verdicts);
-        self.audit(&registry, &event, id, payload, decided, started);
-        self.metrics
-            .replied(agent, event.kind, outcome, started.elapsed());
-        let reply = wire_reply(rendered.reply);
-        let reply = if reply.body_len() <= MAX_REPLY_BODY {
-            reply
-        } else {
-            // The shim would refuse it and apply its own fail mode; block
-            // here instead, saying why.
-            self.metrics.oversize_reply();
-            warnings::warn(
-                Warning::Unparsed,
-                format_args!(
-                    "the merged reply is over the shim's limit of {MAX_REPLY_BODY} bytes; blocked"
-                ),
-            );
-            let native = Some(event.native_event.as_str());
-            wire_reply(adapters::fallback(
-                Some(event.dialect),
-                native,
-                FailMode::Closed,
-                OVERSIZE_MESSAGE,
-            ))
-        };
-        (reply, Some(merged.decision))
-    }
-
-    /// The reply for a payload that could not be understood: the hook
-    /// call's fail mode decides, not chance. Fail-open gets the agent's
-    /// neutral reply; fail-closed (the shim's mode, or `on_unparsed =
-    /// "closed"`) gets its blocking reply for that event, since a payload
-    /// nobody can read is one nobody can guard.
-    fn unparsed(
-        &self,
-        registry: &Registry,
-        id: String,
-        request: Request,
-        reservation: Option<Reservation>,
-        unparsed: NotUnderstood,
-        started: Instant,
-    ) -> Reply {
-        let mode = match (self.on_unparsed, forwarded_fail_mode(&request)) {
-            (FailMode::Closed, _) | (_, FailMode::Closed) => FailMode::Closed,
-            _ => FailMode::Open,
-        };
-        match unparsed.hint {
-            Some(agent) => self.metrics.parse_error(agent),
-            None => self.metrics.detect_error(),
-        }
-        self.metrics.unparsed(unparsed.reason, mode);
-        let began = SystemTime::now() - started.elapsed();
-        self.telemetry
-            .unparsed(unparsed.reason.as_str(), mode, began);
-        warnings::warn(
-            Warning::Unparsed,
-            format_args!(
-                "payload not understood ({}: {}); answered {}",
-                unparsed.reason.as_str(),
-                unparsed.error,
-                if mode == FailMode::Closed {
-                    "blocked (fail-closed)"
-                } else {
-                    "neutrally (fail-open)"
-                },
-            ),
-        );
-        let dialect: Option<Dialect> = unparsed.detected.as_ref().map(|d| d.dialect);
-        let native = unparsed
-            .detected
-            .as_ref()
-            .and_then(|d| d.native_event.as_deref());
-        let reply = adapters::fallback(dialect, native, mode, UNPARSED_MESSAGE);
-        if registry.audited() {
-            let payload = Arc::new(Payload::new(request.stdin, reservation));
-            let record = AuditRecord {
-                id,
-                at: SystemTime::now(),
-                event: None,
-                payload,
-                decision: Decision::default(),
-                verdicts: Verdicts::default(),
-                error: Some(unparsed.error.clone()),
-                latency: started.elapsed(),
-            };
-            record_to(registry.audits_for(None), record);
-        }
-        self.metrics.latency(started.elapsed());
-        wire_reply(reply)
-    }
-
-    fn audit(
-        &self,
-        registry: &Registry,
-        event: &Arc<HookEvent>,
-        id: String,
-        payload: Arc<Payload>,
-        (decision, verdicts): (&Decision, Verdicts),
-        started: Instant,
-    ) {
-        let record = AuditRecord {
-            id,
-            at: SystemTime::now(),
-            event: Some(Arc::clone(event)),
-            payload,
-            decision: decision.clone(),
-            verdicts,
-            error: None,
-            latency: started.elapsed(),
-        };
-        record_to(registry.audits_for(Some(event)), record);
-    }
-}
-
-/// Gives `record` to each audit (the last one takes it, the others a copy).
-fn record_to<'a>(audits: impl Iterator<Item = &'a Arc<Audit>>, record: AuditRecord) {
-    let mut audits = audits.peekable();
-    while let Some(audit) = audits.next() {
-        if audits.peek().is_some() {
-            audit.record(record.clone());
-        } else {
-            audit.record(record);
-            return;
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests;
-
-/// Shown to the user and the model when a payload that could not be
-/// understood is blocked.
-const UNPARSED_MESSAGE: &str = "hookgate blocked this: the gateway could not understand this hook payload, \
-     so no policy could check it (fail-closed); `gateway status` counts it under `unparsed`";
-
-/// Shown when the merged reply is too large for the shim to take.
-const OVERSIZE_MESSAGE: &str =
-    "hookgate blocked this: the subscribers' reply is larger than an agent reply may be";
-
-/// Why a payload was not understood, and what is known about it anyway.
-#[derive(Debug)]
-struct NotUnderstood {
-    /// The agent the shim named, if any.
-    hint: Option<Agent>,
-    /// The dialect, when detection got that far (for the right reply).
-    detected: Option<Detected>,
-    reason: Unparsed,
-    /// For logs: names fields, never payload content.
-    error: String,
-}
-
-/// Step one of an event: detect the dialect and parse the payload.
-fn understand(request: &Request) -> Result<HookEvent, NotUnderstood> {
-    // The shim's agent argument (`gateway-shim cursor`) is a hint, and the
-    // word after it the event of payloads that name none (`gateway-shim
-    // copilot preToolUse`); shim flags may precede them.
-    let (hint, event_arg) = adapters::args_hint(&request.args);
-    let env_names: Vec<&str> = request.env.iter().map(|(name, _)| name.as_str()).collect();
-    let detected = adapters::detect_with_event(&request.stdin, hint, event_arg, &env_names)
-        .map_err(|err| NotUnderstood {
-            hint,
-            detected: None,
-            reason: Unparsed::of_detect(&err),
-            error: err.to_string(),
-        })?;
-    let mut event =
-        adapters::parse_detected(&detected, &request.stdin).map_err(|err| NotUnderstood {
-            // The dialect is known: its agent's payload did not parse.
-            hint: Some(detected.dialect.agent()),
-            reason: Unparsed::of_parse(&err),
-            error: err.to_string(),
-            detected: Some(detected),
-        })?;
-    // A payload without a working directory (Cline's, Copilot's camelCase
-    // ones) ran in the hook's: the agent starts its hooks there, and the
-    // guard resolves relative paths against it.
-    if event.cwd.is_none() && std::path::Path::new(&request.cwd).is_absolute() {
-        event.cwd = Some(request.cwd.clone());
-    }
-    Ok(event)
-}
-
-/// The fail mode the shim resolved for this hook call (it forwards it as
-/// `HOOKGATE_FAIL`); open when absent or unknown.
-fn forwarded_fail_mode(request: &Request) -> FailMode {
-    let forwarded = request
-        .env
-        .iter()
-        .find(|(name, _)| name == hookgate_wire::FAIL_MODE_VAR)
-        .map(|(_, value)| value.as_str());
-    match forwarded {
-        Some("closed") => FailMode::Closed,
-        _ => FailMode::Open,
-    }
-}
-
-/// The adapters' reply as a wire frame's.
-fn wire_reply(reply: adapters::Reply) -> Reply {
-    Reply {
-        exit_code: reply.exit_code,
-        stdout: reply.stdout,
-        stderr: reply.stderr,
+        let decided = self.decide(&registry, &event, &id, &payload, &span).await;
+        let decision = decided.merged.decision.clone();
+        let reply = self.answer(&registry, &event, id, payload, decided, span, started);
+        (reply, Some(decision))
     }
 }

@@ -71,7 +71,7 @@ async fn on_unparsed_closed_blocks_even_for_fail_open_shims() {
         Some(Dialect::ClaudeCode),
         Some("PreToolUse"),
         FailMode::Closed,
-        crate::pipeline::UNPARSED_MESSAGE,
+        crate::pipeline::understand::UNPARSED_MESSAGE,
     );
     assert_eq!(reply.exit_code, expected.exit_code);
     assert_eq!(reply.stdout, expected.stdout);
@@ -135,7 +135,7 @@ fn the_hooks_working_directory_stands_in_for_a_missing_one() {
     for (payload, cwd, expected) in cases {
         let mut request = request("claude-code", payload.as_bytes().to_vec());
         request.cwd = cwd.into();
-        let event = crate::pipeline::understand(&request).unwrap();
+        let event = crate::pipeline::understand::understand(&request).unwrap();
         assert_eq!(event.cwd.as_deref(), expected, "{payload} in {cwd}");
     }
 }
