@@ -15,6 +15,7 @@ mod fail_modes;
 mod fan_out;
 mod filters;
 mod guard_corpus;
+mod http_hook;
 mod install;
 mod memory;
 mod observe;
