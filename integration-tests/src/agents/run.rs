@@ -12,7 +12,7 @@ use tokio::sync::Semaphore;
 
 use super::copilot::Case;
 use super::install::{self, ClaudeCode, Clis, NpmCli, clis, npm_cli};
-use super::isolation::isolation;
+use super::isolation::{Isolation, isolation};
 use super::outcome::AgentOutcome;
 use super::{claude, cline, codex, copilot, droid, gemini, qwen};
 use crate::binaries::binaries;
@@ -132,6 +132,8 @@ pub struct AgentRun {
     ask_permissions: bool,
     /// Installs the hooks into the run's HOME (see `installed_hooks`).
     installer: Option<fn(&Path)>,
+    /// The agent's HTTP hook URL (see `http_hooks`).
+    http_url: Option<String>,
 }
 
 impl AgentRun {
@@ -173,6 +175,7 @@ impl AgentRun {
             claude: ClaudeCode::Oldest,
             ask_permissions: false,
             installer: None,
+            http_url: None,
         }
     }
 
@@ -191,6 +194,17 @@ impl AgentRun {
     pub fn installed_hooks(mut self, install: fn(&Path)) -> Self {
         self.installer = Some(install);
         self
+    }
+
+    /// Claude Code: `type: "http"` hooks to `endpoint` (the token in the
+    /// agent's environment, read by the hook's header) instead of the
+    /// shim. The run then shares the host's network: the endpoint is on
+    /// the gateway's loopback, which a private network namespace does not
+    /// reach (the agent stays offline by its settings, as without one).
+    pub fn http_hooks(self, endpoint: &crate::http_hook::HttpEndpoint) -> Self {
+        let mut run = self.env(crate::http_hook::TOKEN_VAR, &endpoint.token);
+        run.http_url = Some(endpoint.url("claude-code"));
+        run
     }
 
     /// The agent's HOME: where `gateway install` (with `HOME` set to it)
@@ -300,6 +314,7 @@ impl AgentRun {
                     which: self.claude,
                     ask_permissions: self.ask_permissions,
                     installed_hooks: self.installer.is_some(),
+                    http_url: self.http_url.clone(),
                 };
                 claude::prepare(clis, options, paths, port, prompt, hooks, shim)
             }
@@ -348,7 +363,12 @@ impl AgentRun {
         args.extend(launch.args);
         let stdout_path = root.join("stdout.txt");
         let stderr_path = root.join("stderr.txt");
-        let mut command = isolation().command(&self.fake_model, &args);
+        let host_network = Isolation::Unavailable("HTTP hooks reach the gateway's loopback".into());
+        let isolation = match self.http_url {
+            Some(_) => &host_network,
+            None => isolation(),
+        };
+        let mut command = isolation.command(&self.fake_model, &args);
         command
             .env_clear()
             .envs(base_env(&self.paths))

@@ -17,6 +17,7 @@
 //! the network namespace).
 
 mod claude_code;
+mod claude_http;
 mod claude_meanings;
 mod cline;
 mod codex;
