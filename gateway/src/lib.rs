@@ -103,11 +103,9 @@ pub async fn serve(
     ));
     // Fallbacks recorded while no gateway ran.
     source.collect_fallbacks().await;
-    let admin_listener = Listener::bind(&source.admin_socket)
-        .await
-        .context("admin socket")?;
     // The HTTP hook endpoint: its token first, so a bad token file stops
-    // the start before anything listens.
+    // the start before it listens; bound before the admin socket, so a
+    // client that sees the admin socket can reach it too.
     let http_endpoint = match &config.http {
         Some(http_config) => {
             let token_path = http::token::token_path(listener.path())?;
@@ -121,6 +119,9 @@ pub async fn serve(
         }
         None => None,
     };
+    let admin_listener = Listener::bind(&source.admin_socket)
+        .await
+        .context("admin socket")?;
     let metrics_listener = match options.metrics_addr {
         Some(addr) => {
             let bound = prometheus::bind(addr)
