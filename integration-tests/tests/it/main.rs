@@ -17,6 +17,7 @@ mod filters;
 mod guard_corpus;
 mod http_hook;
 mod install;
+mod install_http;
 mod memory;
 mod observe;
 mod peer_uid;
