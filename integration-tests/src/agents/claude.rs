@@ -32,6 +32,8 @@ pub(crate) struct Options {
     /// `type: "http"` hooks POSTing to this URL (with the token header)
     /// instead of command hooks running the shim.
     pub(crate) http_url: Option<String>,
+    /// The HTTP hooks carry `onFailure: "block"`.
+    pub(crate) http_block: bool,
 }
 
 /// Writes `settings.json` and returns how to start Claude Code.
@@ -57,7 +59,7 @@ pub(crate) fn prepare(
     if !options.installed_hooks {
         let settings = paths.root.join("settings.json");
         let hook = match &options.http_url {
-            Some(url) => http_hook(url),
+            Some(url) => http_hook(url, options.http_block),
             None => command_hook(shim),
         };
         std::fs::write(&settings, settings_json(hooks, &hook).to_string())?;
@@ -88,16 +90,21 @@ fn command_hook(shim: &Path) -> Value {
 }
 
 /// An HTTP hook to `url` carrying the gateway's token from the
-/// environment, as `gateway install --transport http` writes it.
-fn http_hook(url: &str) -> Value {
+/// environment (`gateway install --transport http` writes the token
+/// itself; both reach the same header).
+fn http_hook(url: &str, block: bool) -> Value {
     let var = crate::http_hook::TOKEN_VAR;
-    json!({
+    let mut hook = json!({
         "type": "http",
         "url": url,
         "headers": {"Authorization": format!("Bearer ${var}")},
         "allowedEnvVars": [var],
         "timeout": 30,
-    })
+    });
+    if block {
+        hook["onFailure"] = json!("block");
+    }
+    hook
 }
 
 /// `{"hooks": {"<Event>": [{"hooks": [<hook>]}]}}`: no matcher, so every

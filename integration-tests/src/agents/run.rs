@@ -134,6 +134,8 @@ pub struct AgentRun {
     installer: Option<fn(&Path)>,
     /// The agent's HTTP hook URL (see `http_hooks`).
     http_url: Option<String>,
+    /// Its HTTP hooks block when they fail (`onFailure: "block"`).
+    http_block: bool,
 }
 
 impl AgentRun {
@@ -176,6 +178,7 @@ impl AgentRun {
             ask_permissions: false,
             installer: None,
             http_url: None,
+            http_block: false,
         }
     }
 
@@ -205,6 +208,13 @@ impl AgentRun {
         let mut run = self.env(crate::http_hook::TOKEN_VAR, &endpoint.token);
         run.http_url = Some(endpoint.url("claude-code"));
         run
+    }
+
+    /// Claude Code: its HTTP hooks say `onFailure: "block"` (2.1.295+):
+    /// a hook that cannot be sent or answered blocks.
+    pub fn http_fail_closed(mut self) -> Self {
+        self.http_block = true;
+        self
     }
 
     /// The agent's HOME: where `gateway install` (with `HOME` set to it)
@@ -315,6 +325,7 @@ impl AgentRun {
                     ask_permissions: self.ask_permissions,
                     installed_hooks: self.installer.is_some(),
                     http_url: self.http_url.clone(),
+                    http_block: self.http_block,
                 };
                 claude::prepare(clis, options, paths, port, prompt, hooks, shim)
             }

@@ -170,3 +170,52 @@ async fn context_over_http_reaches_the_model() {
         gated.assert_all_over_http(&outcome, 3).await;
     }
 }
+
+/// The gateway down (nothing listens at the hook's URL): the agent's own
+/// `onFailure` decides. Without it the call goes ahead on both versions;
+/// with `onFailure: "block"` 2.1.332 blocks it, while 2.1.197, which
+/// predates the key, ignores it and runs the command.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_the_gateway_down_only_on_failure_block_blocks() {
+    let dead = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port");
+    let endpoint = HttpEndpoint {
+        addr: dead,
+        token: "0".repeat(64),
+    };
+    let cases = [
+        (ClaudeCode::Oldest, false, true),
+        (ClaudeCode::Oldest, true, true),
+        (ClaudeCode::Newest, false, true),
+        (ClaudeCode::Newest, true, false),
+    ];
+    for (which, block, runs) in cases {
+        let mut run = claude(which).http_hooks(&endpoint);
+        if block {
+            run = run.http_fail_closed();
+        }
+        let marker = Marker::in_work(&run, "hg-http-down");
+        let outcome = run
+            .hooks(&["PreToolUse"])
+            .script(Script::shell_then_text(&marker.touch(), "Done."))
+            .run()
+            .await;
+        if runs {
+            marker.assert_ran(
+                &outcome,
+                &format!("{which:?} block={block}: the command did not run"),
+            );
+        } else {
+            marker.assert_not_ran(
+                &outcome,
+                &format!("{which:?} block={block}: the command ran"),
+            );
+            let results = final_turn_tool_results(&outcome);
+            assert!(
+                results.len() == 1 && results[0].is_error,
+                "{which:?}: the model is told the tool was blocked: {results:?}\n{outcome}"
+            );
+        }
+    }
+}
