@@ -152,7 +152,8 @@ async fn connection(
     };
     let conn = http1::Builder::new()
         .timer(TokioTimer::new())
-        // Also closes a keep-alive connection idle for that long.
+        // Also closes a keep-alive connection idle for that long (not
+        // counted: idle is normal).
         .header_read_timeout(shared.read_timeout)
         .max_buf_size(MAX_HEAD_BYTES)
         .serve_connection(TokioIo::new(stream), service);
@@ -165,10 +166,11 @@ async fn connection(
         }
     };
     if let Err(err) = served {
+        // A timeout here is mostly a keep-alive connection left idle past
+        // the read deadline (agents keep them), which is no refusal: only
+        // a body that stalls is counted (`request`).
         if err.is_parse_too_large() {
             shared.metrics.http_refused(HttpRefusal::Oversize);
-        } else if err.is_timeout() {
-            shared.metrics.http_refused(HttpRefusal::ReadTimeout);
         }
         tracing::debug!(error = %err, "HTTP connection ended with an error");
     }

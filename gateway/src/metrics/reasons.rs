@@ -73,7 +73,7 @@ pub enum HttpRefusal {
     NotFound,
     /// No `Content-Length`, or a body over the frame's limit.
     Oversize,
-    /// The headers or body did not arrive before the read deadline.
+    /// The body did not arrive before the read deadline.
     ReadTimeout,
     /// Every open-connection place is taken: closed at once.
     TooManyConnections,

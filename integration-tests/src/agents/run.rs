@@ -199,14 +199,18 @@ impl AgentRun {
         self
     }
 
-    /// Claude Code: `type: "http"` hooks to `endpoint` (the token in the
+    /// Claude Code and Qwen Code: `type: "http"` hooks to `endpoint` (the token in the
     /// agent's environment, read by the hook's header) instead of the
     /// shim. The run then shares the host's network: the endpoint is on
     /// the gateway's loopback, which a private network namespace does not
     /// reach (the agent stays offline by its settings, as without one).
     pub fn http_hooks(self, endpoint: &crate::http_hook::HttpEndpoint) -> Self {
+        let route = match self.agent {
+            Agent::QwenCode => "qwen-code",
+            _ => "claude-code",
+        };
         let mut run = self.env(crate::http_hook::TOKEN_VAR, &endpoint.token);
-        run.http_url = Some(endpoint.url("claude-code"));
+        run.http_url = Some(endpoint.url(route));
         run
     }
 
@@ -333,7 +337,8 @@ impl AgentRun {
                 cline::prepare(clis, paths, port, prompt, hooks, shim)
             }
             (Agent::QwenCode, Installed::Single(program)) => {
-                qwen::prepare(program, paths, port, prompt, hooks, shim)
+                let http = self.http_url.as_deref();
+                qwen::prepare(program, paths, port, prompt, hooks, (shim, http))
             }
             (Agent::Droid, Installed::Single(program)) => {
                 droid::prepare(program, paths, port, prompt, hooks, shim)

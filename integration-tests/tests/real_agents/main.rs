@@ -17,7 +17,6 @@
 //! the network namespace).
 
 mod claude_code;
-mod claude_http;
 mod claude_meanings;
 mod cline;
 mod codex;
@@ -25,6 +24,7 @@ mod conformance;
 mod copilot;
 mod droid;
 mod gemini_cli;
+mod http_hooks;
 mod installed;
 mod qwen_code;
 mod scenario;

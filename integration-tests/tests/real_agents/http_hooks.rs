@@ -1,6 +1,7 @@
-//! Claude Code (both pinned versions) with `type: "http"` hooks pointing
-//! at the gateway's HTTP endpoint: no shim, no process per hook. The
-//! token reaches the hook through its `headers` and `allowedEnvVars`.
+//! Claude Code (both pinned versions) and Qwen Code with `type: "http"`
+//! hooks pointing at the gateway's HTTP endpoint: no shim, no process per
+//! hook. The token reaches the hook through its `headers` and
+//! `allowedEnvVars`.
 //!
 //! What is asserted is what the agent did: whether the command ran (its
 //! marker file), what the model read next, and that every event came in
@@ -60,13 +61,13 @@ impl HttpGated {
 
     /// At least `at_least` events came in, all over HTTP (the run has no
     /// shim at all), and none was refused.
-    async fn assert_all_over_http(&self, outcome: &AgentOutcome, at_least: u64) {
+    async fn assert_all_over_http(&self, outcome: &AgentOutcome, agent: &str, at_least: u64) {
         let doc = self.gateway.status_json().await;
         let counted: u64 = doc["events"]
             .as_array()
             .into_iter()
             .flatten()
-            .filter(|e| e["agent"] == "claude-code")
+            .filter(|e| e["agent"] == agent)
             .map(|e| e["count"].as_u64().unwrap_or(0))
             .sum();
         assert!(
@@ -112,7 +113,7 @@ async fn a_guard_deny_over_http_stops_the_command_and_the_model_reads_why() {
             results.len() == 1 && results[0].is_error && results[0].content.contains(GUARD_REASON),
             "{which:?}: the model must read the guard's reason as the tool's error: {results:?}\n{outcome}"
         );
-        gated.assert_all_over_http(&outcome, 2).await;
+        gated.assert_all_over_http(&outcome, "claude-code", 2).await;
     }
 }
 
@@ -139,7 +140,7 @@ async fn an_allowed_command_runs_over_http() {
             results.len() == 1 && !results[0].is_error && results[0].content.contains(OUTPUT),
             "{which:?}: {results:?}\n{outcome}"
         );
-        gated.assert_all_over_http(&outcome, 3).await;
+        gated.assert_all_over_http(&outcome, "claude-code", 3).await;
     }
 }
 
@@ -167,7 +168,7 @@ async fn context_over_http_reaches_the_model() {
             !calls[0].mentions(AFTER_TOOL) && calls[1].mentions(AFTER_TOOL),
             "{which:?}: the post-tool context belongs to the request after the tool\n{outcome}"
         );
-        gated.assert_all_over_http(&outcome, 3).await;
+        gated.assert_all_over_http(&outcome, "claude-code", 3).await;
     }
 }
 
@@ -218,4 +219,31 @@ async fn with_the_gateway_down_only_on_failure_block_blocks() {
             );
         }
     }
+}
+
+/// Qwen Code 0.24.4's HTTP hooks on loopback: the guard's deny keeps the
+/// file from being written and the model reads why (as the tool message);
+/// an allowed command runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn qwen_code_over_http_gets_a_guard_deny_and_an_allow() {
+    let gated = HttpGated::start(neutral).await;
+    let qwen = run(Agent::QwenCode);
+    let denied = Marker::in_work(&qwen, DENIED);
+    let outcome = gated.shell_then_text(qwen, &denied.touch()).await;
+    denied.assert_not_ran(&outcome, "the denied command ran");
+    let calls = outcome.model_calls();
+    assert_eq!(calls.len(), 2, "{outcome}");
+    let results = calls[1].openai_tool_messages();
+    assert!(
+        results.len() == 1 && results[0].contains(GUARD_REASON),
+        "the model must read the guard's reason: {results:?}\n{outcome}"
+    );
+    gated.assert_all_over_http(&outcome, "qwen-code", 2).await;
+
+    let gated = HttpGated::start(neutral).await;
+    let qwen = run(Agent::QwenCode);
+    let allowed = Marker::in_work(&qwen, "hg-http-allowed");
+    let outcome = gated.shell_then_text(qwen, &allowed.touch()).await;
+    allowed.assert_ran(&outcome, "the allowed command did not run");
+    gated.assert_all_over_http(&outcome, "qwen-code", 3).await;
 }
