@@ -70,3 +70,48 @@ pub(super) fn http(at: &Locator<'_>, raw: RawHttp) -> Result<HttpConfig, ConfigE
     };
     Ok(HttpConfig { listen, max_open })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::config::{Config, Env};
+
+    #[test]
+    fn only_loopback_addresses_with_a_port() {
+        let cases: [(&str, Result<(&str, usize), &str>); 7] = [
+            ("listen = \"127.0.0.1:8787\"", Ok(("127.0.0.1:8787", 64))),
+            (
+                "listen = \"[::1]:0\"\nmax_open_connections = 8",
+                Ok(("[::1]:0", 8)),
+            ),
+            ("listen = \"0.0.0.0:8787\"", Err("not a loopback address")),
+            ("listen = \"10.1.2.3:8787\"", Err("not a loopback address")),
+            ("listen = \"localhost:8787\"", Err("not an IP address")),
+            ("listen = \"127.0.0.1\"", Err("not an IP address")),
+            (
+                "listen = \"127.0.0.1:1\"\nmax_open_connections = 0",
+                Err("out of range"),
+            ),
+        ];
+        for (section, expected) in cases {
+            let text = format!("[http]\n{section}\n");
+            let parsed = Config::parse("t.toml", &text, &Env::default());
+            match (parsed, expected) {
+                (Ok(config), Ok((addr, max_open))) => {
+                    let http = config.http.expect("[http] parsed");
+                    assert_eq!(http.listen.to_string(), addr, "{section}");
+                    assert_eq!(http.max_open, max_open, "{section}");
+                }
+                (Err(err), Err(needle)) => {
+                    let text = err.to_string();
+                    assert!(
+                        text.contains(needle) && text.contains("http."),
+                        "{section}: {text}"
+                    );
+                }
+                (parsed, expected) => panic!("{section}: {parsed:?} vs {expected:?}"),
+            }
+        }
+        let none = Config::parse("t.toml", "", &Env::default()).unwrap();
+        assert!(none.http.is_none(), "off by default");
+    }
+}
