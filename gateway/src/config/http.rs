@@ -75,9 +75,13 @@ pub(super) fn http(at: &Locator<'_>, raw: RawHttp) -> Result<HttpConfig, ConfigE
 mod tests {
     use crate::config::{Config, Env};
 
+    /// The `[http]` body, and the address and connection cap it gives or
+    /// the words its error must contain.
+    type Case = (&'static str, Result<(&'static str, usize), &'static str>);
+
     #[test]
     fn only_loopback_addresses_with_a_port() {
-        let cases: [(&str, Result<(&str, usize), &str>); 7] = [
+        let cases: [Case; 7] = [
             ("listen = \"127.0.0.1:8787\"", Ok(("127.0.0.1:8787", 64))),
             (
                 "listen = \"[::1]:0\"\nmax_open_connections = 8",
