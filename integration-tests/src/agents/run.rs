@@ -214,6 +214,15 @@ impl AgentRun {
         run
     }
 
+    /// With [`AgentRun::installed_hooks`]: the installed hooks are HTTP
+    /// hooks (`gateway install --transport http`, token in the handler),
+    /// so the run shares the host's network, as with
+    /// [`AgentRun::http_hooks`], and no token is put in the environment.
+    pub fn installed_http_hooks(mut self, endpoint: &crate::http_hook::HttpEndpoint) -> Self {
+        self.http_url = Some(endpoint.url("claude-code"));
+        self
+    }
+
     /// Claude Code: its HTTP hooks say `onFailure: "block"` (2.1.295+):
     /// a hook that cannot be sent or answered blocks.
     pub fn http_fail_closed(mut self) -> Self {

@@ -247,3 +247,74 @@ async fn qwen_code_over_http_gets_a_guard_deny_and_an_allow() {
     allowed.assert_ran(&outcome, "the allowed command did not run");
     gated.assert_all_over_http(&outcome, "qwen-code", 3).await;
 }
+
+/// `gateway install --agent claude-code --transport http`, then the real
+/// Claude Code (both versions) on the settings install wrote, with no token
+/// in its environment: the guard's deny reaches it over HTTP.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_config_install_writes_gets_the_guard_deny() {
+    for which in ClaudeCode::ALL {
+        let gated = HttpGated::start(neutral).await;
+        let run = claude(which)
+            .installed_http_hooks(&gated.endpoint)
+            .installed_hooks(install_http);
+        // What install reads: the user's gateway config (for the address)
+        // and, through `--socket`, the gateway's directory (for the token).
+        let config_dir = run.home().join(".config/hookgate");
+        std::fs::create_dir_all(&config_dir).expect("create the config dir");
+        std::fs::write(
+            config_dir.join("gateway.toml"),
+            format!("[http]\nlisten = \"{}\"\n", gated.endpoint.addr),
+        )
+        .expect("write the user's gateway config");
+        std::fs::write(
+            run.home().join(SOCKET_NOTE),
+            gated.gateway.socket().as_os_str().as_encoded_bytes(),
+        )
+        .expect("note the socket");
+        let marker = Marker::in_work(&run, DENIED);
+        let outcome = run
+            .script(Script::shell_then_text(&marker.touch(), "Done."))
+            .run()
+            .await;
+
+        marker.assert_not_ran(&outcome, &format!("{which:?}: the denied command ran"));
+        let results = final_turn_tool_results(&outcome);
+        assert!(
+            results.len() == 1 && results[0].is_error && results[0].content.contains(GUARD_REASON),
+            "{which:?}: {results:?}\n{outcome}"
+        );
+        gated.assert_all_over_http(&outcome, "claude-code", 2).await;
+    }
+}
+
+/// Where the test leaves the gateway's socket path for [`install_http`]
+/// (an installer is a plain `fn` of the run's HOME).
+const SOCKET_NOTE: &str = "hg-gateway-socket";
+
+fn install_http(home: &std::path::Path) {
+    let socket = std::fs::read_to_string(home.join(SOCKET_NOTE)).expect("the socket note");
+    let bins = hookgate_integration_tests::binaries::binaries();
+    let output = std::process::Command::new(&bins.gateway)
+        .args([
+            "install",
+            "--agent",
+            "claude-code",
+            "--transport",
+            "http",
+            "--socket",
+            &socket,
+            "--shim",
+        ])
+        .arg(&bins.shim)
+        .env_clear()
+        .env("HOME", home)
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .expect("run gateway install");
+    assert!(
+        output.status.success(),
+        "gateway install --transport http failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
