@@ -85,6 +85,25 @@ impl HttpGated {
     }
 }
 
+impl HttpGated {
+    /// The guard's deny over HTTP: the command did not run, the model read
+    /// the reason as the tool's error, and it all came over HTTP.
+    async fn assert_guard_denied(
+        &self,
+        which: ClaudeCode,
+        marker: &Marker,
+        outcome: &AgentOutcome,
+    ) {
+        marker.assert_not_ran(outcome, &format!("{which:?}: the denied command ran"));
+        let results = final_turn_tool_results(outcome);
+        assert!(
+            results.len() == 1 && results[0].is_error && results[0].content.contains(GUARD_REASON),
+            "{which:?}: the model must read the guard's reason as the tool's error: {results:?}\n{outcome}"
+        );
+        self.assert_all_over_http(outcome, "claude-code", 2).await;
+    }
+}
+
 fn claude(which: ClaudeCode) -> AgentRun {
     run(Agent::ClaudeCode).claude_code(which)
 }
@@ -107,13 +126,7 @@ async fn a_guard_deny_over_http_stops_the_command_and_the_model_reads_why() {
         let marker = Marker::in_work(&run, DENIED);
         let outcome = gated.shell_then_text(run, &marker.touch()).await;
 
-        marker.assert_not_ran(&outcome, &format!("{which:?}: the denied command ran"));
-        let results = final_turn_tool_results(&outcome);
-        assert!(
-            results.len() == 1 && results[0].is_error && results[0].content.contains(GUARD_REASON),
-            "{which:?}: the model must read the guard's reason as the tool's error: {results:?}\n{outcome}"
-        );
-        gated.assert_all_over_http(&outcome, "claude-code", 2).await;
+        gated.assert_guard_denied(which, &marker, &outcome).await;
     }
 }
 
@@ -278,13 +291,7 @@ async fn the_config_install_writes_gets_the_guard_deny() {
             .run()
             .await;
 
-        marker.assert_not_ran(&outcome, &format!("{which:?}: the denied command ran"));
-        let results = final_turn_tool_results(&outcome);
-        assert!(
-            results.len() == 1 && results[0].is_error && results[0].content.contains(GUARD_REASON),
-            "{which:?}: {results:?}\n{outcome}"
-        );
-        gated.assert_all_over_http(&outcome, "claude-code", 2).await;
+        gated.assert_guard_denied(which, &marker, &outcome).await;
     }
 }
 
