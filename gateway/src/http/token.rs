@@ -63,19 +63,50 @@ impl Token {
     }
 }
 
-/// `<socket dir>/http.token`.
+/// Where the token lives: next to the socket (its directory is private),
+/// except when that directory is under `$XDG_RUNTIME_DIR`, which is emptied
+/// at logout and on reboot: a token made there anew would no longer be the
+/// one the agents' configs carry, and their hooks would be refused (an HTTP
+/// hook's failure lets the call go ahead unless `onFailure` blocks). Then
+/// it is `$XDG_STATE_HOME/hookgate/http.token` (else `~/.local/state/…`).
 pub fn token_path(socket: &Path) -> Result<PathBuf, TokenError> {
     if cfg!(windows) {
         return Err(TokenError::Unsupported);
     }
-    socket
+    let runtime = std::env::var_os("XDG_RUNTIME_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
+    let state = crate::config::Env::from_process()
+        .default_audit_path()
+        .and_then(|audit| audit.parent().map(Path::to_path_buf));
+    token_path_in(socket, runtime.as_deref(), state)
+}
+
+/// [`token_path`] for a given runtime directory and state directory.
+fn token_path_in(
+    socket: &Path,
+    runtime: Option<&Path>,
+    state: Option<PathBuf>,
+) -> Result<PathBuf, TokenError> {
+    let dir = socket
         .parent()
-        .map(|dir| dir.join(TOKEN_FILE))
-        .ok_or_else(|| TokenError::NoDirectory(socket.to_path_buf()))
+        .ok_or_else(|| TokenError::NoDirectory(socket.to_path_buf()))?;
+    match (runtime, state) {
+        (Some(runtime), Some(state)) if dir.starts_with(runtime) => Ok(state.join(TOKEN_FILE)),
+        _ => Ok(dir.join(TOKEN_FILE)),
+    }
 }
 
 /// Reads the token at `path`, creating it (0600, exclusively) if absent.
 pub fn load_or_create(path: &Path) -> Result<Token, TokenError> {
+    if let Some(dir) = path.parent()
+        && !dir.exists()
+    {
+        private_dir(dir).map_err(|source| TokenError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    }
     match read(path) {
         Err(TokenError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
             match create(path) {
@@ -120,6 +151,18 @@ pub fn read(path: &Path) -> Result<Token, TokenError> {
         });
     }
     Ok(Token(text.to_owned()))
+}
+
+/// Creates `dir` (and its parents) 0700.
+fn private_dir(dir: &Path) -> io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt as _;
+        builder.mode(0o700);
+    }
+    builder.create(dir)
 }
 
 fn create(path: &Path) -> Result<Token, TokenError> {
@@ -169,6 +212,47 @@ mod tests {
             assert_eq!(mode, 0o600);
         }
         assert_eq!(format!("{first:?}"), "Token(..)");
+    }
+
+    #[test]
+    fn kept_out_of_the_runtime_directory() {
+        let state = Some(PathBuf::from("/home/u/.local/state/hookgate"));
+        let cases = [
+            (
+                "/run/user/1/hookgate/gateway.sock",
+                Some("/run/user/1"),
+                "/home/u/.local/state/hookgate/http.token",
+            ),
+            (
+                "/tmp/hg-x/gateway.sock",
+                Some("/run/user/1"),
+                "/tmp/hg-x/http.token",
+            ),
+            (
+                "/run/user/1/hookgate/gateway.sock",
+                None,
+                "/run/user/1/hookgate/http.token",
+            ),
+        ];
+        for (socket, runtime, expected) in cases {
+            let path =
+                token_path_in(Path::new(socket), runtime.map(Path::new), state.clone()).unwrap();
+            assert_eq!(path, Path::new(expected), "{socket} {runtime:?}");
+        }
+    }
+
+    #[test]
+    fn its_directory_is_created_private() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state/hookgate").join(TOKEN_FILE);
+        load_or_create(&path).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let parent = path.parent().unwrap();
+            let mode = std::fs::metadata(parent).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o700);
+        }
     }
 
     #[cfg(unix)]

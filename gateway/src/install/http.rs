@@ -28,8 +28,8 @@ pub(crate) struct HttpTarget {
 }
 
 /// The gateway's `[http]` address (from the config `gateway serve` would
-/// load) and its token next to `socket` (created if absent, in the
-/// socket's private directory).
+/// load) and its token (created if absent where `gateway serve` keeps it:
+/// [`token::token_path`]).
 pub(crate) fn target(socket: &Path) -> anyhow::Result<HttpTarget> {
     let config = Config::load(None).context("reading the gateway config for its [http] section")?;
     let Some(http) = config.http else {
@@ -45,32 +45,12 @@ pub(crate) fn target(socket: &Path) -> anyhow::Result<HttpTarget> {
         );
     }
     let path = token::token_path(socket)?;
-    if let Some(dir) = path.parent()
-        && !dir.exists()
-    {
-        private_dir(dir)?;
-    }
     let token = token::load_or_create(&path)
         .with_context(|| format!("the HTTP token {}", path.display()))?;
     Ok(HttpTarget {
         base: format!("http://{}", http.listen),
         token: token.expose().to_owned(),
     })
-}
-
-#[cfg(unix)]
-fn private_dir(dir: &Path) -> anyhow::Result<()> {
-    use std::os::unix::fs::DirBuilderExt as _;
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)
-        .with_context(|| format!("creating {}", dir.display()))
-}
-
-#[cfg(not(unix))]
-fn private_dir(dir: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))
 }
 
 /// The handler for `agent`; `fail_closed` asks the gateway to block what
