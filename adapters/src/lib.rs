@@ -35,6 +35,7 @@ mod droid;
 mod error;
 mod event;
 mod gemini_cli;
+mod http;
 mod json;
 mod merge;
 mod parse;
@@ -47,6 +48,7 @@ pub use {
     decode::{MAX_DEPTH, STACK_SIZE},
     error::{ParseError, ParseErrorKind},
     event::{Capabilities, EventKind, HookEvent, StopInfo, Tool, ToolClass, TraceContext},
+    http::{HTTP_AGENTS, HttpReply, http_fallback, http_reply, speaks_http},
     merge::{Merged, RankedDecision, merge},
     parse::{parse, parse_detected},
     render::{Loss, Rendered, render},

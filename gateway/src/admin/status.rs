@@ -34,6 +34,8 @@ pub struct StatusSource {
     pub system_config: Option<String>,
     /// Where Prometheus metrics are served, once bound.
     pub metrics_addr: OnceLock<SocketAddr>,
+    /// Where HTTP hooks are served, once bound (`[http]`).
+    pub http_addr: OnceLock<SocketAddr>,
     /// Config generation and reload attempts.
     pub reload: Arc<ReloadStatus>,
 }
@@ -50,6 +52,8 @@ pub struct StatusDoc {
     pub config: String,
     pub system_config: Option<String>,
     pub metrics_addr: Option<String>,
+    /// The HTTP hook endpoint's address, when `[http]` is on.
+    pub http_addr: Option<String>,
     /// The config generation in effect and the last reload attempt.
     pub reload: ReloadSnapshot,
     #[serde(flatten)]
@@ -66,6 +70,7 @@ impl StatusSource {
             config,
             system_config: None,
             metrics_addr: OnceLock::new(),
+            http_addr: OnceLock::new(),
             reload: Arc::default(),
         }
     }
@@ -102,6 +107,7 @@ impl StatusSource {
             config: self.config.clone(),
             system_config: self.system_config.clone(),
             metrics_addr: self.metrics_addr.get().map(ToString::to_string),
+            http_addr: self.http_addr.get().map(ToString::to_string),
             reload: self.reload.snapshot(),
             metrics: self.snapshot().await,
         }

@@ -137,6 +137,9 @@ pub(super) fn merge(system: Config, user: Option<Config>) -> Config {
         subscribers: out,
         disabled: Vec::new(),
         otel,
+        // The HTTP endpoint is the user's to turn on; a system file may
+        // turn it on for everyone.
+        http: user.http.or(system.http),
         refused,
         system_origin: Some(system_origin),
     }

@@ -9,6 +9,7 @@
 //! rejection names the file, line, column and key.
 
 mod error;
+mod http;
 mod layers;
 mod otel;
 mod raw;
@@ -29,6 +30,7 @@ use crate::builtin::guard::Guard;
 use crate::filter::Filter;
 
 pub use error::{ConfigError, LoadError};
+pub use http::HttpConfig;
 pub use layers::{Layer, Refusal};
 pub use otel::OtelConfig;
 
@@ -59,6 +61,8 @@ pub struct Config {
     pub refused: Vec<Refusal>,
     /// The system config merged under this one, if any.
     pub system_origin: Option<String>,
+    /// `[http]`: the HTTP hook endpoint, off when `None`.
+    pub http: Option<HttpConfig>,
 }
 
 /// `[server]`.

@@ -15,6 +15,7 @@ pub(super) struct RawConfig {
     #[serde(default)]
     pub(super) subscriber: Vec<RawSubscriber>,
     pub(super) otel: Option<Spanned<RawOtel>>,
+    pub(super) http: Option<super::http::RawHttp>,
 }
 
 /// `[otel]`: OpenTelemetry export (off when absent or `enabled = false`).

@@ -47,6 +47,7 @@ pub(super) fn parse(
         None => None,
         Some(otel) => otel_section(&at, otel, layer)?,
     };
+    let http = raw.http.map(|h| super::http::http(&at, h)).transpose()?;
     let mut names = HashSet::new();
     let mut tables = subscriber_tables(text).into_iter();
     let mut subscribers = Vec::with_capacity(raw.subscriber.len());
@@ -78,6 +79,7 @@ pub(super) fn parse(
         otel,
         refused: Vec::new(),
         system_origin: None,
+        http,
     })
 }
 

@@ -29,6 +29,7 @@ mod conformance;
 mod copilot;
 mod droid;
 mod gemini_cli;
+mod http_hooks;
 mod installed;
 mod qwen_code;
 mod scenario;

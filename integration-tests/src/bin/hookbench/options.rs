@@ -14,7 +14,7 @@ usage: hookbench [--quick] [--no-build] [--only SECTIONS] [--out PATH]
 
   --quick          small counts: checks the suite, numbers are not for publishing
   --no-build       use the already built release gateway and static gateway-shim
-  --only SECTIONS  comma-separated subset of: hook,fanout,throughput,memory
+  --only SECTIONS  comma-separated subset of: hook,fanout,throughput,http,memory
   --out PATH       where to write the report (default: BENCHMARKS.md at the
                    workspace root; with --quick: target/hookbench/BENCHMARKS.quick.md)
   --refresh-findings
@@ -28,14 +28,16 @@ pub(crate) enum Section {
     Hook,
     Fanout,
     Throughput,
+    Http,
     Memory,
 }
 
 impl Section {
-    const ALL: [Section; 4] = [
+    const ALL: [Section; 5] = [
         Section::Hook,
         Section::Fanout,
         Section::Throughput,
+        Section::Http,
         Section::Memory,
     ];
 
@@ -48,6 +50,7 @@ impl Section {
             Section::Hook => "hook",
             Section::Fanout => "fanout",
             Section::Throughput => "throughput",
+            Section::Http => "http",
             Section::Memory => "memory",
         }
     }
