@@ -8,7 +8,9 @@
 //! rejection names the file, line, column and key.
 
 mod error;
+mod identity;
 mod raw;
+mod remote;
 mod rules;
 mod validate;
 mod values;
@@ -26,6 +28,8 @@ use crate::builtin::guard::Guard;
 use crate::subscribers::filter::Filter;
 
 pub use error::{ConfigError, LoadError};
+pub use identity::IdentityConfig;
+pub use remote::{Connection, TlsFiles, TokenSource};
 
 /// The embedded default, so `gateway serve` is useful with no file at all.
 pub const DEFAULT_TOML: &str = include_str!("default.toml");
@@ -43,6 +47,9 @@ pub struct Config {
     pub server: ServerConfig,
     /// In file order (merge keeps this order for equal priorities).
     pub subscribers: Vec<SubscriberConfig>,
+    /// `[identity]`: who every event sent to remote subscribers says it
+    /// comes from.
+    pub identity: IdentityConfig,
 }
 
 /// `[server]`.
@@ -150,8 +157,9 @@ impl SubscriberConfig {
 pub enum SubscriberKind {
     /// A gRPC `hookgate.v1.Subscriber`.
     Remote {
-        /// `http://host:port` or `unix:///absolute/path`.
-        endpoint: String,
+        /// Its endpoints (`http://host:port`, `https://host:port` or
+        /// `unix:///absolute/path`), TLS files and token source.
+        connection: Connection,
         mode: Mode,
         timeout: Duration,
         on_error: OnError,

@@ -13,7 +13,7 @@ use super::raw::{
     RawBuiltin, RawConfig, RawFailMode, RawMode, RawOnError, RawServer, RawSubscriber,
 };
 use super::rules::guard_rule;
-use super::values::{Platform, audit_path, check_endpoint, check_socket};
+use super::values::{Platform, audit_path, check_socket};
 use super::{
     BreakerConfig, Config, Env, Mode, OnError, ServerConfig, SubscriberConfig, SubscriberKind,
 };
@@ -33,6 +33,7 @@ pub(super) fn parse(origin: &str, text: &str, env: &Env) -> Result<Config, Confi
     let at = Locator { file: origin, text };
     let raw: RawConfig = toml::from_str(text).map_err(|err| at.toml_error(&err))?;
     let server = server(&at, raw.server)?;
+    let identity = super::identity::identity(&at, raw.identity)?;
     let mut names = HashSet::new();
     let mut tables = subscriber_tables(text).into_iter();
     let mut subscribers = Vec::with_capacity(raw.subscriber.len());
@@ -53,6 +54,7 @@ pub(super) fn parse(origin: &str, text: &str, env: &Env) -> Result<Config, Confi
         origin: origin.to_owned(),
         server,
         subscribers,
+        identity,
     })
 }
 
@@ -180,7 +182,7 @@ fn only_mode(
 fn subscriber(
     at: &Locator<'_>,
     env: &Env,
-    raw: RawSubscriber,
+    mut raw: RawSubscriber,
     key: &dyn Fn(&str) -> String,
 ) -> Result<SubscriberConfig, ConfigError> {
     let name_span = raw.name.span();
@@ -215,7 +217,7 @@ fn subscriber(
     }
     .unsigned_abs() as usize;
 
-    let kind = match (raw.builtin, raw.endpoint) {
+    let kind = match (raw.builtin.take(), raw.endpoint.take()) {
         (Some(builtin), Some(endpoint)) => {
             return Err(at.error(
                 endpoint.span(),
@@ -262,7 +264,7 @@ fn subscriber(
                 key,
             )?;
             SubscriberKind::Remote {
-                endpoint: check_endpoint(at, &endpoint, &key("endpoint"), Platform::CURRENT)?,
+                connection: super::remote::connection(at, env, &endpoint, &raw, key)?,
                 mode: match raw.mode.map(Spanned::into_inner) {
                     None | Some(RawMode::Decide) => Mode::Decide,
                     Some(RawMode::Observe) => Mode::Observe,
@@ -288,6 +290,9 @@ fn subscriber(
                 key("breaker_cooldown_ms"),
                 why,
             )?;
+            for (field, name) in super::remote::remote_only_keys(&raw) {
+                forbid(at, field, key(name), why)?;
+            }
             match builtin.into_inner() {
                 RawBuiltin::Audit => {
                     only_mode(

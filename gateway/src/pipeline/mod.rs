@@ -81,7 +81,12 @@ impl Pipeline {
         let payload = Arc::new(Payload::new(request.stdin, reservation));
         // Converted and encoded once, only if a remote subscriber (decide or
         // observe) uses it; every remote is sent the same bytes.
-        let proto = ProtoEvent::new(Arc::clone(&event), id.clone(), Arc::clone(&payload));
+        let proto = ProtoEvent::new(
+            Arc::clone(&event),
+            id.clone(),
+            Arc::clone(&payload),
+            Arc::clone(&registry.caller),
+        );
 
         for (filter, observer) in &registry.observers {
             if filter.matches(&event) {
