@@ -3,7 +3,7 @@
 use super::*;
 
 /// (what, config text, expected line, expected key, a fragment of the message)
-type Case = (
+pub(super) type Case = (
     &'static str,
     &'static str,
     usize,
@@ -313,7 +313,7 @@ fn platform_values_name_file_line_and_key() {
 }
 
 /// Each case is rejected with its file, line, key and message fragment.
-fn check(cases: &[Case]) {
+pub(super) fn check(cases: &[Case]) {
     for (what, text, line, key, fragment) in cases {
         let err = match parse(text) {
             Ok(_) => panic!("{what}: accepted"),
