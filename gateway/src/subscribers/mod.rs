@@ -99,7 +99,7 @@ impl Decider {
 fn on_failure(remote: &Remote, failure: &Failure, shadow: bool) -> Decision {
     let stats = remote.stats();
     let name = remote.name();
-    let class = match failure.tls_detail() {
+    let class = match failure.detail() {
         Some(detail) => format!("{}: {detail}", failure.class()),
         None => failure.class().to_owned(),
     };

@@ -55,11 +55,13 @@ impl Failure {
         }
     }
 
-    /// The gateway's own account of a TLS failure (which certificate was
-    /// refused, by whom), fit for WARN lines: it quotes no payload.
-    pub fn tls_detail(&self) -> Option<&str> {
+    /// More than [`Failure::class`] for WARN lines, from what the gateway
+    /// itself knows (never the subscriber's message): which certificate
+    /// was refused by whom, or the gRPC code (UNAUTHENTICATED: a token).
+    pub fn detail(&self) -> Option<String> {
         match self {
-            Failure::Call(CallError::Tls(why)) => Some(why),
+            Failure::Call(CallError::Tls(why)) => Some(why.clone()),
+            Failure::Call(CallError::Status { code, .. }) => Some(format!("{code:?}")),
             _ => None,
         }
     }

@@ -138,8 +138,23 @@ pub fn describe(err: &io::Error, server_name: &str) -> String {
 /// The TLS failure inside an h2 error, if that is what it is.
 pub fn in_h2(err: &h2::Error, server_name: &str) -> Option<String> {
     let io = err.get_io()?;
-    io.get_ref()?.downcast_ref::<rustls::Error>()?;
-    Some(describe(io, server_name))
+    if io.get_ref().is_some_and(|e| e.is::<rustls::Error>()) {
+        return Some(describe(io, server_name));
+    }
+    // Streams get only the kind and text of an I/O error the connection
+    // task met; rustls reports TLS failures as InvalidData.
+    if io.kind() != io::ErrorKind::InvalidData {
+        return None;
+    }
+    let text = io.to_string();
+    Some(if text.contains("alert") {
+        format!(
+            "the subscriber refused the TLS connection with `{server_name}` ({text}; \
+             a missing or untrusted client certificate?)"
+        )
+    } else {
+        format!("TLS with `{server_name}` failed: {text}")
+    })
 }
 
 fn read(path: &Path, what: &'static str) -> Result<Vec<u8>, TlsError> {

@@ -204,7 +204,7 @@ impl UnaryClient {
         // send again, and an event should not fail over a reconnect.
         let mut retried = false;
         loop {
-            let send = self.ready().await?;
+            let (send, fresh) = self.ready().await?;
             let body = Cursor::new(prefix).chain(message.clone());
             let mut head = self.shared.head.clone();
             if let Some(token) = &self.shared.token {
@@ -217,6 +217,11 @@ impl UnaryClient {
                 Err(err) if !retried && unprocessed(&err) => {
                     tracing::debug!(error = %err, "request not processed by the subscriber; sending it again");
                     retried = true;
+                }
+                Err(err) if fresh => {
+                    return Err(self
+                        .refused_tls(&err)
+                        .unwrap_or_else(|| self.call_error(err)));
                 }
                 Err(err) => return Err(self.call_error(err)),
             }
@@ -232,6 +237,23 @@ impl UnaryClient {
     /// a refused client certificate shows only at the first read).
     fn call_error(&self, err: h2::Error) -> CallError {
         self.tls_failure(&err).unwrap_or_else(|| from_h2(err))
+    }
+
+    /// A new TLS connection that died on its first request: with TLS 1.3
+    /// the subscriber checks the client certificate only after the
+    /// handshake, and depending on timing the gateway then reads its alert
+    /// or just finds the connection closed.
+    fn refused_tls(&self, err: &h2::Error) -> Option<CallError> {
+        let name = self.shared.dialer.server_name()?;
+        if let Some(tls) = self.tls_failure(err) {
+            return Some(tls);
+        }
+        let io = err.get_io()?;
+        Some(CallError::Tls(format!(
+            "{}: the subscriber refused the TLS connection with `{name}` ({io}; \
+             a missing or untrusted client certificate?)",
+            self.endpoint()
+        )))
     }
 
     fn tls_failure(&self, err: &h2::Error) -> Option<CallError> {
@@ -252,7 +274,8 @@ impl UnaryClient {
     /// there is none yet or the live one turns out lost (then no request
     /// was sent on it). One new connection per call at most; callers that
     /// find the connection lost at the same time share the new one.
-    async fn ready(&self) -> Result<SendRequest<Body>, CallError> {
+    /// Also says whether the connection is new (opened by this call).
+    async fn ready(&self) -> Result<(SendRequest<Body>, bool), CallError> {
         let mut live = self.shared.live.lock().await;
         let mut connected = false;
         loop {
@@ -267,7 +290,7 @@ impl UnaryClient {
             };
             drop(live);
             match current.send.ready().await {
-                Ok(send) => return Ok(send),
+                Ok(send) => return Ok((send, connected)),
                 Err(err) if connected => {
                     return Err(self.tls_failure(&err).unwrap_or(CallError::Transport(err)));
                 }

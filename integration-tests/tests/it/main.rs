@@ -20,6 +20,7 @@ mod memory;
 mod observe;
 mod peer_uid;
 mod reload;
+mod remote;
 mod shadow;
 mod status;
 mod support;

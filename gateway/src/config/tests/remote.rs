@@ -141,9 +141,10 @@ fn identity_defaults_to_host_and_user() {
     let config = parse("").unwrap();
     assert_eq!(config.identity, IdentityConfig::default());
     assert!(config.identity.hostname && config.identity.user);
-    let config =
-        parse("[identity]\nhostname = false\norigin = \"eu-laptops\"\nlabels = { team = \"pay\" }\n")
-            .unwrap();
+    let config = parse(
+        "[identity]\nhostname = false\norigin = \"eu-laptops\"\nlabels = { team = \"pay\" }\n",
+    )
+    .unwrap();
     assert!(!config.identity.hostname && config.identity.user);
     assert_eq!(config.identity.origin.as_deref(), Some("eu-laptops"));
     assert_eq!(config.identity.labels["team"], "pay");
