@@ -149,3 +149,31 @@ fn identity_defaults_to_host_and_user() {
     assert_eq!(config.identity.origin.as_deref(), Some("eu-laptops"));
     assert_eq!(config.identity.labels["team"], "pay");
 }
+
+/// The README's "Secure remote subscribers" example is a valid config
+/// meaning what the text says.
+#[test]
+fn the_readme_example_parses() {
+    let readme = include_str!("../../../../README.md");
+    let section = readme
+        .split("### Secure remote subscribers")
+        .nth(1)
+        .expect("the README section");
+    let example = section
+        .split("```toml\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("its toml example");
+    let config = parse(example).unwrap();
+    let c = match &config.subscribers[0].kind {
+        SubscriberKind::Remote { connection, .. } => connection.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(c.endpoints.len(), 2);
+    assert!(
+        c.tls
+            .is_some_and(|t| t.cert_file.is_some() && t.ca_file.is_some())
+    );
+    assert!(matches!(c.token, Some(TokenSource::File(_))));
+    assert_eq!(config.identity.origin.as_deref(), Some("eu-laptops"));
+}
