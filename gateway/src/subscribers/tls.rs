@@ -232,3 +232,83 @@ fn system_roots() -> Result<RootCertStore, TlsError> {
     }
     Ok(roots)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Files with these contents, in a directory of their own under `dir`.
+    fn files(dir: &Path, ca: Option<&str>, key: Option<&str>) -> TlsFiles {
+        let dir = tempfile::tempdir_in(dir).unwrap().keep();
+        let write = |name: &str, text: &str| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        TlsFiles {
+            ca_file: ca.map(|text| write("ca.pem", text)),
+            cert_file: key.map(|_| write("cert.pem", "")),
+            key_file: key.map(|text| write("key.pem", text)),
+            server_name: None,
+        }
+    }
+
+    #[test]
+    fn unusable_files_are_named_and_never_quoted() {
+        let dir = tempfile::tempdir().unwrap();
+        let secret = "-----BEGIN PRIVATE KEY-----\nc2VjcmV0LWtleS1ieXRlcw==\n";
+        let missing = TlsFiles {
+            ca_file: Some(dir.path().join("absent.pem")),
+            ..TlsFiles::default()
+        };
+        let cases = [
+            (missing, "cannot read CA bundle"),
+            (
+                files(dir.path(), Some("not pem"), None),
+                "holds no PEM CERTIFICATE",
+            ),
+            // A good CA, then an empty client certificate file.
+            (
+                files(dir.path(), Some(&ca_pem()), Some(secret)),
+                "client certificate",
+            ),
+        ];
+        for (files, want) in cases {
+            let Err(err) = Tls::new(&files, "policy.corp") else {
+                panic!("accepted: {files:?}");
+            };
+            let shown = err.to_string();
+            assert!(shown.contains(want), "{shown}");
+            assert!(!shown.contains("c2VjcmV0"), "key bytes quoted: {shown}");
+        }
+    }
+
+    /// A CA certificate's PEM.
+    fn ca_pem() -> String {
+        let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+        params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+        let key = rcgen::KeyPair::generate().unwrap();
+        params.self_signed(&key).unwrap().pem()
+    }
+
+    #[test]
+    fn the_server_name_defaults_to_the_host_and_can_be_overridden() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut files = files(dir.path(), Some(&ca_pem()), None);
+        assert_eq!(
+            Tls::new(&files, "policy.corp").unwrap().server_name(),
+            "policy.corp"
+        );
+        assert_eq!(Tls::new(&files, "[::1]").unwrap().server_name(), "::1");
+        files.server_name = Some("lb.corp".into());
+        assert_eq!(
+            Tls::new(&files, "10.0.0.7").unwrap().server_name(),
+            "lb.corp"
+        );
+        files.server_name = Some("not a name".into());
+        assert!(matches!(
+            Tls::new(&files, "h"),
+            Err(TlsError::ServerName(_))
+        ));
+    }
+}
