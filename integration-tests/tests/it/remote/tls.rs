@@ -229,3 +229,52 @@ async fn a_rotated_token_file_is_used_without_a_reload() {
         "{log}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reload_sends_the_new_identity_and_refuses_an_unusable_ca_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pki = Pki::new(dir.path());
+    let subscriber = central_policy(&pki, Arc::new(Mutex::new(vec![TOKEN.into()]))).await;
+    let client = Client {
+        ca: &pki.ca,
+        cert: Some((&pki.client_cert, &pki.client_key)),
+        token_file: &write_token(dir.path(), TOKEN),
+    };
+    let endpoint = subscriber.endpoint();
+    let identity = |origin: &str| format!("\n[identity]\norigin = \"{origin}\"\n");
+    let gateway = TestGateway::start(&config(&endpoint, &client, &identity("first"))).await;
+    assert_eq!(deny_reason(&call(&gateway).await), POLICY_SAYS_NO);
+
+    gateway.write_config(&config(&endpoint, &client, &identity("second")));
+    let (code, stdout, stderr) = gateway.reload().await;
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    assert_eq!(deny_reason(&call(&gateway).await), POLICY_SAYS_NO);
+    let origins: Vec<Option<String>> = subscriber
+        .wait_for(2, WAIT)
+        .await
+        .into_iter()
+        .map(|e| e.caller.and_then(|c| c.origin))
+        .collect();
+    assert_eq!(origins, [Some("first".into()), Some("second".into())]);
+
+    // A CA file that is gone refuses the reload, naming it; the running
+    // subscriber stays as it was.
+    let missing = dir.path().join("gone-ca.pem");
+    let broken = Client {
+        ca: &missing,
+        ..client
+    };
+    gateway.write_config(&config(&endpoint, &broken, &identity("third")));
+    let (code, _stdout, stderr) = gateway.reload().await;
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("cannot read CA bundle") && stderr.contains("gone-ca.pem"),
+        "{stderr}"
+    );
+    assert_eq!(deny_reason(&call(&gateway).await), POLICY_SAYS_NO);
+    let last = subscriber.wait_for(3, WAIT).await.pop().expect("an event");
+    assert_eq!(
+        last.caller.and_then(|c| c.origin).as_deref(),
+        Some("second")
+    );
+}
