@@ -13,6 +13,7 @@
 //! An endpoint that answered anything else (a decision, another gRPC
 //! status, a bad reply) answered: that is the call's outcome.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -20,6 +21,7 @@ use prost::bytes::Bytes;
 use tonic::transport::Channel;
 
 use super::unary::{CallError, UnaryClient};
+use crate::metrics::endpoint::EndpointStats;
 
 /// One endpoint: its event connection and its health-check channel.
 #[derive(Debug)]
@@ -31,6 +33,8 @@ pub struct Backend {
     failed_at: AtomicU64,
     /// Its last health check said it is not serving.
     down: AtomicBool,
+    /// What reports show of it.
+    stats: Arc<EndpointStats>,
 }
 
 impl Backend {
@@ -40,7 +44,13 @@ impl Backend {
             channel,
             failed_at: AtomicU64::new(0),
             down: AtomicBool::new(false),
+            stats: Arc::default(),
         }
+    }
+
+    /// Its counters, for `gateway status`.
+    pub fn stats(&self) -> &Arc<EndpointStats> {
+        &self.stats
     }
 
     /// The endpoint as configured.
@@ -56,6 +66,7 @@ impl Backend {
     /// What its health check found: `false` puts it last in the order.
     pub fn set_serving(&self, serving: bool) {
         self.down.store(!serving, Ordering::Relaxed);
+        self.stats.set_serving(serving);
     }
 }
 
@@ -124,6 +135,7 @@ impl Backends {
     }
 
     fn failed(&self, backend: &Backend) {
+        backend.stats.failed.fetch_add(1, Ordering::Relaxed);
         backend
             .failed_at
             .store(self.millis() + 1, Ordering::Relaxed);

@@ -140,6 +140,12 @@ impl Remote {
                 Ok(Backend::new(client, channel))
             })
             .collect::<Result<Vec<_>, RemoteError>>()?;
+        stats.endpoints.store(Arc::new(
+            backends
+                .iter()
+                .map(|b: &Backend| (b.endpoint().to_owned(), Arc::clone(b.stats())))
+                .collect(),
+        ));
         Ok(Remote {
             name: name.into(),
             backends: Arc::new(Backends::new(backends, breaker.cooldown)),

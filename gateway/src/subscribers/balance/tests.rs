@@ -85,6 +85,11 @@ async fn a_dead_endpoint_costs_no_call_and_is_tried_last_afterwards() {
         Some(&0),
         "the dead endpoint goes last: {order:?}"
     );
+    let failed: Vec<u64> = backends
+        .iter()
+        .map(|b| b.stats().failed.load(Ordering::Relaxed))
+        .collect();
+    assert_eq!(failed, [1, 0], "tried once, then last (and never needed)");
 }
 
 #[tokio::test]

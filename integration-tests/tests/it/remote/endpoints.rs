@@ -31,6 +31,7 @@ async fn one_endpoint_killed_mid_run_fails_no_event() {
         b.count()
     );
     let before = b.count();
+    let b_endpoint = b.endpoint();
 
     // Killed between two calls of one run, then under concurrent calls.
     let _ = b.kill().await;
@@ -50,4 +51,20 @@ async fn one_endpoint_killed_mid_run_fails_no_event() {
     assert_eq!(sub["fail_closed"], 0, "no event failed: {sub}");
     assert_eq!(sub["errors"], 0, "{sub}");
     assert_eq!(sub["breaker"], "closed", "{sub}");
+    // Per endpoint: the killed one handed calls on, the live one none.
+    let endpoints = sub["endpoints"].as_array().expect("endpoints");
+    let detail: Vec<(&str, bool)> = endpoints
+        .iter()
+        .map(|e| {
+            (
+                e["endpoint"].as_str().unwrap_or(""),
+                e["failed"].as_u64() > Some(0),
+            )
+        })
+        .collect();
+    assert_eq!(
+        detail,
+        [(a.endpoint().as_str(), false), (b_endpoint.as_str(), true)],
+        "{sub}"
+    );
 }
