@@ -102,7 +102,9 @@ pub async fn serve(
         workers: &workers,
         health: Some((&background, &stop_background)),
     };
-    let registry = builder.build(&config.subscribers, None)?;
+    let registry = builder
+        .build(&config.subscribers, None)?
+        .with_caller(convert::caller(&config.identity));
     let (reload_handle, reload_requests) = reload::channel();
     reload_handle
         .on_hangup(&background, stop_background.clone())

@@ -69,6 +69,18 @@ impl TestGateway {
         dir.join("system.toml")
     }
 
+    /// Like [`TestGateway::start`], with `env` set for the gateway (a
+    /// `RUST_LOG` there overrides the harness's `info`).
+    pub async fn start_with_env(config_toml: &str, env: &[(&str, &str)]) -> TestGateway {
+        let dir = private_dir();
+        let config = dir.path().join("gateway.toml");
+        std::fs::write(&config, config_toml).expect("write gateway config");
+        let args = [std::ffi::OsStr::new("--config"), config.as_os_str()];
+        let env: Vec<(&str, std::ffi::OsString)> =
+            env.iter().map(|(k, v)| (*k, (*v).into())).collect();
+        TestGateway::spawn(dir, &args, &env).await
+    }
+
     /// A gateway with no config file at all: it runs the embedded default
     /// (`guard` and `audit`). `$HOME` is [`TestGateway::home`] and the audit
     /// log is [`TestGateway::audit_log`], both inside the gateway's
@@ -126,7 +138,7 @@ impl TestGateway {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(stderr);
-        if std::env::var_os("RUST_LOG").is_none() {
+        if std::env::var_os("RUST_LOG").is_none() && !env.iter().any(|(k, _)| *k == "RUST_LOG") {
             command.env("RUST_LOG", "info");
         }
         let child = command.spawn().expect("spawn the gateway binary");

@@ -34,4 +34,4 @@ mod subscriber;
 pub use config::{Mode, OnError, SubscriberEntry, config_toml, default_config};
 pub use gateway::{TestGateway, private_dir, run_gateway};
 pub use shim::{Shim, ShimOutput, TEST_SHIM_TIMEOUT_MS};
-pub use subscriber::{Behaviour, DecisionFuture, TestSubscriber};
+pub use subscriber::{Behaviour, DecisionFuture, Security, TestSubscriber};

@@ -4,7 +4,9 @@
 //! It records every event it receives (before acting, so "has received"
 //! means "the gateway's call arrived") and then answers as scripted: a
 //! fixed decision, a function of the event, never, or after meeting other
-//! subscribers at a barrier.
+//! subscribers at a barrier. [`TestSubscriber::start_secure`] serves it
+//! over TLS (optionally requiring a client certificate) and checks a bearer
+//! token, as a central policy service would.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -17,6 +19,7 @@ use hookgate_proto::v1::{Decision, HookEvent};
 use tokio::sync::{Barrier, watch};
 use tokio::task::JoinHandle;
 use tonic::transport::server::TcpIncoming;
+use tonic::transport::{Certificate, Identity, ServerTlsConfig};
 use tonic::{Request, Response, Status};
 
 /// Most events a subscriber keeps; more are counted, not stored.
@@ -35,6 +38,21 @@ pub struct TestSubscriber {
     server: JoinHandle<()>,
     /// Ends the server and closes its connections (see [`TestSubscriber::kill`]).
     stop: Option<tokio::sync::oneshot::Sender<()>>,
+    /// Served over TLS: its endpoint is `https://`.
+    tls: bool,
+}
+
+/// How a [`TestSubscriber::start_secure`] server guards itself.
+#[derive(Debug, Clone, Default)]
+pub struct Security {
+    /// Its certificate chain and key (PEM): serve TLS.
+    pub identity: Option<(String, String)>,
+    /// Require a client certificate issued by this CA (PEM): mTLS.
+    pub client_ca: Option<String>,
+    /// Accept only calls whose `authorization` is `Bearer <one of these>`
+    /// (others are answered UNAUTHENTICATED, unrecorded); shared so a test
+    /// can rotate them. `None`: no check.
+    pub tokens: Option<Arc<Mutex<Vec<String>>>>,
 }
 
 struct State {
@@ -79,6 +97,20 @@ impl TestSubscriber {
     /// Starts a server on `addr` (a port a killed subscriber had, to bring
     /// it back) answering with `behaviour`.
     pub async fn start_at(addr: SocketAddr, behaviour: Behaviour) -> TestSubscriber {
+        TestSubscriber::start_secure_at(addr, behaviour, Security::default()).await
+    }
+
+    /// Starts a server answering with `behaviour`, guarded by `security`.
+    pub async fn start_secure(behaviour: Behaviour, security: Security) -> TestSubscriber {
+        let addr = "127.0.0.1:0".parse().expect("an address");
+        TestSubscriber::start_secure_at(addr, behaviour, security).await
+    }
+
+    async fn start_secure_at(
+        addr: SocketAddr,
+        behaviour: Behaviour,
+        security: Security,
+    ) -> TestSubscriber {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .expect("bind a subscriber port");
@@ -89,10 +121,22 @@ impl TestSubscriber {
             events: Mutex::new(Vec::new()),
             count,
         });
-        let service = SubscriberServer::new(Service(state.clone()));
+        let tokens = security.tokens.clone();
+        let service = SubscriberServer::with_interceptor(Service(state.clone()), move |request| {
+            check_token(tokens.as_deref(), request)
+        });
+        let mut builder = tonic::transport::Server::builder();
+        let tls = security.identity.is_some();
+        if let Some((cert, key)) = &security.identity {
+            let mut config = ServerTlsConfig::new().identity(Identity::from_pem(cert, key));
+            if let Some(ca) = &security.client_ca {
+                config = config.client_ca_root(Certificate::from_pem(ca));
+            }
+            builder = builder.tls_config(config).expect("a TLS server config");
+        }
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let server = tokio::spawn(async move {
-            let result = tonic::transport::Server::builder()
+            let result = builder
                 .add_service(service)
                 .serve_with_incoming_shutdown(TcpIncoming::from(listener), async {
                     let _ = stopped.await;
@@ -107,6 +151,7 @@ impl TestSubscriber {
             state,
             server,
             stop: Some(stop),
+            tls,
         }
     }
 
@@ -175,9 +220,11 @@ impl TestSubscriber {
         .await
     }
 
-    /// `http://127.0.0.1:<port>`, for the gateway config.
+    /// `http://127.0.0.1:<port>` (`https://` over TLS), for the gateway
+    /// config.
     pub fn endpoint(&self) -> String {
-        format!("http://{}", self.addr)
+        let scheme = if self.tls { "https" } else { "http" };
+        format!("{scheme}://{}", self.addr)
     }
 
     /// The events received so far (up to the recording bound).
@@ -203,6 +250,26 @@ impl TestSubscriber {
                 self.count()
             ),
         }
+    }
+}
+
+/// The interceptor of [`Security::tokens`].
+fn check_token(
+    tokens: Option<&Mutex<Vec<String>>>,
+    request: Request<()>,
+) -> Result<Request<()>, Status> {
+    let Some(tokens) = tokens else {
+        return Ok(request);
+    };
+    let sent = request
+        .metadata()
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    let accepted = tokens.lock().expect("tokens lock");
+    match sent {
+        Some(token) if accepted.iter().any(|t| t == token) => Ok(request),
+        _ => Err(Status::unauthenticated("bad or missing bearer token")),
     }
 }
 

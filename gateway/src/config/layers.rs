@@ -140,6 +140,9 @@ pub(super) fn merge(system: Config, user: Option<Config>) -> Config {
         // The HTTP endpoint is the user's to turn on; a system file may
         // turn it on for everyone.
         http: user.http.or(system.http),
+        // Who the events say they come from is the machine's unless the
+        // user says otherwise: the user's file sets it whenever it has one.
+        identity: user.identity,
         refused,
         system_origin: Some(system_origin),
     }

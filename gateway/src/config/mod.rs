@@ -10,9 +10,11 @@
 
 mod error;
 mod http;
+mod identity;
 mod layers;
 mod otel;
 mod raw;
+mod remote;
 mod rules;
 mod validate;
 mod values;
@@ -31,8 +33,10 @@ use crate::filter::Filter;
 
 pub use error::{ConfigError, LoadError};
 pub use http::HttpConfig;
+pub use identity::IdentityConfig;
 pub use layers::{Layer, Refusal};
 pub use otel::OtelConfig;
+pub use remote::{Connection, TlsFiles, TokenSource};
 
 /// The embedded default, so `gateway serve` is useful with no file at all.
 pub const DEFAULT_TOML: &str = include_str!("default.toml");
@@ -63,6 +67,9 @@ pub struct Config {
     pub system_origin: Option<String>,
     /// `[http]`: the HTTP hook endpoint, off when `None`.
     pub http: Option<HttpConfig>,
+    /// `[identity]`: who every event sent to remote subscribers says it
+    /// comes from.
+    pub identity: IdentityConfig,
 }
 
 /// `[server]`.
@@ -174,8 +181,9 @@ impl SubscriberConfig {
 pub enum SubscriberKind {
     /// A gRPC `hookgate.v1.Subscriber`.
     Remote {
-        /// `http://host:port` or `unix:///absolute/path`.
-        endpoint: String,
+        /// Its endpoints (`http://host:port`, `https://host:port` or
+        /// `unix:///absolute/path`), TLS files and token source.
+        connection: Connection,
         mode: Mode,
         timeout: Duration,
         on_error: OnError,

@@ -16,6 +16,26 @@ pub(super) struct RawConfig {
     pub(super) subscriber: Vec<RawSubscriber>,
     pub(super) otel: Option<Spanned<RawOtel>>,
     pub(super) http: Option<super::http::RawHttp>,
+    #[serde(default)]
+    pub(super) identity: RawIdentity,
+}
+
+/// `[identity]`: who every event says it comes from.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawIdentity {
+    pub(super) hostname: Option<Spanned<bool>>,
+    pub(super) user: Option<Spanned<bool>>,
+    pub(super) origin: Option<Spanned<String>>,
+    pub(super) labels: Option<Spanned<std::collections::BTreeMap<String, String>>>,
+}
+
+/// A remote subscriber's `endpoint`: one, or a list to balance over.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub(super) enum RawEndpoints {
+    One(String),
+    Many(Vec<String>),
 }
 
 /// `[otel]`: OpenTelemetry export (off when absent or `enabled = false`).
@@ -96,7 +116,17 @@ pub(super) struct RawSubscriber {
     /// `false`: removes the system layer's subscriber of this name (a
     /// locked one stays); needs nothing else.
     pub(super) enabled: Option<Spanned<bool>>,
-    pub(super) endpoint: Option<Spanned<String>>,
+    pub(super) endpoint: Option<Spanned<RawEndpoints>>,
+    /// Remote, `https://`: a PEM CA bundle instead of the system's roots.
+    pub(super) tls_ca_file: Option<Spanned<String>>,
+    /// Remote, `https://`: a client certificate and its key (mTLS).
+    pub(super) tls_cert_file: Option<Spanned<String>>,
+    pub(super) tls_key_file: Option<Spanned<String>>,
+    /// Remote, `https://`: the name for SNI, certificate checks and `:authority`.
+    pub(super) tls_server_name: Option<Spanned<String>>,
+    /// Remote: the bearer token, from a file or an environment variable.
+    pub(super) token_file: Option<Spanned<String>>,
+    pub(super) token_env: Option<Spanned<String>>,
     pub(super) builtin: Option<Spanned<RawBuiltin>>,
     pub(super) mode: Option<Spanned<RawMode>>,
     pub(super) timeout_ms: Option<Spanned<i64>>,

@@ -15,7 +15,7 @@ use super::raw::{
     RawBuiltin, RawConfig, RawFailMode, RawMode, RawOnError, RawServer, RawSubscriber,
 };
 use super::rules::guard_kind;
-use super::values::{Platform, audit_path, check_endpoint, check_socket};
+use super::values::{Platform, audit_path, check_socket};
 use super::{
     BreakerConfig, Config, Env, Layer, Mode, OnError, ServerConfig, SubscriberConfig,
     SubscriberKind,
@@ -48,6 +48,7 @@ pub(super) fn parse(
         Some(otel) => otel_section(&at, otel, layer)?,
     };
     let http = raw.http.map(|h| super::http::http(&at, h)).transpose()?;
+    let identity = super::identity::identity(&at, raw.identity)?;
     let mut names = HashSet::new();
     let mut tables = subscriber_tables(text).into_iter();
     let mut subscribers = Vec::with_capacity(raw.subscriber.len());
@@ -80,6 +81,7 @@ pub(super) fn parse(
         refused: Vec::new(),
         system_origin: None,
         http,
+        identity,
     })
 }
 
@@ -211,7 +213,7 @@ fn only_mode(
 fn subscriber(
     at: &Locator<'_>,
     env: &Env,
-    raw: RawSubscriber,
+    mut raw: RawSubscriber,
     key: &dyn Fn(&str) -> String,
     layer: Layer,
 ) -> Result<SubscriberConfig, ConfigError> {
@@ -247,7 +249,7 @@ fn subscriber(
     }
     .unsigned_abs() as usize;
 
-    let kind = match (raw.builtin, raw.endpoint) {
+    let kind = match (raw.builtin.take(), raw.endpoint.take()) {
         (Some(builtin), Some(endpoint)) => {
             return Err(at.error(
                 endpoint.span(),
@@ -294,7 +296,7 @@ fn subscriber(
                 key,
             )?;
             SubscriberKind::Remote {
-                endpoint: check_endpoint(at, &endpoint, &key("endpoint"), Platform::CURRENT)?,
+                connection: super::remote::connection(at, env, &endpoint, &raw, key)?,
                 mode: match raw.mode.map(Spanned::into_inner) {
                     None | Some(RawMode::Decide) => Mode::Decide,
                     Some(RawMode::Observe) => Mode::Observe,
@@ -320,6 +322,9 @@ fn subscriber(
                 key("breaker_cooldown_ms"),
                 why,
             )?;
+            for (field, name) in super::remote::remote_only_keys(&raw) {
+                forbid(at, field, key(name), why)?;
+            }
             match builtin.into_inner() {
                 RawBuiltin::Audit => {
                     only_mode(

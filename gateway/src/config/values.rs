@@ -51,18 +51,12 @@ pub(super) fn check_socket(
 
 pub(super) fn check_endpoint(
     at: &Locator<'_>,
-    endpoint: &Spanned<String>,
+    value: &str,
+    span: Range<usize>,
     key: &str,
     platform: Platform,
 ) -> Result<String, ConfigError> {
-    let value = endpoint.get_ref();
-    let bad = |why: &str| {
-        at.error(
-            endpoint.span(),
-            key,
-            format!("bad endpoint `{value}`: {why}"),
-        )
-    };
+    let bad = |why: &str| at.error(span.clone(), key, format!("bad endpoint `{value}`: {why}"));
     if let Some(path) = value.strip_prefix("unix://") {
         if platform == Platform::Windows {
             return Err(bad(
@@ -72,18 +66,22 @@ pub(super) fn check_endpoint(
         if !path.starts_with('/') || path.len() < 2 {
             return Err(bad("a unix endpoint is `unix:///absolute/path`"));
         }
-        return Ok(value.clone());
+        return Ok(value.to_owned());
     }
-    let Some(rest) = value.strip_prefix("http://") else {
+    let Some(rest) = value
+        .strip_prefix("http://")
+        .or_else(|| value.strip_prefix("https://"))
+    else {
         return Err(bad(
-            "expected `http://host:port` or `unix:///absolute/path` (TLS is not supported)",
+            "expected `http://host:port`, `https://host:port` or `unix:///absolute/path`",
         ));
     };
     if rest.is_empty() || rest.starts_with('/') {
         return Err(bad("missing host"));
     }
-    tonic::transport::Endpoint::from_shared(value.clone()).map_err(|err| bad(&err.to_string()))?;
-    Ok(value.clone())
+    tonic::transport::Endpoint::from_shared(value.to_owned())
+        .map_err(|err| bad(&err.to_string()))?;
+    Ok(value.to_owned())
 }
 
 pub(super) fn audit_path(
@@ -102,6 +100,16 @@ pub(super) fn audit_path(
             )
         });
     };
+    file_path(at, env, &raw, key)
+}
+
+/// A file path setting: absolute, or `~/…` under `$HOME`.
+pub(super) fn file_path(
+    at: &Locator<'_>,
+    env: &Env,
+    raw: &Spanned<String>,
+    key: &str,
+) -> Result<PathBuf, ConfigError> {
     let value = raw.get_ref();
     let path = match value.strip_prefix("~/") {
         Some(rest) => match &env.home {

@@ -24,16 +24,25 @@ pub struct ProtoEvent {
     event: Arc<HookEvent>,
     id: String,
     raw: Arc<Payload>,
+    /// Who the event comes from (`[identity]`), the same for every event
+    /// of one registry.
+    caller: Arc<v1::Caller>,
     encoded: OnceLock<Bytes>,
 }
 
 impl ProtoEvent {
     /// Nothing is converted yet.
-    pub fn new(event: Arc<HookEvent>, id: String, raw: Arc<Payload>) -> Arc<ProtoEvent> {
+    pub fn new(
+        event: Arc<HookEvent>,
+        id: String,
+        raw: Arc<Payload>,
+        caller: Arc<v1::Caller>,
+    ) -> Arc<ProtoEvent> {
         Arc::new(ProtoEvent {
             event,
             id,
             raw,
+            caller,
             encoded: OnceLock::new(),
         })
     }
@@ -43,7 +52,9 @@ impl ProtoEvent {
     pub fn encoded(&self) -> Bytes {
         self.encoded
             .get_or_init(|| {
-                Bytes::from(event_to_proto(&self.event, &self.id, &self.raw).encode_to_vec())
+                let mut proto = event_to_proto(&self.event, &self.id, &self.raw);
+                proto.caller = Some(v1::Caller::clone(&self.caller));
+                Bytes::from(proto.encode_to_vec())
             })
             .clone()
     }
@@ -73,6 +84,7 @@ pub fn event_to_proto(event: &HookEvent, id: &str, raw: &[u8]) -> v1::HookEvent 
         dialect: dialect(event.dialect) as i32,
         reason: event.reason.clone(),
         subagent_id: event.subagent_id.clone(),
+        caller: None,
     }
 }
 
@@ -256,7 +268,16 @@ mod tests {
         let raw = Arc::new(Payload::from(
             br#"{"hook_event_name":"PreToolUse"}"#.to_vec(),
         ));
-        let shared = ProtoEvent::new(Arc::clone(&e), "01ID".into(), Arc::clone(&raw));
+        let caller = Arc::new(v1::Caller {
+            origin: Some("eu-laptops".into()),
+            ..v1::Caller::default()
+        });
+        let shared = ProtoEvent::new(
+            Arc::clone(&e),
+            "01ID".into(),
+            Arc::clone(&raw),
+            Arc::clone(&caller),
+        );
         assert!(shared.encoded.get().is_none(), "nothing converted up front");
         let second = Arc::clone(&shared);
         let first = shared.encoded();
@@ -266,8 +287,11 @@ mod tests {
         );
         let again = second.encoded();
         assert_eq!(first.as_ptr(), again.as_ptr(), "the same bytes, not a copy");
-        // What subscribers decode is exactly the converted event.
+        // What subscribers decode is exactly the converted event, from
+        // this caller.
         let decoded = v1::HookEvent::decode(again).unwrap();
-        assert_eq!(decoded, event_to_proto(&e, "01ID", &raw));
+        let mut expected = event_to_proto(&e, "01ID", &raw);
+        expected.caller = Some(v1::Caller::clone(&caller));
+        assert_eq!(decoded, expected);
     }
 }

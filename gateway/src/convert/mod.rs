@@ -9,9 +9,11 @@
 //! proto one subscribers receive, `decision` turns a subscriber's proto
 //! reply back into a canonical decision.
 
+mod caller;
 mod decision;
 mod event;
 
+pub use caller::caller;
 #[cfg(test)]
 pub use decision::decision_to_proto;
 pub use decision::{BadDecision, Converted, decision_from_proto};

@@ -121,6 +121,8 @@ pub struct SubscriberSnapshot {
     /// Shadow subscribers: what they would have decided, by permission.
     pub would: BTreeMap<&'static str, u64>,
     pub latency: LatencySnapshot,
+    /// Remote subscribers: each endpoint's health and calls it handed on.
+    pub endpoints: Vec<super::endpoint::EndpointSnapshot>,
 }
 
 fn load(counter: &AtomicU64) -> u64 {
@@ -202,6 +204,7 @@ impl Metrics {
                         [&s.would_allow, &s.would_ask, &s.would_deny],
                     ),
                     latency: s.latency.snapshot(),
+                    endpoints: super::endpoint::snapshot(&s.endpoints.load()),
                 }
             })
             .collect();

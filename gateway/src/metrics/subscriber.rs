@@ -4,11 +4,13 @@
 //! Each subscriber gets its own [`SubscriberStats`] at startup and keeps the
 //! `Arc`, so the hook path only touches atomics it already holds.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::time::Duration;
 
 use hookgate_adapters::Permission;
 
+use super::endpoint::EndpointStats;
 use super::latency::Latency;
 use crate::layer::Layer;
 
@@ -166,6 +168,9 @@ pub struct SubscriberStats {
     pub breaker_closed: AtomicU64,
     /// Time per call (remote subscribers and the guard).
     pub latency: Latency,
+    /// A remote subscriber's endpoints (each with its counters), as its
+    /// latest build listed them.
+    pub endpoints: arc_swap::ArcSwap<Vec<(String, Arc<EndpointStats>)>>,
     breaker: AtomicU8,
     state: AtomicU8,
     source: AtomicU8,
@@ -196,6 +201,7 @@ impl Default for SubscriberStats {
             breaker_opened: AtomicU64::new(0),
             breaker_closed: AtomicU64::new(0),
             latency: Latency::new(2),
+            endpoints: arc_swap::ArcSwap::from_pointee(Vec::new()),
             breaker: AtomicU8::new(0),
             state: AtomicU8::new(0),
             source: AtomicU8::new(0),

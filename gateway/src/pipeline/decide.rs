@@ -36,7 +36,12 @@ impl Pipeline {
     ) -> Decided {
         // Converted and encoded once, only if a remote subscriber (decide or
         // observe) uses it; every remote is sent the same bytes.
-        let proto = ProtoEvent::new(Arc::clone(event), id.to_owned(), Arc::clone(payload));
+        let proto = ProtoEvent::new(
+            Arc::clone(event),
+            id.to_owned(),
+            Arc::clone(payload),
+            registry.caller(),
+        );
 
         registry.offer(event, &proto);
 

@@ -187,7 +187,8 @@ impl Reloader {
                 "config reload: [server] settings changed; they take effect at the next restart"
             );
         }
-        let unchanged = config.subscribers.len() == self.config.subscribers.len()
+        let unchanged = config.identity == self.config.identity
+            && config.subscribers.len() == self.config.subscribers.len()
             && config
                 .subscribers
                 .iter()
@@ -204,7 +205,7 @@ impl Reloader {
         };
         let current = self.registry.load_full();
         let registry = match builder.build(&config.subscribers, Some(&current)) {
-            Ok(registry) => registry,
+            Ok(registry) => registry.with_caller(crate::convert::caller(&config.identity)),
             Err(err) => return self.refused(generation, format!("{err:#}")),
         };
         let generation = generation + 1;
@@ -217,6 +218,7 @@ impl Reloader {
         );
         self.registry.store(Arc::new(registry));
         self.config.subscribers = config.subscribers;
+        self.config.identity = config.identity;
         self.config.origin = config.origin;
         Outcome::Applied { generation }
     }

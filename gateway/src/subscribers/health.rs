@@ -9,6 +9,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures_util::future::join_all;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tonic::transport::Channel;
@@ -16,6 +17,8 @@ use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 
+use super::balance::Backends;
+use super::token::Token;
 use crate::metrics::{State, StateSource, SubscriberStats};
 
 /// Time between two checks of one subscriber.
@@ -23,18 +26,34 @@ pub const INTERVAL: Duration = Duration::from_secs(5);
 /// Deadline of one check.
 const CHECK_TIMEOUT: Duration = Duration::from_secs(2);
 
-/// Starts checking `channel` every [`INTERVAL`] (the first check at once)
-/// until `shutdown`.
+/// What one endpoint's check found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Found {
+    Serving,
+    NotServing,
+    /// It has no health service: its calls tell.
+    Unimplemented,
+    Down,
+}
+
+/// Starts checking every endpoint of `backends` every [`INTERVAL`] (the
+/// first check at once) until `shutdown`, sending `token` as the calls do.
+/// The subscriber is up while any endpoint serves; each endpoint's finding
+/// also steers the balancer (one that is down is tried last).
 pub fn spawn(
     name: &str,
-    channel: Channel,
+    backends: Arc<Backends>,
+    token: Option<Token>,
     stats: Arc<SubscriberStats>,
     tracker: &TaskTracker,
     shutdown: CancellationToken,
 ) {
     let name: Arc<str> = name.into();
     tracker.spawn(async move {
-        let mut client = HealthClient::new(channel);
+        let clients: Vec<_> = backends
+            .iter()
+            .map(|b| HealthClient::new(b.channel()))
+            .collect();
         let mut ticks = tokio::time::interval(INTERVAL);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
@@ -42,32 +61,22 @@ pub fn spawn(
                 () = shutdown.cancelled() => return,
                 _ = ticks.tick() => {}
             }
-            let result = tokio::time::timeout(
-                CHECK_TIMEOUT,
-                client.check(HealthCheckRequest { service: String::new() }),
-            )
-            .await;
+            let checks = clients
+                .iter()
+                .map(|client| check(&name, client.clone(), token.as_ref()));
+            let found = join_all(checks).await;
+            for (backend, found) in backends.iter().zip(&found) {
+                backend.set_serving(matches!(found, Found::Serving | Found::Unimplemented));
+            }
             let before = stats.state();
-            match result {
-                Ok(Ok(reply)) => {
-                    let state = if reply.into_inner().status == ServingStatus::Serving as i32 {
-                        State::Up
-                    } else {
-                        State::NotServing
-                    };
-                    stats.set_state(state, StateSource::Health);
-                }
-                Ok(Err(status)) if status.code() == tonic::Code::Unimplemented => {
-                    stats.set_source(StateSource::LastCall);
-                }
-                Ok(Err(status)) if status.code() == tonic::Code::Unavailable => {
-                    stats.set_state(State::Down, StateSource::Health);
-                }
-                Ok(Err(status)) => {
-                    tracing::debug!(subscriber = %name, code = ?status.code(), "health check failed");
-                    stats.set_state(State::Down, StateSource::Health);
-                }
-                Err(_elapsed) => stats.set_state(State::Down, StateSource::Health),
+            if found.contains(&Found::Serving) {
+                stats.set_state(State::Up, StateSource::Health);
+            } else if found.contains(&Found::Unimplemented) {
+                stats.set_source(StateSource::LastCall);
+            } else if found.contains(&Found::NotServing) {
+                stats.set_state(State::NotServing, StateSource::Health);
+            } else {
+                stats.set_state(State::Down, StateSource::Health);
             }
             let after = stats.state();
             if before != after && stats.source() == StateSource::Health {
@@ -75,6 +84,31 @@ pub fn spawn(
             }
         }
     });
+}
+
+async fn check(name: &str, mut client: HealthClient<Channel>, token: Option<&Token>) -> Found {
+    let mut request = tonic::Request::new(HealthCheckRequest {
+        service: String::new(),
+    });
+    if let Some(token) = token
+        && let Ok(mut value) =
+            tonic::metadata::AsciiMetadataValue::try_from(token.header().as_bytes())
+    {
+        value.set_sensitive(true);
+        request.metadata_mut().insert("authorization", value);
+    }
+    match tokio::time::timeout(CHECK_TIMEOUT, client.check(request)).await {
+        Ok(Ok(reply)) if reply.get_ref().status == ServingStatus::Serving as i32 => Found::Serving,
+        Ok(Ok(_)) => Found::NotServing,
+        Ok(Err(status)) if status.code() == tonic::Code::Unimplemented => Found::Unimplemented,
+        Ok(Err(status)) => {
+            if status.code() != tonic::Code::Unavailable {
+                tracing::debug!(subscriber = %name, code = ?status.code(), "health check failed");
+            }
+            Found::Down
+        }
+        Err(_elapsed) => Found::Down,
+    }
 }
 
 #[cfg(test)]
@@ -119,13 +153,24 @@ mod tests {
     }
 
     async fn checked_state(endpoint: &str) -> (State, StateSource) {
-        let channel = tonic::transport::Endpoint::from_shared(endpoint.to_owned())
-            .unwrap()
-            .connect_lazy();
+        let dialer = crate::subscribers::dial::Dialer::new(endpoint, None).unwrap();
+        let channel = dialer.channel(CHECK_TIMEOUT).unwrap();
+        let client =
+            crate::subscribers::unary::UnaryClient::over(dialer, None, "/p", CHECK_TIMEOUT, 1)
+                .unwrap();
+        let backend = crate::subscribers::balance::Backend::new(client, channel);
+        let backends = Arc::new(Backends::new(vec![backend], INTERVAL));
         let stats = Arc::new(SubscriberStats::default());
         let tracker = TaskTracker::new();
         let stop = CancellationToken::new();
-        spawn("s", channel, Arc::clone(&stats), &tracker, stop.clone());
+        spawn(
+            "s",
+            backends,
+            None,
+            Arc::clone(&stats),
+            &tracker,
+            stop.clone(),
+        );
         // The first check runs at once; wait for it to land. The outer
         // guard only turns a hang into a failure; it is not a speed check.
         let landed = async {

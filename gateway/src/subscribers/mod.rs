@@ -2,12 +2,16 @@
 //! (remote and built-in guard) awaited in parallel, observe subscribers and
 //! the audit log fed through bounded queues.
 
+pub mod balance;
 pub mod breaker;
+pub mod dial;
 pub mod health;
 pub mod observe;
 mod registry;
 pub mod remote;
 pub mod shadow;
+pub mod tls;
+pub mod token;
 pub mod unary;
 
 use std::sync::Arc;
@@ -108,7 +112,10 @@ impl Decider {
 fn on_failure(remote: &Remote, failure: &Failure, shadow: bool) -> Decision {
     let stats = remote.stats();
     let name = remote.name();
-    let class = failure.class();
+    let class = match failure.detail() {
+        Some(detail) => format!("{}: {detail}", failure.class()),
+        None => failure.class().to_owned(),
+    };
     // The full error (which may quote the payload) at debug only.
     tracing::debug!(subscriber = %name, error = %failure, "subscriber failed");
     let shadow = if shadow {
@@ -135,8 +142,11 @@ fn on_failure(remote: &Remote, failure: &Failure, shadow: bool) -> Decision {
                     "subscriber `{name}` failed ({class}); {shadow}denying (on_error = deny)"
                 ),
             );
+            // The agent gets the kind of failure only; the details are in
+            // the gateway's log.
             let reason = format!(
-                "hookgate: subscriber `{name}` failed ({class}); blocked by its on_error = \"deny\" policy"
+                "hookgate: subscriber `{name}` failed ({}); blocked by its on_error = \"deny\" policy",
+                failure.class()
             );
             Decision {
                 permission: Permission::Deny,

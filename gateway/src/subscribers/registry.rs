@@ -39,6 +39,8 @@ pub struct Registry {
     built: HashMap<String, Built>,
     /// How many subscribers this registry took over from the previous one.
     kept: usize,
+    /// Who every proto event says it comes from (`[identity]`).
+    pub caller: Arc<hookgate_proto::v1::Caller>,
 }
 
 /// One subscriber as built, shareable between two registries.
@@ -126,6 +128,17 @@ impl Registry {
             .map(|(_, audit)| audit)
     }
 
+    /// This registry, its events sent as coming from `caller`.
+    pub fn with_caller(mut self, caller: hookgate_proto::v1::Caller) -> Registry {
+        self.caller = Arc::new(caller);
+        self
+    }
+
+    /// Who every event this registry sends says it comes from.
+    pub fn caller(&self) -> Arc<hookgate_proto::v1::Caller> {
+        Arc::clone(&self.caller)
+    }
+
     /// How many subscribers were taken over from the previous registry.
     pub fn kept(&self) -> usize {
         self.kept
@@ -198,15 +211,16 @@ impl Builder<'_> {
         };
         let (part, health) = match &sub.kind {
             SubscriberKind::Remote {
-                endpoint,
+                connection,
                 mode,
                 timeout,
                 on_error,
                 queue_size,
                 breaker,
             } => {
-                let remote = Remote::new(&sub.name, endpoint, *timeout, *on_error, *breaker, stats)
-                    .with_context(|| format!("subscriber `{}`: endpoint `{endpoint}`", sub.name))?;
+                let remote =
+                    Remote::new(&sub.name, connection, *timeout, *on_error, *breaker, stats)
+                        .with_context(|| format!("subscriber `{}`", sub.name))?;
                 let health = self.check_health(&remote);
                 let part = match mode {
                     Mode::Decide => {
@@ -257,7 +271,8 @@ impl Builder<'_> {
         let token = shutdown.child_token();
         health::spawn(
             remote.name(),
-            remote.channel(),
+            remote.backends(),
+            remote.token(),
             Arc::clone(remote.stats()),
             tracker,
             token.clone(),

@@ -1,6 +1,7 @@
-//! A gRPC subscriber: its connection for events (`unary`), a tonic channel
-//! for health checks, a deadline per call and the subscriber's failure
-//! policy.
+//! A gRPC subscriber: its endpoints (`balance`: each with a connection for
+//! events, `unary`, and a tonic channel for health checks, both dialed with
+//! the same TLS, `dial`), its token, a deadline per call and the
+//! subscriber's failure policy.
 //!
 //! The deadline is both sent (as the gRPC `grpc-timeout`, so a well-behaved
 //! subscriber gives up too) and enforced here with `tokio::time::timeout`,
@@ -13,15 +14,16 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use crate::config::{BreakerConfig, Connection, OnError};
+use crate::metrics::{ErrorKind, SubscriberStats};
+use crate::subscribers::balance::{Backend, Backends};
+use crate::subscribers::breaker::{Admission, Breaker};
+use crate::subscribers::dial::{DialSetupError, Dialer};
+use crate::subscribers::token::{Token, TokenError};
+use crate::subscribers::unary::{BadEndpoint, CallError, UnaryClient};
 use hookgate_proto::v1;
 use prost::Message as _;
 use prost::bytes::Bytes;
-use tonic::transport::{Channel, Endpoint};
-
-use crate::config::{BreakerConfig, OnError};
-use crate::metrics::{ErrorKind, SubscriberStats};
-use crate::subscribers::breaker::{Admission, Breaker};
-use crate::subscribers::unary::{BadEndpoint, CallError, UnaryClient};
 
 /// The one method the gateway calls (what the generated client calls).
 const PATH: &str = "/hookgate.v1.Subscriber/OnEvent";
@@ -45,10 +47,22 @@ impl Failure {
         match self {
             Failure::Timeout(_) => "no answer within its deadline",
             Failure::Call(CallError::Connect(_)) => "not reachable",
+            Failure::Call(CallError::Tls(_)) => "TLS failed",
             Failure::Call(CallError::Transport(_)) => "connection failed",
             Failure::Call(CallError::Status { .. }) => "answered with a gRPC error status",
             Failure::Call(CallError::Protocol(_)) => "unusable reply",
             Failure::BreakerOpen => "circuit breaker open after repeated failures; not called",
+        }
+    }
+
+    /// More than [`Failure::class`] for WARN lines, from what the gateway
+    /// itself knows (never the subscriber's message): which certificate
+    /// was refused by whom, or the gRPC code (UNAUTHENTICATED: a token).
+    pub fn detail(&self) -> Option<String> {
+        match self {
+            Failure::Call(CallError::Tls(why)) => Some(why.clone()),
+            Failure::Call(CallError::Status { code, .. }) => Some(format!("{code:?}")),
+            _ => None,
         }
     }
 }
@@ -58,8 +72,10 @@ impl Failure {
 pub enum RemoteError {
     #[error(transparent)]
     Endpoint(#[from] BadEndpoint),
-    #[error("health check channel: {0}")]
-    Health(#[from] tonic::transport::Error),
+    #[error(transparent)]
+    Dial(#[from] DialSetupError),
+    #[error(transparent)]
+    Token(#[from] TokenError),
 }
 
 /// The largest message the gateway sends or accepts. A hook payload may be
@@ -79,11 +95,12 @@ pub const MAX_REPLY_SIZE: usize = hookgate_wire::MAX_REPLY_BODY;
 #[derive(Debug, Clone)]
 pub struct Remote {
     name: Arc<str>,
-    /// Events go here: `OnEvent` with the event's shared encoded bytes.
-    client: UnaryClient,
-    /// Health checks go here, on a connection of their own (a probe never
-    /// queues behind events).
-    channel: Channel,
+    /// Events go to these endpoints (`OnEvent` with the event's shared
+    /// encoded bytes); health checks too, on connections of their own (a
+    /// probe never queues behind events).
+    backends: Arc<Backends>,
+    /// Sent with every call and health check, when configured.
+    token: Option<Token>,
     timeout: Duration,
     on_error: OnError,
     stats: Arc<SubscriberStats>,
@@ -94,23 +111,45 @@ impl Remote {
     /// Prepares lazily opened connections (the subscriber need not be up
     /// yet; a down subscriber is a per-call failure). Must be called inside
     /// a tokio runtime.
+    /// TLS files and the token are read now: one that cannot be used
+    /// refuses the subscriber (and so the config), never an event.
     pub fn new(
         name: &str,
-        endpoint: &str,
+        connection: &Connection,
         timeout: Duration,
         on_error: OnError,
         breaker: BreakerConfig,
         stats: Arc<SubscriberStats>,
     ) -> Result<Remote, RemoteError> {
-        let channel = Endpoint::from_shared(endpoint.to_owned())?
-            .connect_timeout(timeout)
-            .tcp_nodelay(true)
-            .connect_lazy();
+        let token = connection.token.as_ref().map(Token::load).transpose()?;
+        let count = u32::try_from(connection.endpoints.len()).unwrap_or(u32::MAX);
+        let backends = connection
+            .endpoints
+            .iter()
+            .map(|endpoint| {
+                let mut dialer = Dialer::new(endpoint, connection.tls.as_ref())?;
+                if count > 1 {
+                    // A share of the deadline each, so a black-holed
+                    // endpoint leaves time for the others.
+                    dialer = dialer.with_connect_timeout(timeout / count);
+                }
+                let channel = dialer.channel(timeout)?;
+                let client =
+                    UnaryClient::over(dialer, token.clone(), PATH, timeout, MAX_MESSAGE_SIZE)?
+                        .with_reply_limit(MAX_REPLY_SIZE);
+                Ok(Backend::new(client, channel))
+            })
+            .collect::<Result<Vec<_>, RemoteError>>()?;
+        stats.endpoints.store(Arc::new(
+            backends
+                .iter()
+                .map(|b: &Backend| (b.endpoint().to_owned(), Arc::clone(b.stats())))
+                .collect(),
+        ));
         Ok(Remote {
             name: name.into(),
-            client: UnaryClient::new(endpoint, PATH, timeout, MAX_MESSAGE_SIZE)?
-                .with_reply_limit(MAX_REPLY_SIZE),
-            channel,
+            backends: Arc::new(Backends::new(backends, breaker.cooldown)),
+            token,
             timeout,
             on_error,
             breaker: Breaker::new(name, breaker, Arc::clone(&stats)),
@@ -131,9 +170,14 @@ impl Remote {
         &self.stats
     }
 
-    /// The channel, shared with the health checker.
-    pub fn channel(&self) -> Channel {
-        self.channel.clone()
+    /// The endpoints, shared with the health checker.
+    pub fn backends(&self) -> Arc<Backends> {
+        Arc::clone(&self.backends)
+    }
+
+    /// The token health checks send too.
+    pub fn token(&self) -> Option<Token> {
+        self.token.clone()
     }
 
     /// One call with the deadline sent and enforced. Counts errors,
@@ -149,7 +193,7 @@ impl Remote {
             Admission::Skip => return Err(Failure::BreakerOpen),
         };
         let started = std::time::Instant::now();
-        let call = self.client.call(event);
+        let call = self.backends.call(event);
         let result = match tokio::time::timeout(self.timeout, call).await {
             Err(_elapsed) => Err(Failure::Timeout(self.timeout)),
             Ok(Err(CallError::Status { code, message })) if is_deadline(code, &message) => {
@@ -167,7 +211,9 @@ impl Remote {
                 self.stats.timeouts.fetch_add(1, Ordering::Relaxed);
                 self.stats.call_outcome(false);
             }
-            Err(Failure::Call(CallError::Connect(_) | CallError::Transport(_))) => {
+            Err(Failure::Call(
+                CallError::Connect(_) | CallError::Tls(_) | CallError::Transport(_),
+            )) => {
                 self.stats.error(ErrorKind::Connect);
                 self.stats.call_outcome(false);
             }

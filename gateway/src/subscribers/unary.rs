@@ -34,6 +34,8 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::Mutex;
 use tonic::Code;
 
+use super::dial::{DialSetupError, Dialer};
+use super::token::Token;
 use grpc::{PREFIX, Status, code_of_http, code_of_reset, grpc_timeout, status_of, unframe};
 
 /// HTTP/2 flow-control windows the gateway grants subscribers (hyper's
@@ -53,6 +55,10 @@ type Body = prost::bytes::buf::Chain<Cursor<[u8; PREFIX]>, Bytes>;
 pub enum CallError {
     #[error("cannot connect: {0}")]
     Connect(String),
+    /// The gateway refused the subscriber's certificate, or the subscriber
+    /// refused the gateway's (or its lack of one). Our own words only.
+    #[error("TLS: {0}")]
+    Tls(String),
     #[error("connection failed: {0}")]
     Transport(#[source] h2::Error),
     #[error("gRPC status {code:?}: {message}")]
@@ -69,13 +75,13 @@ pub struct BadEndpoint {
     why: &'static str,
 }
 
-/// Where a subscriber listens.
-#[derive(Debug, Clone)]
-enum Target {
-    /// `host:port`, resolved at each connect.
-    Tcp(String),
-    #[cfg(unix)]
-    Unix(std::path::PathBuf),
+impl BadEndpoint {
+    pub(super) fn new(endpoint: &str, why: &'static str) -> BadEndpoint {
+        BadEndpoint {
+            endpoint: endpoint.to_owned(),
+            why,
+        }
+    }
 }
 
 /// One subscriber's connection: opened on first use, reopened on the next
@@ -87,7 +93,9 @@ pub struct UnaryClient {
 
 #[derive(Debug)]
 struct Shared {
-    target: Target,
+    dialer: Dialer,
+    /// Sent as `authorization` with every request, when configured.
+    token: Option<Token>,
     /// Every request's method, URI and headers, built once: a call only
     /// clones it.
     head: http::request::Parts,
@@ -108,47 +116,39 @@ struct Live {
 impl UnaryClient {
     /// A client of the method at `path` (`/package.Service/Method`) of
     /// the server at `endpoint`, `http://host[:port]` or `unix:///path`
-    /// (Unix only); `timeout` is sent as every call's `grpc-timeout`.
-    /// Nothing is connected yet: a subscriber that is down is a per-call
-    /// failure, not a start-up one.
+    /// (Unix only), without TLS or token; see [`UnaryClient::over`].
     pub fn new(
         endpoint: &str,
         path: &str,
         timeout: Duration,
         max_message: usize,
     ) -> Result<UnaryClient, BadEndpoint> {
-        let bad = |why| BadEndpoint {
-            endpoint: endpoint.to_owned(),
-            why,
-        };
-        let (target, origin) = if let Some(path) = endpoint.strip_prefix("unix://") {
-            #[cfg(unix)]
-            {
-                (Target::Unix(path.into()), "http://localhost".to_owned())
-            }
-            #[cfg(not(unix))]
-            {
-                let _ = path;
-                return Err(bad("unix:// endpoints are Unix-only"));
-            }
-        } else {
-            let uri: http::Uri = endpoint.parse().map_err(|_| bad("not a URI"))?;
-            if uri.scheme_str() != Some("http") {
-                return Err(bad("expected http:// or unix://"));
-            }
-            let authority = uri.authority().ok_or_else(|| bad("no host"))?;
-            // Host and port only: any `user@` is not part of the address.
-            let host_port = format!(
-                "{}:{}",
-                authority.host(),
-                authority.port_u16().unwrap_or(80)
-            );
-            let origin = format!("http://{host_port}");
-            (Target::Tcp(host_port), origin)
-        };
+        if endpoint.starts_with("https://") {
+            return Err(BadEndpoint::new(endpoint, "https:// needs TLS settings"));
+        }
+        let dialer = Dialer::new(endpoint, None).map_err(|err| match err {
+            DialSetupError::Endpoint(bad) => bad,
+            DialSetupError::Tls(_) => BadEndpoint::new(endpoint, "TLS needs its settings"),
+        })?;
+        UnaryClient::over(dialer, None, path, timeout, max_message)
+    }
+
+    /// A client of the method at `path` over `dialer`'s connections,
+    /// sending `token` with each request; `timeout` is sent as every
+    /// call's `grpc-timeout`. Nothing is connected yet: a subscriber that
+    /// is down is a per-call failure, not a start-up one.
+    pub fn over(
+        dialer: Dialer,
+        token: Option<Token>,
+        path: &str,
+        timeout: Duration,
+        max_message: usize,
+    ) -> Result<UnaryClient, BadEndpoint> {
+        let endpoint = dialer.endpoint().to_owned();
+        let bad = |why| BadEndpoint::new(&endpoint, why);
         let (head, ()) = Request::builder()
             .method(Method::POST)
-            .uri(format!("{origin}{path}"))
+            .uri(format!("{}{path}", dialer.origin()))
             .header(http::header::CONTENT_TYPE, "application/grpc")
             .header(http::header::TE, "trailers")
             .header("grpc-timeout", grpc_timeout(timeout))
@@ -158,7 +158,8 @@ impl UnaryClient {
             .into_parts();
         Ok(UnaryClient {
             shared: Arc::new(Shared {
-                target,
+                dialer,
+                token,
                 head,
                 max_message,
                 max_reply: max_message,
@@ -171,7 +172,8 @@ impl UnaryClient {
     /// larger one is refused as unusable.
     pub fn with_reply_limit(self, max: usize) -> UnaryClient {
         let shared = Shared {
-            target: self.shared.target.clone(),
+            dialer: self.shared.dialer.clone(),
+            token: self.shared.token.clone(),
             head: self.shared.head.clone(),
             max_message: self.shared.max_message,
             max_reply: max.min(self.shared.max_message),
@@ -202,18 +204,62 @@ impl UnaryClient {
         // send again, and an event should not fail over a reconnect.
         let mut retried = false;
         loop {
-            let send = self.ready().await?;
+            let (send, fresh) = self.ready().await?;
             let body = Cursor::new(prefix).chain(message.clone());
-            let request = Request::from_parts(self.shared.head.clone(), ());
+            let mut head = self.shared.head.clone();
+            if let Some(token) = &self.shared.token {
+                head.headers
+                    .insert(http::header::AUTHORIZATION, token.header());
+            }
+            let request = Request::from_parts(head, ());
             match send_once(send, request, body).await {
                 Ok(response) => return self.read_reply(response).await,
                 Err(err) if !retried && unprocessed(&err) => {
                     tracing::debug!(error = %err, "request not processed by the subscriber; sending it again");
                     retried = true;
                 }
-                Err(err) => return Err(from_h2(err)),
+                Err(err) if fresh => {
+                    return Err(self
+                        .refused_tls(&err)
+                        .unwrap_or_else(|| self.call_error(err)));
+                }
+                Err(err) => return Err(self.call_error(err)),
             }
         }
+    }
+
+    /// The endpoint this client calls, as configured.
+    pub fn endpoint(&self) -> &str {
+        self.shared.dialer.endpoint()
+    }
+
+    /// An h2 failure, in TLS terms when TLS is what failed (with TLS 1.3
+    /// a refused client certificate shows only at the first read).
+    fn call_error(&self, err: h2::Error) -> CallError {
+        self.tls_failure(&err).unwrap_or_else(|| from_h2(err))
+    }
+
+    /// A new TLS connection that died on its first request: with TLS 1.3
+    /// the subscriber checks the client certificate only after the
+    /// handshake, and depending on timing the gateway then reads its alert
+    /// or just finds the connection closed.
+    fn refused_tls(&self, err: &h2::Error) -> Option<CallError> {
+        let name = self.shared.dialer.server_name()?;
+        if let Some(tls) = self.tls_failure(err) {
+            return Some(tls);
+        }
+        let io = err.get_io()?;
+        Some(CallError::Tls(format!(
+            "{}: the subscriber refused the TLS connection with `{name}` ({io}; \
+             a missing or untrusted client certificate?)",
+            self.endpoint()
+        )))
+    }
+
+    fn tls_failure(&self, err: &h2::Error) -> Option<CallError> {
+        let name = self.shared.dialer.server_name()?;
+        let why = super::tls::in_h2(err, &name)?;
+        Some(CallError::Tls(format!("{}: {why}", self.endpoint())))
     }
 
     /// Whether no connection is open (none yet, or the last one ended).
@@ -228,7 +274,8 @@ impl UnaryClient {
     /// there is none yet or the live one turns out lost (then no request
     /// was sent on it). One new connection per call at most; callers that
     /// find the connection lost at the same time share the new one.
-    async fn ready(&self) -> Result<SendRequest<Body>, CallError> {
+    /// Also says whether the connection is new (opened by this call).
+    async fn ready(&self) -> Result<(SendRequest<Body>, bool), CallError> {
         let mut live = self.shared.live.lock().await;
         let mut connected = false;
         loop {
@@ -243,8 +290,10 @@ impl UnaryClient {
             };
             drop(live);
             match current.send.ready().await {
-                Ok(send) => return Ok(send),
-                Err(err) if connected => return Err(CallError::Transport(err)),
+                Ok(send) => return Ok((send, connected)),
+                Err(err) if connected => {
+                    return Err(self.tls_failure(&err).unwrap_or(CallError::Transport(err)));
+                }
                 Err(err) => {
                     tracing::debug!(error = %err, "subscriber connection lost; reconnecting");
                     current.closed.store(true, Ordering::Release);
@@ -255,23 +304,7 @@ impl UnaryClient {
     }
 
     async fn connect(&self) -> Result<Live, CallError> {
-        let connect_err = |err: std::io::Error| CallError::Connect(err.to_string());
-        match &self.shared.target {
-            Target::Tcp(host_port) => {
-                let tcp = tokio::net::TcpStream::connect(host_port.as_str())
-                    .await
-                    .map_err(connect_err)?;
-                tcp.set_nodelay(true).map_err(connect_err)?;
-                handshake(tcp).await
-            }
-            #[cfg(unix)]
-            Target::Unix(path) => {
-                let unix = tokio::net::UnixStream::connect(path)
-                    .await
-                    .map_err(connect_err)?;
-                handshake(unix).await
-            }
-        }
+        handshake(self.shared.dialer.dial().await?).await
     }
 
     /// The reply's one message, or the status it carries.
@@ -300,7 +333,7 @@ impl UnaryClient {
         let limit = PREFIX + self.shared.max_reply;
         let mut buf = BytesMut::new();
         while let Some(chunk) = body.data().await {
-            let chunk = chunk.map_err(from_h2)?;
+            let chunk = chunk.map_err(|err| self.call_error(err))?;
             // Err only for a capacity never received; h2 gives a closed
             // stream's capacity back to the connection either way.
             let _ = body.flow_control().release_capacity(chunk.len());
@@ -312,7 +345,7 @@ impl UnaryClient {
             }
             buf.extend_from_slice(&chunk);
         }
-        let trailers = body.trailers().await.map_err(from_h2)?;
+        let trailers = body.trailers().await.map_err(|err| self.call_error(err))?;
         match trailers.as_ref().map(status_of).transpose()?.flatten() {
             Some(Status { code: Code::Ok, .. }) => unframe(buf.freeze()),
             Some(Status { code, message }) => Err(CallError::Status { code, message }),

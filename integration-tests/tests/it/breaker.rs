@@ -43,14 +43,7 @@ fn assert_neutral(out: &ShimOutput) {
 }
 
 async fn policy(gateway: &TestGateway) -> Value {
-    let doc = gateway.status_json().await;
-    doc["subscribers"]
-        .as_array()
-        .expect("subscribers")
-        .iter()
-        .find(|s| s["name"] == "policy")
-        .cloned()
-        .expect("the policy subscriber")
+    crate::support::subscriber_status(gateway, "policy").await
 }
 
 fn n(sub: &Value, key: &str) -> u64 {

@@ -29,6 +29,7 @@ mod otel;
 mod peer_uid;
 mod printing;
 mod reload;
+mod remote;
 mod shadow;
 mod socket_activation;
 mod status;

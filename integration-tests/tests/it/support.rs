@@ -424,3 +424,15 @@ pub(crate) fn nobody_ids() -> Option<(u32, u32)> {
     let mut fields = line.split(':').skip(2);
     Some((fields.next()?.parse().ok()?, fields.next()?.parse().ok()?))
 }
+
+/// The subscriber `name`'s entry in `gateway status --json`.
+pub(crate) async fn subscriber_status(gateway: &TestGateway, name: &str) -> Value {
+    let doc = gateway.status_json().await;
+    doc["subscribers"]
+        .as_array()
+        .expect("subscribers")
+        .iter()
+        .find(|s| s["name"] == name)
+        .cloned()
+        .unwrap_or_else(|| panic!("no subscriber `{name}` in {doc}"))
+}

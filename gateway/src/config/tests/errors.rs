@@ -3,7 +3,7 @@
 use super::*;
 
 /// (what, config text, expected line, expected key, a fragment of the message)
-type Case = (
+pub(super) type Case = (
     &'static str,
     &'static str,
     usize,
@@ -87,10 +87,10 @@ fn errors_name_file_line_and_key() {
         ),
         (
             "bad endpoint scheme",
-            "[[subscriber]]\nname = \"p\"\nendpoint = \"https://a:1\"\n",
+            "[[subscriber]]\nname = \"p\"\nendpoint = \"grpcs://a:1\"\n",
             3,
             Some("subscriber[0].endpoint"),
-            "TLS is not supported",
+            "expected `http://host:port`, `https://host:port`",
         ),
         (
             "relative unix endpoint",
@@ -313,7 +313,7 @@ fn platform_values_name_file_line_and_key() {
 }
 
 /// Each case is rejected with its file, line, key and message fragment.
-fn check(cases: &[Case]) {
+pub(super) fn check(cases: &[Case]) {
     for (what, text, line, key, fragment) in cases {
         let err = match parse(text) {
             Ok(_) => panic!("{what}: accepted"),
@@ -346,7 +346,7 @@ fn sockets_and_endpoints_follow_the_platform() {
     };
     let value = |v: &str| toml::Spanned::new(18..21, v.to_owned());
     let socket = |v: &str, platform| check_socket(&at, &value(v), "server.socket", platform);
-    let endpoint = |v: &str, platform| check_endpoint(&at, &value(v), "e", platform);
+    let endpoint = |v: &str, platform| check_endpoint(&at, v, 18..21, "e", platform);
 
     assert!(socket("/run/gw.sock", Platform::Unix).is_ok());
     assert!(socket(r"\\.\pipe\hookgate-ada\gateway", Platform::Unix).is_err());
@@ -363,6 +363,7 @@ fn sockets_and_endpoints_follow_the_platform() {
     assert_eq!((err.line, err.key.as_deref()), (2, Some("e")));
     for platform in [Platform::Unix, Platform::Windows] {
         assert!(endpoint("http://127.0.0.1:1", platform).is_ok());
+        assert!(endpoint("https://policy.example:443", platform).is_ok());
     }
 }
 

@@ -1,5 +1,6 @@
 //! Config parsing tests: `errors` checks every kind of mistake is reported
-//! at the right line and key, `semantics` what valid files mean.
+//! at the right line and key, `semantics` what valid files mean, `remote`
+//! the connection settings of remote subscribers and `[identity]`.
 //!
 //! They run on Unix and (under Wine, `.ci/windows/wine-unit-tests.sh`) on
 //! Windows, where sockets, endpoints and home folders differ: [`per_os`]
@@ -8,6 +9,7 @@
 mod errors;
 mod layers;
 mod otel;
+mod remote;
 mod semantics;
 
 use std::ffi::OsString;

@@ -75,13 +75,14 @@ queue_size = 16
     assert_eq!(policy.priority, -3);
     match &policy.kind {
         SubscriberKind::Remote {
-            endpoint,
+            connection,
             mode,
             timeout,
             on_error,
             ..
         } => {
-            assert_eq!(endpoint, "http://127.0.0.1:50051");
+            assert_eq!(connection.endpoints, ["http://127.0.0.1:50051"]);
+            assert_eq!((&connection.tls, &connection.token), (&None, &None));
             assert_eq!(*mode, Mode::Decide);
             assert_eq!(*timeout, Duration::from_millis(150));
             assert_eq!(*on_error, OnError::Deny);
@@ -90,14 +91,14 @@ queue_size = 16
     }
     match &config.subscribers[1].kind {
         SubscriberKind::Remote {
-            endpoint,
+            connection,
             mode,
             timeout,
             on_error,
             queue_size,
             ..
         } => {
-            assert_eq!(endpoint, logger);
+            assert_eq!(connection.endpoints, [logger]);
             assert_eq!(*mode, Mode::Observe);
             assert_eq!(*timeout, Duration::from_millis(200), "default timeout");
             assert_eq!(*on_error, OnError::Allow, "default on_error");
