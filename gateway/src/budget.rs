@@ -18,9 +18,9 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 /// What one request costs per byte of its body: the body, the parsed
 /// event (tool input and strings), the proto event (`raw_json` plus the
 /// tool's `input_json`) and the audit line, each about the payload's size.
-pub const COST_FACTOR: usize = 4;
+pub(crate) const COST_FACTOR: usize = 4;
 /// What one request costs besides: buffers, the event's fixed fields.
-pub const COST_FIXED: usize = 16 * 1024;
+pub(crate) const COST_FIXED: usize = 16 * 1024;
 /// Reservations are counted in units of this many bytes (a semaphore's
 /// permits are `u32` per acquisition).
 const UNIT: usize = 1024;

@@ -12,7 +12,7 @@ const CROCKFORD: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 /// Generates ids for one gateway process.
 #[derive(Debug)]
-pub struct EventIds {
+pub(crate) struct EventIds {
     salt: u32,
     counter: AtomicU64,
 }
@@ -41,7 +41,7 @@ impl Default for EventIds {
 
 impl EventIds {
     /// The next id.
-    pub fn next_id(&self) -> String {
+    pub(crate) fn next_id(&self) -> String {
         let millis = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));

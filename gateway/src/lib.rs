@@ -3,15 +3,15 @@
 //!
 //! A shim connects to the gateway's socket ([`transport`]: a Unix socket,
 //! or a named pipe on Windows) with one request
-//! ([`server`]); the [`pipeline`] detects and parses the agent's payload,
-//! asks the matching [`subscribers`] in parallel (gRPC ones and the
+//! (`server`); the `pipeline` detects and parses the agent's payload,
+//! asks the matching `subscribers` in parallel (gRPC ones and the
 //! [`builtin`] guard), merges their decisions and renders the agent's
 //! reply, while observe subscribers and the audit log get the event through
-//! bounded queues. [`config`] says who subscribes to what; [`metrics`]
+//! bounded queues. [`config`] says who subscribes to what; `metrics`
 //! counts everything that can go wrong, [`fallbacks`] adds what the shims
 //! recorded while the gateway was unreachable (a Windows pipe has no
 //! record), and [`admin`]
-//! (gRPC on a sibling socket, `gateway status`) and [`prometheus`] report
+//! (gRPC on a sibling socket, `gateway status`) and `prometheus` report
 //! it.
 //!
 //! [`serve`] runs it all on an already bound [`transport::Listener`], so tests
@@ -26,26 +26,26 @@
 )]
 
 pub mod admin;
-pub mod budget;
+pub(crate) mod budget;
 pub mod builtin;
 pub mod config;
-pub mod convert;
+pub(crate) mod convert;
 pub mod fallbacks;
 pub mod files;
-pub mod filter;
+pub(crate) mod filter;
 pub mod http;
-pub mod ids;
-pub mod layer;
-pub mod metrics;
-pub mod otel;
-pub mod pipeline;
-pub mod prometheus;
-pub mod reload;
-pub mod server;
+pub(crate) mod ids;
+pub(crate) mod layer;
+pub(crate) mod metrics;
+pub(crate) mod otel;
+pub(crate) mod pipeline;
+pub(crate) mod prometheus;
+pub(crate) mod reload;
+pub(crate) mod server;
 pub mod shutdown;
-pub mod subscribers;
+pub(crate) mod subscribers;
 pub mod transport;
-pub mod warnings;
+pub(crate) mod warnings;
 
 #[cfg(test)]
 mod testing;

@@ -14,7 +14,7 @@ pub(crate) fn print(bytes: &[u8]) {
     let _ = stdout.write_all(bytes).and_then(|()| stdout.flush());
 }
 
-/// `format!` then [`print`], with a newline.
+/// `format!` then [`print()`], with a newline.
 pub(crate) fn line(args: std::fmt::Arguments<'_>) {
     print(format!("{args}\n").as_bytes());
 }

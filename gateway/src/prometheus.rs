@@ -19,7 +19,7 @@ use crate::metrics::{LatencySnapshot, Snapshot};
 use crate::reload::ReloadSnapshot;
 
 /// Serves `GET /metrics` on `listener` until `shutdown`.
-pub async fn serve(
+pub(crate) async fn serve(
     listener: tokio::net::TcpListener,
     source: Arc<StatusSource>,
     shutdown: CancellationToken,
@@ -47,7 +47,7 @@ pub async fn serve(
 }
 
 /// The config generation and reload attempts by outcome.
-pub fn render_reload(reload: &ReloadSnapshot) -> String {
+pub(crate) fn render_reload(reload: &ReloadSnapshot) -> String {
     let mut out = Out(String::new());
     out.family(
         "hookgate_config_generation",
@@ -71,7 +71,7 @@ pub fn render_reload(reload: &ReloadSnapshot) -> String {
 
 /// Binds the metrics address (before serving, so a bad address fails the
 /// start, not later).
-pub async fn bind(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+pub(crate) async fn bind(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
     tokio::net::TcpListener::bind(addr).await
 }
 
@@ -141,7 +141,7 @@ fn escape(value: &str) -> String {
 }
 
 /// The exposition text of `snap`.
-pub fn render(snap: &Snapshot, uptime_secs: u64) -> String {
+pub(crate) fn render(snap: &Snapshot, uptime_secs: u64) -> String {
     let mut out = Out(String::new());
     out.family(
         "hookgate_build_info",

@@ -13,13 +13,13 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Lines per kind per window.
-pub const BURST: u32 = 5;
+pub(crate) const BURST: u32 = 5;
 /// The window.
-pub const WINDOW: Duration = Duration::from_secs(10);
+pub(crate) const WINDOW: Duration = Duration::from_secs(10);
 
 /// What a WARN line is about: each kind has its own budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Warning {
+pub(crate) enum Warning {
     /// A payload was not understood.
     Unparsed,
     /// A connection was refused or failed before a reply.
@@ -62,7 +62,7 @@ static SLOTS: [Mutex<Slot>; Warning::ALL.len()] = [const {
 }; Warning::ALL.len()];
 
 /// Logs `line` at WARN unless `kind` used up its budget in this window.
-pub fn warn(kind: Warning, line: fmt::Arguments<'_>) {
+pub(crate) fn warn(kind: Warning, line: fmt::Arguments<'_>) {
     let now = Instant::now();
     let (log, suppressed) = {
         let mut slot = match SLOTS[kind.index()].lock() {

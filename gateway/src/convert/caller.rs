@@ -7,7 +7,7 @@ use crate::config::IdentityConfig;
 /// The caller as configured, looked up now (at start-up and on each
 /// reload): the host name from the system, the user from the environment
 /// (`USER`, or `USERNAME` on Windows), else, on Unix, the numeric uid.
-pub fn caller(identity: &IdentityConfig) -> v1::Caller {
+pub(crate) fn caller(identity: &IdentityConfig) -> v1::Caller {
     v1::Caller {
         hostname: identity
             .hostname

@@ -7,7 +7,7 @@ use hookgate_proto::v1;
 
 /// A part of a subscriber reply that cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum BadDecision {
+pub(crate) enum BadDecision {
     #[error("updated_input_json is not valid JSON ({0})")]
     UpdatedInputNotJson(String),
     #[error("updated_input_json is not a JSON object")]
@@ -16,7 +16,7 @@ pub enum BadDecision {
 
 /// A subscriber's decision, with the parts that had to be dropped.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Converted {
+pub(crate) struct Converted {
     pub decision: Decision,
     /// Why each dropped part was unusable (empty for a clean reply).
     pub dropped: Vec<BadDecision>,
@@ -28,7 +28,7 @@ pub struct Converted {
 /// is dropped alone: the permission, reasons, halt and the rest still
 /// count, because a policy that denies and also botches a rewrite still
 /// denies.
-pub fn decision_from_proto(decision: v1::Decision) -> Converted {
+pub(crate) fn decision_from_proto(decision: v1::Decision) -> Converted {
     let mut dropped = Vec::new();
     let updated_input = match decision.updated_input_json.trim() {
         "" => None,
@@ -67,7 +67,7 @@ pub fn decision_from_proto(decision: v1::Decision) -> Converted {
 
 /// A canonical decision as proto (what a subscriber would send).
 #[cfg(test)]
-pub fn decision_to_proto(decision: &Decision) -> v1::Decision {
+pub(crate) fn decision_to_proto(decision: &Decision) -> v1::Decision {
     let permission = match decision.permission {
         Permission::Unspecified => v1::Permission::Unspecified,
         Permission::Allow => v1::Permission::Allow,

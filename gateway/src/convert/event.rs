@@ -62,7 +62,7 @@ impl ProtoEvent {
 
 /// The proto event sent to subscribers. `raw` is the payload exactly as the
 /// agent sent it (replaced lossily only if it is not UTF-8).
-pub fn event_to_proto(event: &HookEvent, id: &str, raw: &[u8]) -> v1::HookEvent {
+pub(crate) fn event_to_proto(event: &HookEvent, id: &str, raw: &[u8]) -> v1::HookEvent {
     v1::HookEvent {
         id: id.to_owned(),
         agent: agent(event.dialect.agent()) as i32,

@@ -13,8 +13,6 @@ mod caller;
 mod decision;
 mod event;
 
-pub use caller::caller;
-#[cfg(test)]
-pub use decision::decision_to_proto;
-pub use decision::{BadDecision, Converted, decision_from_proto};
-pub use event::{ProtoEvent, event_to_proto};
+pub(crate) use caller::caller;
+pub(crate) use decision::decision_from_proto;
+pub(crate) use event::ProtoEvent;

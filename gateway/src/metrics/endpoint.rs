@@ -44,7 +44,7 @@ pub struct EndpointSnapshot {
 }
 
 /// The snapshot of every endpoint in `list`.
-pub fn snapshot(list: &[(String, Arc<EndpointStats>)]) -> Vec<EndpointSnapshot> {
+pub(crate) fn snapshot(list: &[(String, Arc<EndpointStats>)]) -> Vec<EndpointSnapshot> {
     list.iter()
         .map(|(endpoint, stats)| EndpointSnapshot {
             endpoint: endpoint.clone(),

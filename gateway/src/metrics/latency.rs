@@ -17,7 +17,7 @@ use serde::Serialize;
 
 /// Upper bounds of the Prometheus buckets, in microseconds (0.5 ms .. 10 s;
 /// `+Inf` is implicit).
-pub const BUCKETS_US: [u64; 14] = [
+pub(crate) const BUCKETS_US: [u64; 14] = [
     500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000,
     2_500_000, 5_000_000, 10_000_000,
 ];

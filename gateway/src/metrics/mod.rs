@@ -6,12 +6,12 @@
 //! subscriber gets its own [`SubscriberStats`] handle at startup, so no map
 //! is consulted per event. The only lock is inside [`Latency`] (see there).
 
-pub mod endpoint;
-pub mod latency;
-pub mod otel;
+pub(crate) mod endpoint;
+pub(crate) mod latency;
+pub(crate) mod otel;
 mod reasons;
 mod snapshot;
-pub mod subscriber;
+pub(crate) mod subscriber;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -20,10 +20,10 @@ use std::time::Duration;
 use dashmap::DashMap;
 use hookgate_adapters::{Agent, Decision, EventKind, FailMode, Loss, Permission};
 
-pub use latency::{Latency, LatencySnapshot};
-pub use reasons::{FALLBACK_REASONS, HttpRefusal, Refusal, Unparsed};
-pub use snapshot::{EventCount, MergeCount, Snapshot, SubscriberSnapshot};
-pub use subscriber::{BreakerState, ErrorKind, State, StateSource, SubscriberStats};
+pub(crate) use latency::{Latency, LatencySnapshot};
+pub(crate) use reasons::{FALLBACK_REASONS, HttpRefusal, Refusal, Unparsed};
+pub(crate) use snapshot::{Snapshot, SubscriberSnapshot};
+pub(crate) use subscriber::{BreakerState, ErrorKind, State, StateSource, SubscriberStats};
 
 /// The merged decision, in one word, as the subscribers decided it: before
 /// rendering, so an answer the agent cannot express (counted as a loss)

@@ -179,7 +179,7 @@ impl Unparsed {
 }
 
 /// Why a shim answered without the gateway (the shim's fallback record).
-pub const FALLBACK_REASONS: [&str; 8] = [
+pub(crate) const FALLBACK_REASONS: [&str; 8] = [
     "unreachable",
     "untrusted",
     "busy",

@@ -30,7 +30,7 @@ use tokio_util::task::TaskTracker;
 use crate::config::OtelConfig;
 use crate::metrics::Metrics;
 
-pub use spans::{CallOutcome, EventSpan};
+pub(crate) use spans::{CallOutcome, EventSpan};
 
 /// The export, shared by every event; cheap to clone.
 #[derive(Debug, Clone, Default)]

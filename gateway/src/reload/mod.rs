@@ -11,7 +11,7 @@
 //! limits, budget) belong to the running listener: a change there is
 //! reported and waits for a restart.
 
-pub mod status;
+pub(crate) mod status;
 mod watch;
 
 use std::path::PathBuf;
@@ -26,8 +26,8 @@ use tokio_util::task::TaskTracker;
 use crate::config::Config;
 use crate::metrics::Metrics;
 use crate::subscribers::{Builder, Registry};
-pub use status::{Outcome, ReloadSnapshot, ReloadStatus};
-pub use watch::watch;
+pub(crate) use status::{Outcome, ReloadSnapshot, ReloadStatus};
+pub(crate) use watch::watch;
 
 /// Pending reload requests; more are coalesced (a reload is due anyway).
 const QUEUE: usize = 16;
@@ -61,10 +61,10 @@ pub struct Handle(mpsc::Sender<Trigger>);
 
 /// The receiving end, for [`Reloader::run`].
 #[derive(Debug)]
-pub struct Requests(mpsc::Receiver<Trigger>);
+pub(crate) struct Requests(mpsc::Receiver<Trigger>);
 
 /// A connected [`Handle`] and [`Requests`].
-pub fn channel() -> (Handle, Requests) {
+pub(crate) fn channel() -> (Handle, Requests) {
     let (tx, rx) = mpsc::channel(QUEUE);
     (Handle(tx), Requests(rx))
 }
@@ -114,7 +114,7 @@ impl Handle {
 
 /// The one task that reloads, so reloads never race each other.
 #[derive(Debug)]
-pub struct Reloader {
+pub(crate) struct Reloader {
     /// `--config`, else resolved as at startup (user file, else embedded).
     pub explicit: Option<PathBuf>,
     pub registry: Arc<ArcSwap<Registry>>,
@@ -134,7 +134,7 @@ impl Reloader {
     /// Serves reload requests until `stop` is cancelled, then drops the
     /// registry it shares with the pipeline (an empty one replaces it), so
     /// observe and audit workers can drain and end.
-    pub async fn run(mut self, mut requests: Requests) {
+    pub(crate) async fn run(mut self, mut requests: Requests) {
         loop {
             let trigger = tokio::select! {
                 () = self.stop.cancelled() => break,

@@ -15,7 +15,7 @@ use super::{Handle, Trigger};
 /// Watches `path` and nudges `handle` on each change, for as long as the
 /// returned watcher lives. `None` (logged) when it cannot be watched: its
 /// directory does not exist, or the platform refuses.
-pub fn watch(path: &Path, handle: &Handle) -> Option<RecommendedWatcher> {
+pub(crate) fn watch(path: &Path, handle: &Handle) -> Option<RecommendedWatcher> {
     // `--config gateway.toml` has an empty parent: the working directory.
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,

@@ -44,7 +44,7 @@ const OPEN_PER_SLOT: usize = 16;
 
 /// What the accept loop needs.
 #[derive(Debug)]
-pub struct Server {
+pub(crate) struct Server {
     pub pipeline: Arc<Pipeline>,
     pub metrics: Arc<Metrics>,
     pub config: ServerConfig,
@@ -65,12 +65,12 @@ struct Shared {
 
 impl Server {
     /// The most connections open at once.
-    pub fn max_open(&self) -> usize {
+    pub(crate) fn max_open(&self) -> usize {
         self.config.max_connections.saturating_mul(OPEN_PER_SLOT)
     }
 
     /// Accepts until `shutdown` fires; each connection runs on `connections`.
-    pub async fn accept_loop(
+    pub(crate) async fn accept_loop(
         &self,
         listener: &Listener,
         shutdown: &CancellationToken,

@@ -18,7 +18,7 @@ use crate::metrics::{BreakerState, SubscriberStats};
 /// What the breaker lets a caller do.
 #[derive(Debug)]
 #[must_use = "a call's outcome must be recorded on its permit"]
-pub enum Admission {
+pub(crate) enum Admission {
     /// Call, and report the outcome on the permit.
     Call(Permit),
     /// Do not call: apply `on_error` now.
@@ -28,7 +28,7 @@ pub enum Admission {
 /// One admitted call. Dropped without an outcome (the call was abandoned),
 /// a probe counts as failed, so the breaker cannot stay half-open.
 #[derive(Debug)]
-pub struct Permit {
+pub(crate) struct Permit {
     breaker: Arc<Breaker>,
     probe: bool,
     done: bool,
@@ -36,7 +36,7 @@ pub struct Permit {
 
 impl Permit {
     /// Records how the call went.
-    pub fn finish(mut self, ok: bool) {
+    pub(crate) fn finish(mut self, ok: bool) {
         self.done = true;
         self.breaker.record(self.probe, ok, Instant::now());
     }
@@ -53,7 +53,7 @@ impl Drop for Permit {
 /// The breaker's state; the state itself lives in the subscriber's stats,
 /// so reports read it where they read everything else.
 #[derive(Debug)]
-pub struct Breaker {
+pub(crate) struct Breaker {
     name: Arc<str>,
     config: BreakerConfig,
     stats: Arc<SubscriberStats>,
@@ -66,7 +66,11 @@ pub struct Breaker {
 
 impl Breaker {
     /// A closed breaker (or none at all when `config.failures` is 0).
-    pub fn new(name: &str, config: BreakerConfig, stats: Arc<SubscriberStats>) -> Arc<Breaker> {
+    pub(crate) fn new(
+        name: &str,
+        config: BreakerConfig,
+        stats: Arc<SubscriberStats>,
+    ) -> Arc<Breaker> {
         let state = if config.failures == 0 {
             BreakerState::Off
         } else {
@@ -84,7 +88,7 @@ impl Breaker {
     }
 
     /// May a call be made now?
-    pub fn admit(self: &Arc<Self>) -> Admission {
+    pub(crate) fn admit(self: &Arc<Self>) -> Admission {
         self.admit_at(Instant::now())
     }
 

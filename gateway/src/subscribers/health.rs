@@ -22,7 +22,7 @@ use super::token::Token;
 use crate::metrics::{State, StateSource, SubscriberStats};
 
 /// Time between two checks of one subscriber.
-pub const INTERVAL: Duration = Duration::from_secs(5);
+pub(crate) const INTERVAL: Duration = Duration::from_secs(5);
 /// Deadline of one check.
 const CHECK_TIMEOUT: Duration = Duration::from_secs(2);
 
@@ -40,7 +40,7 @@ enum Found {
 /// first check at once) until `shutdown`, sending `token` as the calls do.
 /// The subscriber is up while any endpoint serves; each endpoint's finding
 /// also steers the balancer (one that is down is tried last).
-pub fn spawn(
+pub(crate) fn spawn(
     name: &str,
     backends: Arc<Backends>,
     token: Option<Token>,

@@ -2,17 +2,17 @@
 //! (remote and built-in guard) awaited in parallel, observe subscribers and
 //! the audit log fed through bounded queues.
 
-pub mod balance;
-pub mod breaker;
-pub mod dial;
-pub mod health;
-pub mod observe;
+pub(crate) mod balance;
+pub(crate) mod breaker;
+pub(crate) mod dial;
+pub(crate) mod health;
+pub(crate) mod observe;
 mod registry;
-pub mod remote;
-pub mod shadow;
-pub mod tls;
-pub mod token;
-pub mod unary;
+pub(crate) mod remote;
+pub(crate) mod shadow;
+pub(crate) mod tls;
+pub(crate) mod token;
+pub(crate) mod unary;
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -28,7 +28,7 @@ use crate::otel::CallOutcome;
 use crate::warnings::{self, Warning};
 use remote::{Failure, Remote};
 
-pub use registry::{Builder, Registry};
+pub(crate) use registry::{Builder, Registry};
 
 /// A subscriber the hook path waits for.
 #[derive(Debug)]

@@ -20,27 +20,22 @@ const IN_FLIGHT: usize = 16;
 
 /// The hook path's handle on one observe subscriber.
 #[derive(Debug)]
-pub struct Observer {
+pub(crate) struct Observer {
     tx: mpsc::Sender<Arc<ProtoEvent>>,
     remote: Remote,
 }
 
 impl Observer {
     /// Starts the worker on `tracker`.
-    pub fn spawn(remote: Remote, queue_size: usize, tracker: &TaskTracker) -> Observer {
+    pub(crate) fn spawn(remote: Remote, queue_size: usize, tracker: &TaskTracker) -> Observer {
         let (tx, rx) = mpsc::channel(queue_size.max(1));
         tracker.spawn(worker(remote.clone(), rx, tracker.clone()));
         Observer { tx, remote }
     }
 
-    /// The subscriber behind the queue.
-    pub fn remote(&self) -> &Remote {
-        &self.remote
-    }
-
     /// Queues `event`; never blocks. Every event offered counts as a call
     /// (as for audit); a full queue also counts a drop.
-    pub fn offer(&self, event: Arc<ProtoEvent>) {
+    pub(crate) fn offer(&self, event: Arc<ProtoEvent>) {
         let stats = self.remote.stats();
         stats.calls.fetch_add(1, Ordering::Relaxed);
         if self.tx.try_send(event).is_err() {

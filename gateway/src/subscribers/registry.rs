@@ -63,7 +63,7 @@ enum Part {
 
 /// What building a subscriber needs from the gateway.
 #[derive(Debug, Clone, Copy)]
-pub struct Builder<'a> {
+pub(crate) struct Builder<'a> {
     pub metrics: &'a Metrics,
     /// Observe and audit workers run here (shutdown waits for them).
     pub workers: &'a TaskTracker,
@@ -170,7 +170,7 @@ impl Builder<'_> {
     /// whose name and settings are unchanged. Must run inside the tokio
     /// runtime. Fails on an endpoint that cannot be used; what was built
     /// until then stops again as it is dropped.
-    pub fn build(
+    pub(crate) fn build(
         &self,
         subscribers: &[SubscriberConfig],
         previous: Option<&Registry>,

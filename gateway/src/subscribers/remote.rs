@@ -82,14 +82,14 @@ pub enum RemoteError {
 /// up to `hookgate_wire::MAX_STDIN` (8 MiB) and the event carries it twice
 /// (`raw_json` and the tool's `input_json`), so subscribers must accept
 /// this much too (tonic's default is 4 MiB; see the README).
-pub const MAX_MESSAGE_SIZE: usize = 32 * 1024 * 1024;
+pub(crate) const MAX_MESSAGE_SIZE: usize = 32 * 1024 * 1024;
 
 /// The largest reply accepted: what an agent's reply may be at most
 /// (`hookgate_wire::MAX_REPLY_BODY`, which the shim enforces), since a
 /// decision carries at most a rewritten tool input and text. A larger one
 /// is an unusable reply (its `on_error` applies), never an agent reply the
 /// shim would have to refuse.
-pub const MAX_REPLY_SIZE: usize = hookgate_wire::MAX_REPLY_BODY;
+pub(crate) const MAX_REPLY_SIZE: usize = hookgate_wire::MAX_REPLY_BODY;
 
 /// One configured gRPC subscriber. Cloning shares the connections.
 #[derive(Debug, Clone)]

@@ -22,7 +22,7 @@ const IN_FLIGHT: usize = 64;
 
 /// The hook path's handle on one shadow subscriber.
 #[derive(Debug)]
-pub struct Shadow {
+pub(crate) struct Shadow {
     decider: Arc<Decider>,
     slots: Arc<Semaphore>,
     /// Shutdown waits for calls in flight (each bounded by its deadline).
@@ -30,7 +30,7 @@ pub struct Shadow {
 }
 
 impl Shadow {
-    pub fn new(decider: Decider, tracker: &TaskTracker) -> Shadow {
+    pub(crate) fn new(decider: Decider, tracker: &TaskTracker) -> Shadow {
         Shadow {
             decider: Arc::new(decider),
             slots: Arc::new(Semaphore::new(IN_FLIGHT)),
@@ -38,12 +38,12 @@ impl Shadow {
         }
     }
 
-    pub fn decider(&self) -> &Decider {
+    pub(crate) fn decider(&self) -> &Decider {
         &self.decider
     }
 
     /// Starts the call for `event`; never waits.
-    pub fn offer(&self, event: &Arc<HookEvent>, proto: &Arc<ProtoEvent>) {
+    pub(crate) fn offer(&self, event: &Arc<HookEvent>, proto: &Arc<ProtoEvent>) {
         let stats = self.decider.stats();
         let Ok(permit) = Arc::clone(&self.slots).try_acquire_owned() else {
             stats.drops.fetch_add(1, Ordering::Relaxed);

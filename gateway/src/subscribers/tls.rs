@@ -55,7 +55,7 @@ pub enum TlsError {
 
 /// What a connection needs to speak TLS to one subscriber.
 #[derive(Clone)]
-pub struct Tls {
+pub(crate) struct Tls {
     connector: TlsConnector,
     server_name: ServerName<'static>,
 }
@@ -71,7 +71,7 @@ impl std::fmt::Debug for Tls {
 impl Tls {
     /// The TLS client for `host` (the endpoint's), with `files`'
     /// `server_name` instead when set.
-    pub fn new(files: &TlsFiles, host: &str) -> Result<Tls, TlsError> {
+    pub(crate) fn new(files: &TlsFiles, host: &str) -> Result<Tls, TlsError> {
         let roots = match &files.ca_file {
             Some(path) => roots_from(path)?,
             None => system_roots()?,
@@ -98,13 +98,13 @@ impl Tls {
     }
 
     /// The name certificates are checked against (and sent as SNI).
-    pub fn server_name(&self) -> String {
+    pub(crate) fn server_name(&self) -> String {
         self.server_name.to_str().into_owned()
     }
 
     /// The TLS handshake over `io`; a failure says what went wrong in
     /// words an operator can act on.
-    pub async fn handshake<T>(&self, io: T) -> Result<TlsStream<T>, String>
+    pub(crate) async fn handshake<T>(&self, io: T) -> Result<TlsStream<T>, String>
     where
         T: AsyncRead + AsyncWrite + Unpin,
     {
@@ -118,7 +118,7 @@ impl Tls {
 /// An I/O error from a TLS connection in plain words: a certificate the
 /// gateway refused, or an alert the subscriber sent (with TLS 1.3 a refused
 /// client certificate is only known after the handshake, at the first read).
-pub fn describe(err: &io::Error, server_name: &str) -> String {
+pub(crate) fn describe(err: &io::Error, server_name: &str) -> String {
     match err
         .get_ref()
         .and_then(|e| e.downcast_ref::<rustls::Error>())
@@ -136,7 +136,7 @@ pub fn describe(err: &io::Error, server_name: &str) -> String {
 }
 
 /// The TLS failure inside an h2 error, if that is what it is.
-pub fn in_h2(err: &h2::Error, server_name: &str) -> Option<String> {
+pub(crate) fn in_h2(err: &h2::Error, server_name: &str) -> Option<String> {
     let io = err.get_io()?;
     if io.get_ref().is_some_and(|e| e.is::<rustls::Error>()) {
         return Some(describe(io, server_name));

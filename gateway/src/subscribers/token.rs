@@ -21,7 +21,7 @@ use http::HeaderValue;
 use crate::config::TokenSource;
 
 /// How often a token file is checked for a change.
-pub const POLL: Duration = Duration::from_secs(1);
+pub(crate) const POLL: Duration = Duration::from_secs(1);
 /// A token is a line; this stops a runaway file.
 const MAX_TOKEN_BYTES: u64 = 16 * 1024;
 
