@@ -12,17 +12,23 @@
 //! Benchmarks are not tests: nothing here runs under `cargo test`.
 
 mod adapters_cost;
+mod agent_cost;
 mod artifacts;
 mod baselines;
+mod breaker_open;
 mod client;
+mod crosscheck;
 mod fanout;
 mod gateway;
 mod hook_cost;
 mod http_stub;
 mod machine;
 mod memory;
+mod native;
 mod options;
 mod report;
+mod report_hook;
+mod spawn;
 mod stats;
 mod subscriber;
 mod targets;
@@ -52,6 +58,7 @@ pub(crate) struct Results {
     pub(crate) load_at_end: String,
     pub(crate) wall: Duration,
     pub(crate) hook: Option<hook_cost::HookCost>,
+    pub(crate) agent: Option<agent_cost::AgentCost>,
     pub(crate) adapters: Option<adapters_cost::AdaptersCost>,
     pub(crate) fanout: Option<fanout::Fanout>,
     pub(crate) throughput: Option<throughput::Throughput>,
@@ -126,11 +133,14 @@ fn run(options: &Options) -> anyhow::Result<PathBuf> {
     };
     let sizes = &options.sizes;
     let hook = section(Section::Hook)
-        .then(|| hook_cost::run(&runtime, &artifacts, sizes, &payload))
+        .then(|| hook_cost::run(&runtime, &artifacts, sizes, (&payload, &root.join(PAYLOAD))))
         .transpose()?;
     let adapters = options
         .runs(Section::Hook)
         .then(|| adapters_cost::run(&payload, sizes.adapters_batches, sizes.adapters_per_batch))
+        .transpose()?;
+    let agent = section(Section::Agent)
+        .then(|| agent_cost::run(&runtime, &artifacts, sizes.agent_runs))
         .transpose()?;
     let fanout = section(Section::Fanout)
         .then(|| fanout::run(&artifacts, sizes, &payload))
@@ -155,6 +165,7 @@ fn run(options: &Options) -> anyhow::Result<PathBuf> {
         load_at_end: Machine::load_now(),
         wall: started.elapsed(),
         hook,
+        agent,
         adapters,
         fanout,
         throughput,

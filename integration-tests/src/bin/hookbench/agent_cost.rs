@@ -1,0 +1,258 @@
+//! Section 1b: what a hook costs inside the real Claude Code, the way its
+//! user pays it.
+//!
+//! One Claude Code run (the integration tests' harness: pinned CLI, fake
+//! model on loopback, private namespaces) makes [`CALLS`] Bash tool calls
+//! in a row; each call's command appends a bash `$EPOCHREALTIME` stamp to a
+//! marks file, so the time between two consecutive stamps is one whole
+//! tool-call cycle as the agent lives it: its PreToolUse hook, the tool,
+//! the next model round trip. Only PreToolUse is hooked, so the cycle's
+//! difference from the run without hooks is one hook call's cost. The
+//! variants (no hook, a minimal bash hook, the shim to a gateway) alternate
+//! run by run, round-robin; medians over every cycle of every run.
+
+use std::fmt::Write as _;
+use std::os::unix::fs::PermissionsExt as _;
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{Context as _, bail};
+use hookgate_integration_tests::agents::{Agent, AgentRun, ClaudeCode};
+use hookgate_integration_tests::fake_model::{Script, Step};
+use tokio::runtime::Runtime;
+
+use crate::artifacts::Artifacts;
+use crate::gateway::{Gateway, config_toml};
+use crate::stats::Summary;
+
+/// Bash tool calls per Claude Code run.
+pub(crate) const CALLS: usize = 12;
+/// The pinned Claude Code measured.
+pub(crate) const CLAUDE: ClaudeCode = ClaudeCode::Newest;
+
+/// The cheapest hook bash can be: read the payload, allow. It counts its
+/// calls (a builtin append), so the run proves it ran.
+const BASH_HOOK: &str = "#!/bin/bash\ninput=$(cat)\nprintf 'x\\n' >> \"$HOOKBENCH_HOOK_COUNT\"\n";
+
+/// One variant's results.
+#[derive(Debug, Clone)]
+pub(crate) struct AgentRow {
+    pub(crate) label: &'static str,
+    pub(crate) summary: Summary,
+}
+
+/// Section 1b's results.
+#[derive(Debug, Clone)]
+pub(crate) struct AgentCost {
+    pub(crate) rows: Vec<AgentRow>,
+    pub(crate) runs: usize,
+    pub(crate) claude_version: &'static str,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Hook {
+    None,
+    Bash,
+    Shim,
+}
+
+impl Hook {
+    const ALL: [Hook; 3] = [Hook::None, Hook::Bash, Hook::Shim];
+
+    fn label(self) -> &'static str {
+        match self {
+            Hook::None => "no hook",
+            Hook::Bash => "bash hook (`input=$(cat)`, allow)",
+            Hook::Shim => "gateway-shim → gateway, no subscribers",
+        }
+    }
+}
+
+pub(crate) fn run(
+    runtime: &Runtime,
+    artifacts: &Artifacts,
+    runs: usize,
+) -> anyhow::Result<AgentCost> {
+    let gateway = Gateway::start(&artifacts.gateway, &config_toml(&[]))?;
+    let dir = tempfile::tempdir().context("creating the hook directory")?;
+    let bash_hook = dir.path().join("hook.sh");
+    std::fs::write(&bash_hook, BASH_HOOK).context("writing the bash hook")?;
+    std::fs::set_permissions(&bash_hook, std::fs::Permissions::from_mode(0o755))
+        .context("making the bash hook executable")?;
+    let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); Hook::ALL.len()];
+    let mut shim_calls = 0;
+    // One discarded round first: the first runs warm the page cache.
+    for round in 0..=runs {
+        for i in 0..Hook::ALL.len() {
+            let index = (round + i) % Hook::ALL.len();
+            let hook = Hook::ALL[index];
+            let gaps = runtime
+                .block_on(one_run(artifacts, &gateway, &bash_hook, hook))
+                .with_context(|| format!("Claude Code with {}", hook.label()))?;
+            if hook == Hook::Shim {
+                shim_calls += CALLS;
+            }
+            if round > 0 {
+                samples[index].extend(gaps);
+            }
+        }
+        eprintln!("hookbench: claude code: round {round}/{runs}");
+    }
+    if let Some(record) = gateway.fallback_record() {
+        bail!("some shim calls inside Claude Code fell back:\n{record}");
+    }
+    let answered = pre_tool_events(&gateway)?;
+    if answered < shim_calls as u64 {
+        bail!("the gateway answered {answered} of {shim_calls} PreToolUse calls");
+    }
+    let rows = Hook::ALL
+        .iter()
+        .zip(&samples)
+        .map(|(hook, samples)| {
+            Ok(AgentRow {
+                label: hook.label(),
+                summary: Summary::of(samples).context("no tool-call cycles")?,
+            })
+        })
+        .collect::<anyhow::Result<_>>()?;
+    Ok(AgentCost {
+        rows,
+        runs,
+        claude_version: CLAUDE.version(),
+    })
+}
+
+/// One Claude Code run with `hook` on PreToolUse; the cycle times.
+async fn one_run(
+    artifacts: &Artifacts,
+    gateway: &Gateway,
+    bash_hook: &Path,
+    hook: Hook,
+) -> anyhow::Result<Vec<Duration>> {
+    let program: &Path = match hook {
+        Hook::Bash => bash_hook,
+        Hook::None | Hook::Shim => &artifacts.shim,
+    };
+    let run = AgentRun::with_hook_program(Agent::ClaudeCode, &artifacts.fake_model, program)
+        .claude_code(CLAUDE)
+        .socket(gateway.socket())
+        .env("HOOKGATE_FAIL", "closed");
+    let marks = run.work().join("marks.txt");
+    let count = run.dir().join("hook-count.txt");
+    let run = run
+        .env("HOOKBENCH_HOOK_COUNT", &count.display().to_string())
+        .hooks(if hook == Hook::None {
+            &[]
+        } else {
+            &["PreToolUse"]
+        })
+        .script(script(&marks));
+    let outcome = run.run().await;
+    if outcome.status().is_none_or(|s| !s.success()) {
+        bail!("Claude Code failed:\n{outcome}");
+    }
+    let stamps = read_stamps(&marks).with_context(|| format!("{outcome}"))?;
+    if stamps.len() != CALLS {
+        bail!("{} of {CALLS} tool calls ran:\n{outcome}", stamps.len());
+    }
+    if hook == Hook::Bash {
+        let ran = std::fs::read_to_string(&count)
+            .unwrap_or_default()
+            .lines()
+            .count();
+        if ran != CALLS {
+            bail!("the bash hook ran {ran} times for {CALLS} tool calls:\n{outcome}");
+        }
+    }
+    Ok(stamps
+        .windows(2)
+        .map(|w| Duration::from_secs_f64((w[1] - w[0]).max(0.0)))
+        .collect())
+}
+
+/// [`CALLS`] Bash calls, each appending its index and a timestamp.
+fn script(marks: &Path) -> Script {
+    let quoted = format!("'{}'", marks.display().to_string().replace('\'', r"'\''"));
+    let mut turns: Vec<Step> = (0..CALLS)
+        .map(|i| Step::Shell {
+            command: format!("echo \"{i} $EPOCHREALTIME\" >> {quoted}"),
+        })
+        .collect();
+    turns.push(Step::Text {
+        text: "Done.".to_owned(),
+    });
+    Script {
+        turns,
+        side_text: "ok".to_owned(),
+    }
+}
+
+/// The stamps in seconds, in call order (each line `INDEX SECONDS`).
+fn read_stamps(marks: &Path) -> anyhow::Result<Vec<f64>> {
+    let text =
+        std::fs::read_to_string(marks).with_context(|| format!("reading {}", marks.display()))?;
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| {
+            let (index, stamp) = line
+                .split_once(' ')
+                .with_context(|| format!("malformed mark {line:?}"))?;
+            if index != i.to_string() {
+                bail!("mark {line:?} out of order (expected call {i})");
+            }
+            stamp
+                .trim()
+                .parse::<f64>()
+                .with_context(|| format!("malformed stamp {line:?}"))
+        })
+        .collect()
+}
+
+/// PreToolUse events the gateway answered.
+fn pre_tool_events(gateway: &Gateway) -> anyhow::Result<u64> {
+    let status = gateway.status_json()?;
+    let events = status["events"]
+        .as_array()
+        .context("status without events")?;
+    Ok(events
+        .iter()
+        .filter(|e| e["event"] == "PreToolUse" || e["event"] == "pre_tool_use")
+        .filter_map(|e| e["count"].as_u64())
+        .sum())
+}
+
+/// The report's section 1b.
+pub(crate) fn render(out: &mut String, cost: &AgentCost) {
+    let Some(none) = cost.rows.first().map(|r| r.summary.median) else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "## 1b. What a hook costs inside the real Claude Code\n"
+    );
+    let _ = writeln!(
+        out,
+        "Claude Code {} (`-p`, headless, against the fake model on loopback, in a private network namespace, as the real-agent tests run it) makes {CALLS} Bash tool calls per run; each call appends bash's `$EPOCHREALTIME` to a file, and the time between consecutive stamps is one tool-call cycle: the PreToolUse hook (the only event hooked), the Bash tool, the next model round trip. The variants alternate run by run, round-robin, {} runs each after one discarded round ({} cycles each). The bash hook counted its calls and the gateway counted the shim's; a run where either missed a call, or a shim fell back, aborts the bench.\n",
+        cost.claude_version,
+        cost.runs,
+        cost.runs * (CALLS - 1)
+    );
+    let _ = writeln!(
+        out,
+        "| PreToolUse hook | median cycle ms | p95 ms | min ms | − no hook ms | × no hook |\n|---|---:|---:|---:|---:|---:|"
+    );
+    for row in &cost.rows {
+        let s = row.summary;
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {:.3} |",
+            row.label,
+            crate::stats::ms(s.median),
+            crate::stats::ms(s.p95),
+            crate::stats::ms(s.min),
+            crate::report_hook::signed_ms(s.median, none),
+            crate::stats::ratio(s.median, none)
+        );
+    }
+    out.push('\n');
+}
