@@ -38,7 +38,11 @@ const BASH_HOOK: &str = "#!/bin/bash\ninput=$(cat)\nprintf 'x\\n' >> \"$HOOKBENC
 #[derive(Debug, Clone)]
 pub(crate) struct AgentRow {
     pub(crate) label: &'static str,
+    /// Stamp to stamp: one whole tool-call cycle.
     pub(crate) summary: Summary,
+    /// From the `tool_use`'s arrival (transcript, ms) to the command
+    /// running: the hook plus the tool's start.
+    pub(crate) to_command: Summary,
 }
 
 /// Section 1b's results.
@@ -80,13 +84,14 @@ pub(crate) fn run(
     std::fs::set_permissions(&bash_hook, std::fs::Permissions::from_mode(0o755))
         .context("making the bash hook executable")?;
     let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); Hook::ALL.len()];
+    let mut to_command: Vec<Vec<Duration>> = vec![Vec::new(); Hook::ALL.len()];
     let mut shim_calls = 0;
     // One discarded round first: the first runs warm the page cache.
     for round in 0..=runs {
         for i in 0..Hook::ALL.len() {
             let index = (round + i) % Hook::ALL.len();
             let hook = Hook::ALL[index];
-            let gaps = runtime
+            let (gaps, starts) = runtime
                 .block_on(one_run(artifacts, &gateway, &bash_hook, hook))
                 .with_context(|| format!("Claude Code with {}", hook.label()))?;
             if hook == Hook::Shim {
@@ -94,6 +99,7 @@ pub(crate) fn run(
             }
             if round > 0 {
                 samples[index].extend(gaps);
+                to_command[index].extend(starts);
             }
         }
         eprintln!("hookbench: claude code: round {round}/{runs}");
@@ -107,11 +113,12 @@ pub(crate) fn run(
     }
     let rows = Hook::ALL
         .iter()
-        .zip(&samples)
-        .map(|(hook, samples)| {
+        .zip(samples.iter().zip(&to_command))
+        .map(|(hook, (samples, starts))| {
             Ok(AgentRow {
                 label: hook.label(),
                 summary: Summary::of(samples).context("no tool-call cycles")?,
+                to_command: Summary::of(starts).context("no tool calls")?,
             })
         })
         .collect::<anyhow::Result<_>>()?;
@@ -122,13 +129,14 @@ pub(crate) fn run(
     })
 }
 
-/// One Claude Code run with `hook` on PreToolUse; the cycle times.
+/// One Claude Code run with `hook` on PreToolUse: its cycle times, and
+/// from each `tool_use`'s arrival to its command running.
 async fn one_run(
     artifacts: &Artifacts,
     gateway: &Gateway,
     bash_hook: &Path,
     hook: Hook,
-) -> anyhow::Result<Vec<Duration>> {
+) -> anyhow::Result<(Vec<Duration>, Vec<Duration>)> {
     let program: &Path = match hook {
         Hook::Bash => bash_hook,
         Hook::None | Hook::Shim => &artifacts.shim,
@@ -155,6 +163,19 @@ async fn one_run(
     if stamps.len() != CALLS {
         bail!("{} of {CALLS} tool calls ran:\n{outcome}", stamps.len());
     }
+    let received = crate::transcript::tool_use_times(&outcome.dir().join("home"))
+        .with_context(|| format!("{outcome}"))?;
+    if received.len() != CALLS {
+        bail!(
+            "the transcript has {} of {CALLS} tool calls:\n{outcome}",
+            received.len()
+        );
+    }
+    let to_command: Vec<Duration> = received
+        .iter()
+        .zip(&stamps)
+        .map(|(got, ran)| Duration::from_secs_f64((ran - got).max(0.0)))
+        .collect();
     if hook == Hook::Bash {
         let ran = std::fs::read_to_string(&count)
             .unwrap_or_default()
@@ -164,10 +185,11 @@ async fn one_run(
             bail!("the bash hook ran {ran} times for {CALLS} tool calls:\n{outcome}");
         }
     }
-    Ok(stamps
+    let cycles = stamps
         .windows(2)
         .map(|w| Duration::from_secs_f64((w[1] - w[0]).max(0.0)))
-        .collect())
+        .collect();
+    Ok((cycles, to_command))
 }
 
 /// [`CALLS`] Bash calls, each appending its index and a timestamp.
@@ -223,35 +245,35 @@ fn pre_tool_events(gateway: &Gateway) -> anyhow::Result<u64> {
 
 /// The report's section 1b.
 pub(crate) fn render(out: &mut String, cost: &AgentCost) {
-    let Some(none) = cost.rows.first().map(|r| r.summary.median) else {
+    let Some(first) = cost.rows.first() else {
         return;
     };
+    let (none, none_start) = (first.summary.median, first.to_command.median);
     let _ = writeln!(
         out,
         "## 1b. What a hook costs inside the real Claude Code\n"
     );
     let _ = writeln!(
         out,
-        "Claude Code {} (`-p`, headless, against the fake model on loopback, in a private network namespace, as the real-agent tests run it) makes {CALLS} Bash tool calls per run; each call appends bash's `$EPOCHREALTIME` to a file, and the time between consecutive stamps is one tool-call cycle: the PreToolUse hook (the only event hooked), the Bash tool, the next model round trip. The variants alternate run by run, round-robin, {} runs each after one discarded round ({} cycles each). The bash hook counted its calls and the gateway counted the shim's; a run where either missed a call, or a shim fell back, aborts the bench.\n",
-        cost.claude_version,
-        cost.runs,
-        cost.runs * (CALLS - 1)
+        "Claude Code {} (`-p`, headless, against the fake model on loopback, in a private network namespace, as the real-agent tests run it) makes {CALLS} Bash tool calls per run; only PreToolUse is hooked. Each call's command appends bash's `$EPOCHREALTIME` to a file. \"tool_use → command\" is from the moment Claude Code received the model's `tool_use` (its session transcript's timestamp, ms) to that command running: the hook plus the Bash tool's start. \"Cycle\" is from one command to the next: the hook, the tool, the next model round trip. The variants alternate run by run, round-robin, {} runs each after one discarded round. The bash hook counted its calls and the gateway counted the shim's; a run where either missed a call, or a shim fell back, aborts the bench.\n",
+        cost.claude_version, cost.runs,
     );
     let _ = writeln!(
         out,
-        "| PreToolUse hook | median cycle ms | p95 ms | min ms | − no hook ms | × no hook |\n|---|---:|---:|---:|---:|---:|"
+        "| PreToolUse hook | tool_use → command median ms | p95 ms | − no hook ms | cycle median ms | cycle p95 ms | − no hook ms |\n|---|---:|---:|---:|---:|---:|---:|"
     );
     for row in &cost.rows {
-        let s = row.summary;
+        let (s, t) = (row.summary, row.to_command);
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {:.3} |",
+            "| {} | {} | {} | {} | {} | {} | {} |",
             row.label,
+            crate::stats::ms(t.median),
+            crate::stats::ms(t.p95),
+            crate::report_hook::signed_ms(t.median, none_start),
             crate::stats::ms(s.median),
             crate::stats::ms(s.p95),
-            crate::stats::ms(s.min),
             crate::report_hook::signed_ms(s.median, none),
-            crate::stats::ratio(s.median, none)
         );
     }
     out.push('\n');

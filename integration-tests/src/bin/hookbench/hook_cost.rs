@@ -1,7 +1,7 @@
 //! Section 1: what one hook call costs the agent, whole process, side by
 //! side. Every variant answers the same Claude Code `PreToolUse` payload,
 //! spawned as an agent spawns it (`spawn`); the variants run round-robin in
-//! one loop (the starting variant rotates each round) so machine noise hits
+//! one loop (in a new shuffled order each round) so machine noise hits
 //! all of them alike. The same binaries are then timed by an independent C
 //! loop (`native`) to check the figures.
 
@@ -97,6 +97,8 @@ struct Peers {
     stub: HttpStub,
     subscriber: BenchSubscriber,
     bare: Gateway,
+    /// Like `bare`, for (h) alone: its calls must not warm (a)'s gateway.
+    reference: Gateway,
     with_sub: Gateway,
     /// Its only subscriber was killed; its breaker is open.
     breaker: Gateway,
@@ -131,10 +133,10 @@ pub(crate) fn run(
     // stretches of a drifting machine.
     let rounds = sizes.hook_warmup + sizes.hook_runs;
     let chunk = sizes.hook_runs.div_ceil(CHUNKS).max(1);
+    let mut order = Shuffle::new(variants.len());
     for round in 0..rounds {
-        let count = variants.len();
-        for i in 0..count {
-            let variant = &mut variants[(round + i) % count];
+        for &index in order.next_round() {
+            let variant = &mut variants[index];
             let elapsed = match &variant.kind {
                 Kind::Process(command) => run_once(&mut io, command, variant.expect),
                 Kind::InProcess(socket) => {
@@ -204,6 +206,7 @@ fn start_peers(runtime: &Runtime, artifacts: &Artifacts, io: &mut HookIo) -> any
     let stub = runtime.block_on(HttpStub::start())?;
     let subscriber = runtime.block_on(BenchSubscriber::start())?;
     let bare = Gateway::start(&artifacts.gateway, &config_toml(&[]))?;
+    let reference = Gateway::start(&artifacts.gateway, &config_toml(&[]))?;
     let decider = |endpoint: &str| Decider {
         endpoint: endpoint.to_owned(),
         timeout: Duration::from_millis(1000),
@@ -228,6 +231,7 @@ fn start_peers(runtime: &Runtime, artifacts: &Artifacts, io: &mut HookIo) -> any
         stub,
         subscriber,
         bare,
+        reference,
         with_sub,
         breaker,
         scripts,
@@ -316,7 +320,7 @@ fn variants(artifacts: &Artifacts, native: &Native, peers: &Peers) -> Vec<Varian
         Variant {
             key: 'h',
             label: "reference: (a)'s request sent by the bench, no spawn",
-            kind: Kind::InProcess(peers.bare.socket().to_path_buf()),
+            kind: Kind::InProcess(peers.reference.socket().to_path_buf()),
             expect: Expect::GatewayAllow,
             samples: Vec::new(),
         },
@@ -377,4 +381,32 @@ fn verify(peers: &Peers, rounds: usize) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// A new order of the variants every round (Fisher-Yates over a fixed-seed
+/// LCG, so runs are repeatable). A fixed cyclic order gave every variant a
+/// fixed predecessor, and its aftermath: (g) always ran right after the
+/// python hook, (a) right after (h) had just called (a)'s gateway.
+#[derive(Debug)]
+struct Shuffle {
+    order: Vec<usize>,
+    seed: u32,
+}
+
+impl Shuffle {
+    fn new(count: usize) -> Shuffle {
+        Shuffle {
+            order: (0..count).collect(),
+            seed: 0x9e37_79b9,
+        }
+    }
+
+    fn next_round(&mut self) -> &[usize] {
+        for k in (1..self.order.len()).rev() {
+            self.seed = self.seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let j = (self.seed >> 8) as usize % (k + 1);
+            self.order.swap(k, j);
+        }
+        &self.order
+    }
 }

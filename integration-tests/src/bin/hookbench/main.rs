@@ -33,6 +33,7 @@ mod stats;
 mod subscriber;
 mod targets;
 mod throughput;
+mod transcript;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -12,8 +12,8 @@ use anyhow::{Context as _, bail};
 const NOOP_C: &str = "int main(void) { return 0; }\n";
 
 /// The independent loop: `spawnloop RUNS WARMUP PAYLOAD -- [VAR=value...]
-/// PROGRAM ARGS... -- ...`. Each round spawns every command once, starting
-/// at a rotating one; stdin is the payload file, stdout a pipe read to EOF,
+/// PROGRAM ARGS... -- ...`. Each round spawns every command once, in a new
+/// shuffled order; stdin is the payload file, stdout a pipe read to EOF,
 /// stderr /dev/null. Prints one line per measured run: the command's index
 /// and the time in nanoseconds (the bench takes the medians, over several
 /// calls interleaved with its own loop).
@@ -54,9 +54,18 @@ int main(int argc, char **argv) {
   if (in < 0 || devnull < 0 || n == 0) { perror("spawnloop: setup"); return 2; }
   long long *samples = calloc((size_t)runs * (size_t)n, sizeof(long long));
   char buf[65536];
+  int order[32]; unsigned seed = 0x9e3779b9u;
+  for (int k = 0; k < n; k++) order[k] = k;
   for (int r = 0; r < warmup + runs; r++) {
+    /* A new order every round (Fisher-Yates): no command always follows
+       the same one, so none inherits a fixed predecessor's aftermath. */
+    for (int k = n - 1; k > 0; k--) {
+      seed = seed * 1103515245u + 12345u;
+      int j = (int)((seed >> 8) % (unsigned)(k + 1));
+      int t = order[k]; order[k] = order[j]; order[j] = t;
+    }
     for (int k = 0; k < n; k++) {
-      int v = (r + k) % n;
+      int v = order[k];
       int p[2];
       if (pipe2(p, O_CLOEXEC) != 0) { perror("spawnloop: pipe"); return 2; }
       lseek(in, 0, SEEK_SET);

@@ -35,14 +35,14 @@ pub(crate) fn hook_section(out: &mut String, results: &Results) {
     let _ = writeln!(out, "## 1. Hook call cost, whole process\n");
     let _ = writeln!(
         out,
-        "Each hook is spawned as an agent spawns it: `posix_spawn` (std's `Command`, which takes glibc's posix_spawn path here), the Claude Code `PreToolUse` sample payload (adapters/test_data/claude-code/PreToolUse.json) as a FILE on stdin, stdout a pipe read to EOF, stderr /dev/null; timed from spawn to exit, nothing else in the timer. All rows run round-robin in one loop (the starting variant rotates each round), {n} measured rounds after warm-up. The shims run with `HOOKGATE_FAIL=closed`, so a call that missed the gateway would deny and abort the run; script replies must be the stub's `{{}}`. (i) is a static C no-op compiled in the run (`{}`, {}); (g) is the shim's own start-up without a call; (h) is (a)'s request sent by the bench over the socket, no process: the gateway's round trip as the shim sees it. (j) is issue 17's figure: the gateway's only remote subscriber was killed and its breaker is open ({BREAKER_FAILURES} failures open it, {} s cool-down, then one probe).\n",
+        "Each hook is spawned as an agent spawns it: `posix_spawn` (std's `Command`, which takes glibc's posix_spawn path here), the Claude Code `PreToolUse` sample payload (adapters/test_data/claude-code/PreToolUse.json) as a FILE on stdin, stdout a pipe read to EOF, stderr /dev/null; timed from spawn to exit, nothing else in the timer. All rows run in one loop, each round in a new shuffled order (a fixed order gives each row a fixed predecessor), {n} measured rounds after warm-up. The shims run with `HOOKGATE_FAIL=closed`, so a call that missed the gateway would deny and abort the run; script replies must be the stub's `{{}}`. (i) is a static C no-op compiled in the run (`{}`, {}); (g) is the shim's own start-up without a call; (h) is (a)'s request sent by the bench over the socket of a gateway of its own (so it never warms (a)'s), no process: the gateway's round trip as the shim sees it. (j) is issue 17's figure: the gateway's only remote subscriber was killed and its breaker is open ({BREAKER_FAILURES} failures open it, {} s cool-down, then one probe).\n",
         hook.noop_build,
         hook.cc_version,
         BREAKER_COOLDOWN.as_secs()
     );
     let _ = writeln!(
         out,
-        "\"C loop\" is the same command timed by an independent C program compiled in the run (its own posix_spawn, stdin from the same file, stdout a drained pipe; {} rounds, round-robin, after this loop). They agree when the two ratios to (c) differ by at most {:.0} %.\n",
+        "\"C loop\" is the same command timed by an independent C program compiled in the run (its own posix_spawn, stdin from the same file, stdout a drained pipe, a new shuffled order each round; {} rounds in all, run in chunks between chunks of this loop). They agree when the two ratios to (c) differ by at most {:.0} %.\n",
         hook.independent_runs,
         AGREEMENT * 100.0
     );
