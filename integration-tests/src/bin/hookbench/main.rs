@@ -46,8 +46,8 @@ use options::{Options, Section, USAGE};
 
 /// The sample payload every section sends, relative to the workspace root.
 const PAYLOAD: &str = "adapters/test_data/claude-code/PreToolUse.json";
-/// Hand-written analysis appended to the report.
-const FINDINGS: &str = "docs/benchmark-findings.md";
+/// Hand-written analysis appended to the report (its "Why" section).
+const FINDINGS: &str = "integration-tests/src/bin/hookbench/why.md";
 
 /// Everything measured, for the report.
 #[derive(Debug)]

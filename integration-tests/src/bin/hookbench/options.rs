@@ -18,9 +18,9 @@ usage: hookbench [--quick] [--no-build] [--only SECTIONS] [--out PATH]
   --out PATH       where to write the report (default: BENCHMARKS.md at the
                    workspace root; with --quick: target/hookbench/BENCHMARKS.quick.md)
   --refresh-findings
-                   measure nothing: replace the Findings section of the report
-                   with docs/benchmark-findings.md (after editing the analysis
-                   of the run the report holds)";
+                   measure nothing: replace the Why section of the report
+                   with integration-tests/src/bin/hookbench/why.md (after
+                   editing the analysis of the run the report holds)";
 
 /// The benchmark sections, in report order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

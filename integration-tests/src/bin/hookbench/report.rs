@@ -1,6 +1,6 @@
 //! BENCHMARKS.md: the machine, the date, the command, the targets with
 //! their verdicts, one table per section, how it was measured, and the
-//! hand-written findings kept in `docs/benchmark-findings.md`.
+//! hand-written "Why" section kept in `integration-tests/src/bin/hookbench/why.md`.
 
 use std::fmt::Write as _;
 
@@ -82,7 +82,7 @@ pub(crate) fn render(results: &Results, findings: Option<&str>) -> String {
 }
 
 /// Where the hand-written findings start in a report.
-const FINDINGS_HEADING: &str = "\n## Findings\n";
+const FINDINGS_HEADING: &str = "\n## Why\n";
 
 fn push_findings(out: &mut String, findings: &str) {
     out.push_str(findings.trim_end());
