@@ -60,6 +60,8 @@ mod event;
 #[cfg(feature = "json")]
 mod gemini_cli;
 #[cfg(feature = "json")]
+mod http;
+#[cfg(feature = "json")]
 mod json;
 #[cfg(feature = "json")]
 mod merge;
@@ -79,6 +81,7 @@ pub use {
     decode::{MAX_DEPTH, STACK_SIZE},
     error::{ParseError, ParseErrorKind},
     event::{Capabilities, EventKind, HookEvent, StopInfo, Tool, ToolClass},
+    http::{HTTP_AGENTS, HttpReply, http_fallback, http_reply, speaks_http},
     merge::{Merged, RankedDecision, merge},
     parse::{parse, parse_detected},
     render::{Loss, Rendered, render},

@@ -24,6 +24,7 @@ pub mod config;
 pub mod convert;
 pub mod fallbacks;
 pub mod files;
+pub mod http;
 pub mod ids;
 pub mod metrics;
 pub mod pipeline;
@@ -102,6 +103,22 @@ pub async fn serve(
     ));
     // Fallbacks recorded while no gateway ran.
     source.collect_fallbacks().await;
+    // The HTTP hook endpoint: its token first, so a bad token file stops
+    // the start before it listens; bound before the admin socket, so a
+    // client that sees the admin socket can reach it too.
+    let http_endpoint = match &config.http {
+        Some(http_config) => {
+            let token_path = http::token::token_path(listener.path())?;
+            let token = http::token::load_or_create(&token_path)
+                .with_context(|| format!("HTTP hook token {}", token_path.display()))?;
+            let bound = http::bind(http_config.listen)
+                .await
+                .with_context(|| format!("cannot serve HTTP hooks on {}", http_config.listen))?;
+            let _ = source.http_addr.set(bound.local_addr()?);
+            Some((bound, token, http_config.clone()))
+        }
+        None => None,
+    };
     let admin_listener = Listener::bind(&source.admin_socket)
         .await
         .context("admin socket")?;
@@ -157,21 +174,50 @@ pub async fn serve(
         .clone()
         .or_else(|| config::Env::from_process().user_config_path());
     let _watcher = watched.and_then(|path| reload::watch(&path, &reload_handle));
+    let budget = budget::Budget::new(config.server.memory_budget);
+    let http_server = http_endpoint.map(|(bound, token, http_config)| {
+        let server = http::HttpServer {
+            pipeline: Arc::clone(&pipeline),
+            metrics: Arc::clone(&metrics),
+            server: config.server.clone(),
+            http: http_config,
+            budget: budget.clone(),
+            token,
+        };
+        (server, bound)
+    });
     let server = Server {
         pipeline,
         metrics,
         config: config.server.clone(),
+        budget,
     };
     tracing::info!(
         socket = %listener.path().display(),
         admin = %source.admin_socket.display(),
         metrics = ?source.metrics_addr.get(),
+        http = ?source.http_addr.get(),
         config = %config.origin,
         subscribers = config.subscribers.len(),
         "gateway ready"
     );
     let connections = TaskTracker::new();
+    let http_loop = http_server.map(|(http_server, bound)| {
+        let (shutdown, connections) = (shutdown.clone(), connections.clone());
+        tokio::spawn(async move {
+            http_server
+                .accept_loop(&bound, &shutdown, &connections)
+                .await;
+        })
+    });
     server.accept_loop(&listener, &shutdown, &connections).await;
+    // The HTTP listener closes with its loop; its connections finish their
+    // request in flight with the socket's, within the grace period.
+    if let Some(http_loop) = http_loop
+        && let Err(err) = http_loop.await
+    {
+        tracing::warn!(error = %err, "the HTTP accept loop failed");
+    }
 
     // Stop accepting: new shims now fail and apply their fail mode. On Unix
     // at once (the socket file is gone); on Windows in-flight connections

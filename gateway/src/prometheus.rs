@@ -235,6 +235,12 @@ pub fn render(snap: &Snapshot, uptime_secs: u64) -> String {
         &snap.refused,
     );
     out.counters(
+        "hookgate_http_refused_total",
+        "HTTP hook requests and connections refused, by reason.",
+        "reason",
+        &snap.http_refused,
+    );
+    out.counters(
         "hookgate_shim_fallbacks_total",
         "Hooks the shim answered without the gateway, by reason.",
         "reason",

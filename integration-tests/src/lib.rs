@@ -19,6 +19,7 @@ mod config;
 pub mod decisions;
 pub mod fake_model;
 mod gateway;
+pub mod http_hook;
 pub mod payloads;
 mod shim;
 mod subscriber;

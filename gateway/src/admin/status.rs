@@ -32,6 +32,8 @@ pub struct StatusSource {
     pub config: String,
     /// Where Prometheus metrics are served, once bound.
     pub metrics_addr: OnceLock<SocketAddr>,
+    /// Where HTTP hooks are served, once bound (`[http]`).
+    pub http_addr: OnceLock<SocketAddr>,
     /// Config generation and reload attempts.
     pub reload: Arc<ReloadStatus>,
 }
@@ -47,6 +49,8 @@ pub struct StatusDoc {
     pub admin_socket: String,
     pub config: String,
     pub metrics_addr: Option<String>,
+    /// The HTTP hook endpoint's address, when `[http]` is on.
+    pub http_addr: Option<String>,
     /// The config generation in effect and the last reload attempt.
     pub reload: ReloadSnapshot,
     #[serde(flatten)]
@@ -62,6 +66,7 @@ impl StatusSource {
             socket,
             config,
             metrics_addr: OnceLock::new(),
+            http_addr: OnceLock::new(),
             reload: Arc::default(),
         }
     }
@@ -97,6 +102,7 @@ impl StatusSource {
             admin_socket: self.admin_socket.display().to_string(),
             config: self.config.clone(),
             metrics_addr: self.metrics_addr.get().map(ToString::to_string),
+            http_addr: self.http_addr.get().map(ToString::to_string),
             reload: self.reload.snapshot(),
             metrics: self.snapshot().await,
         }

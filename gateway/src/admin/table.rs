@@ -266,6 +266,7 @@ pub fn render(doc: &Value) -> String {
         ("detect errors", u(doc, "detect_errors").to_string()),
         ("unparsed", unparsed(doc)),
         ("refused", nonzero(doc.get("refused"))),
+        ("http refused", nonzero(doc.get("http_refused"))),
         ("shim fallbacks", nonzero(doc.get("fallbacks"))),
         ("rewrite conflicts", u(doc, "rewrite_conflicts").to_string()),
         ("context cut", u(doc, "context_truncations").to_string()),

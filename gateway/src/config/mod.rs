@@ -8,6 +8,7 @@
 //! rejection names the file, line, column and key.
 
 mod error;
+mod http;
 mod raw;
 mod rules;
 mod validate;
@@ -26,6 +27,7 @@ use crate::builtin::guard::Guard;
 use crate::subscribers::filter::Filter;
 
 pub use error::{ConfigError, LoadError};
+pub use http::HttpConfig;
 
 /// The embedded default, so `gateway serve` is useful with no file at all.
 pub const DEFAULT_TOML: &str = include_str!("default.toml");
@@ -43,6 +45,8 @@ pub struct Config {
     pub server: ServerConfig,
     /// In file order (merge keeps this order for equal priorities).
     pub subscribers: Vec<SubscriberConfig>,
+    /// `[http]`: the HTTP hook endpoint, off when `None`.
+    pub http: Option<HttpConfig>,
 }
 
 /// `[server]`.

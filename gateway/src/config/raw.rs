@@ -14,6 +14,7 @@ pub(super) struct RawConfig {
     pub(super) server: RawServer,
     #[serde(default)]
     pub(super) subscriber: Vec<RawSubscriber>,
+    pub(super) http: Option<super::http::RawHttp>,
 }
 
 #[derive(Debug, Default, Deserialize)]

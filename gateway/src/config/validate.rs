@@ -33,6 +33,7 @@ pub(super) fn parse(origin: &str, text: &str, env: &Env) -> Result<Config, Confi
     let at = Locator { file: origin, text };
     let raw: RawConfig = toml::from_str(text).map_err(|err| at.toml_error(&err))?;
     let server = server(&at, raw.server)?;
+    let http = raw.http.map(|h| super::http::http(&at, h)).transpose()?;
     let mut names = HashSet::new();
     let mut tables = subscriber_tables(text).into_iter();
     let mut subscribers = Vec::with_capacity(raw.subscriber.len());
@@ -53,6 +54,7 @@ pub(super) fn parse(origin: &str, text: &str, env: &Env) -> Result<Config, Confi
         origin: origin.to_owned(),
         server,
         subscribers,
+        http,
     })
 }
 

@@ -27,6 +27,7 @@ fn is_our_handler(handler: &Json) -> bool {
         .get("command")
         .and_then(Json::as_str)
         .is_some_and(command::is_ours)
+        || super::http::is_ours(handler)
 }
 
 /// Removes hookgate's handlers from one event's list; a group left with no

@@ -8,6 +8,7 @@ use hookgate_adapters::Agent;
 use super::agents::{FailSwitch, JsonFormat};
 use super::command::HookCommand;
 use super::hooks::{self, Shape, ShapeError};
+use super::http::HttpTarget;
 use super::json::Json;
 
 /// Why a config file cannot be edited.
@@ -28,6 +29,8 @@ pub(crate) struct Registration<'a> {
     pub(crate) events: &'a [&'a str],
     pub(crate) guarded: &'a [&'a str],
     pub(crate) command: &'a HookCommand,
+    /// `--transport http`: HTTP handlers to this endpoint instead.
+    pub(crate) http: Option<&'a HttpTarget>,
 }
 
 /// The file text with hookgate's handlers merged into `original` (`None`:
@@ -48,7 +51,14 @@ pub(crate) fn install(
     let events = events_mut(format, &mut root)?;
     for event in what.events {
         let guarded = what.command.fail_closed && what.guarded.contains(event);
-        let item = item(format, handler(format, &line, guarded));
+        let handler = match what.http {
+            Some(target) => {
+                let switch = guarded.then(|| fail_switch(format)).flatten();
+                super::http::handler(target, what.agent, format.timeout, guarded, switch)
+            }
+            None => handler(format, &line, guarded),
+        };
+        let item = item(format, handler);
         hooks::merge(events, event, item, format.shape)?;
     }
     Ok(root.render())
@@ -134,14 +144,20 @@ fn handler(format: &JsonFormat, line: &str, guarded: bool) -> Json {
     }
     members.push(("command".to_owned(), Json::str(line)));
     members.push(("timeout".to_owned(), Json::uint(format.timeout)));
-    if guarded && let Some((key, value)) = format.fail_closed {
-        let value = match value {
-            FailSwitch::True => Json::Bool(true),
-            FailSwitch::Text(text) => Json::str(text),
-        };
+    if guarded && let Some((key, value)) = fail_switch(format) {
         members.push((key.to_owned(), value));
     }
     Json::Object(members)
+}
+
+/// The agent's own fail-closed key and value, if it has one.
+fn fail_switch(format: &JsonFormat) -> Option<(&'static str, Json)> {
+    let (key, value) = format.fail_closed?;
+    let value = match value {
+        FailSwitch::True => Json::Bool(true),
+        FailSwitch::Text(text) => Json::str(text),
+    };
+    Some((key, value))
 }
 
 fn item(format: &JsonFormat, handler: Json) -> Json {
@@ -191,6 +207,7 @@ mod tests {
                     events: spec.events,
                     guarded: spec.guarded,
                     command: &cmd,
+                    http: None,
                 };
                 for original in [None, Some(ORIGINAL)] {
                     let once = install(format, original, what).unwrap();
@@ -223,6 +240,7 @@ mod tests {
             events: &["PreToolUse", "Stop"],
             guarded: spec.guarded,
             command: &cmd,
+            http: None,
         };
         let text = install(format, None, what).unwrap();
         let root = Json::parse(&text).unwrap();
@@ -254,6 +272,7 @@ mod tests {
             events: spec.events,
             guarded: spec.guarded,
             command: &cmd,
+            http: None,
         };
         for bad in [
             "[1]",

@@ -19,6 +19,7 @@ pub(crate) mod change;
 pub(crate) mod command;
 mod diff;
 mod hooks;
+mod http;
 pub(crate) mod json;
 pub(crate) mod json_config;
 pub(crate) mod script_dir;
@@ -82,6 +83,18 @@ pub(crate) struct InstallArgs {
     /// one: Claude Code `onFailure: "block"`, Cursor `failClosed`).
     #[arg(long)]
     pub(crate) fail_closed: bool,
+    /// How the agent reaches the gateway: `command` (the shim) or `http`
+    /// (the agent's own HTTP hooks to the gateway's `[http]` endpoint, no
+    /// process per hook; Claude Code and Qwen Code).
+    #[arg(long, value_enum, default_value_t = Transport::Command)]
+    pub(crate) transport: Transport,
+}
+
+/// How hooks reach the gateway.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Transport {
+    Command,
+    Http,
 }
 
 fn parse_agent(name: &str) -> Result<Agent, String> {
@@ -190,10 +203,26 @@ fn run_install(args: &InstallArgs) -> anyhow::Result<()> {
         socket,
         fail_closed: args.fail_closed,
     };
+    let http = match args.transport {
+        Transport::Command => None,
+        Transport::Http => {
+            if let Some(spec) = specs
+                .iter()
+                .find(|s| !hookgate_adapters::speaks_http(s.agent))
+            {
+                bail!(
+                    "{} has no HTTP hooks hookgate can answer; --transport http is for {}",
+                    spec.agent,
+                    hookgate_adapters::HTTP_AGENTS.map(Agent::as_str).join(", ")
+                );
+            }
+            Some(http::target(&command.socket)?)
+        }
+    };
     let project = args.target.scope == Scope::Project;
     for spec in specs {
         let path = spec.path(&base, project);
-        let (changes, skipped) = install_changes(spec, &path, &command)?;
+        let (changes, skipped) = install_changes(spec, &path, &command, http.as_ref())?;
         for event in &skipped {
             println!(
                 "{}: {} is not hookgate's; left alone, so `{event}` is not hooked",
@@ -208,6 +237,11 @@ fn run_install(args: &InstallArgs) -> anyhow::Result<()> {
             args.target.dry_run,
             change::apply_install,
         )?;
+        if http.is_some() && !args.target.dry_run {
+            for change in changes.iter().filter(|c| c.after.is_some()) {
+                http::make_private(&change.path)?;
+            }
+        }
     }
     if !args.target.dry_run {
         println!("Check the chain with: gateway doctor");
@@ -271,6 +305,7 @@ fn install_changes(
     spec: &AgentSpec,
     path: &Path,
     command: &HookCommand,
+    http: Option<&http::HttpTarget>,
 ) -> anyhow::Result<(Vec<Change>, Vec<String>)> {
     match &spec.format {
         Format::ScriptDir => script_dir::install(path, spec.events, command, spec.agent),
@@ -282,6 +317,7 @@ fn install_changes(
                 events: spec.events,
                 guarded: spec.guarded,
                 command,
+                http,
             };
             let after = json_config::install(format, before.as_deref(), what)
                 .with_context(|| format!("{}: {}", spec.agent, path.display()))?;

@@ -19,7 +19,7 @@ use dashmap::DashMap;
 use hookgate_adapters::{Agent, Decision, EventKind, FailMode, Loss, Permission};
 
 pub use latency::{Latency, LatencySnapshot};
-pub use reasons::{FALLBACK_REASONS, Refusal, Unparsed};
+pub use reasons::{FALLBACK_REASONS, HttpRefusal, Refusal, Unparsed};
 pub use snapshot::{EventCount, MergeCount, Snapshot, SubscriberSnapshot};
 pub use subscriber::{BreakerState, ErrorKind, State, StateSource, SubscriberStats};
 
@@ -110,6 +110,7 @@ pub struct Metrics {
     unparsed_replies: [AtomicU64; 2],
     oversize_replies: AtomicU64,
     refused: [AtomicU64; Refusal::ALL.len()],
+    http_refused: [AtomicU64; HttpRefusal::ALL.len()],
     fallbacks: [AtomicU64; FALLBACK_REASONS.len()],
     subscribers: DashMap<String, Arc<SubscriberStats>>,
     /// End-to-end time of every event (also unparsed ones).
@@ -141,6 +142,7 @@ impl Default for Metrics {
             unparsed_replies: zeros(),
             oversize_replies: AtomicU64::new(0),
             refused: zeros(),
+            http_refused: zeros(),
             fallbacks: zeros(),
             subscribers: DashMap::new(),
             latency: Latency::new(3),
@@ -215,6 +217,14 @@ impl Metrics {
     pub fn refused(&self, reason: Refusal) {
         let i = Refusal::ALL.iter().position(|r| *r == reason).unwrap_or(0);
         bump(&self.refused[i]);
+    }
+
+    pub fn http_refused(&self, reason: HttpRefusal) {
+        let i = HttpRefusal::ALL
+            .iter()
+            .position(|r| *r == reason)
+            .unwrap_or(0);
+        bump(&self.http_refused[i]);
     }
 
     pub fn rewrite_conflicts(&self, agent: Agent, n: usize) {

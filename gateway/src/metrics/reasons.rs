@@ -57,6 +57,66 @@ impl Refusal {
     }
 }
 
+/// Why the HTTP hook endpoint refused a request or connection (answered
+/// with an error status, or closed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HttpRefusal {
+    /// No `Authorization: Bearer` token.
+    NoToken,
+    /// A token, but not this gateway's.
+    BadToken,
+    /// The connecting socket belongs to another user (Linux).
+    ForeignUid,
+    /// The connecting socket's owner could not be found (Linux).
+    NoPeerUid,
+    /// Not `POST /hook/<agent>[/<event>]` for an agent with HTTP hooks.
+    NotFound,
+    /// No `Content-Length`, or a body over the frame's limit.
+    Oversize,
+    /// The body did not arrive before the read deadline.
+    ReadTimeout,
+    /// Every open-connection place is taken: closed at once.
+    TooManyConnections,
+    /// No evaluation slot within the queue wait: answered with the hook
+    /// call's fail mode.
+    Busy,
+    /// The body does not fit in the memory budget now: answered with the
+    /// hook call's fail mode.
+    OverBudget,
+}
+
+impl HttpRefusal {
+    /// Every reason, in a stable order (the index of the counter array).
+    pub const ALL: [HttpRefusal; 10] = [
+        HttpRefusal::NoToken,
+        HttpRefusal::BadToken,
+        HttpRefusal::ForeignUid,
+        HttpRefusal::NoPeerUid,
+        HttpRefusal::NotFound,
+        HttpRefusal::Oversize,
+        HttpRefusal::ReadTimeout,
+        HttpRefusal::TooManyConnections,
+        HttpRefusal::Busy,
+        HttpRefusal::OverBudget,
+    ];
+
+    /// Name used in metric labels.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HttpRefusal::NoToken => "no_token",
+            HttpRefusal::BadToken => "bad_token",
+            HttpRefusal::ForeignUid => "foreign_uid",
+            HttpRefusal::NoPeerUid => "no_peer_uid",
+            HttpRefusal::NotFound => "not_found",
+            HttpRefusal::Oversize => "oversize",
+            HttpRefusal::ReadTimeout => "read_timeout",
+            HttpRefusal::TooManyConnections => "too_many_connections",
+            HttpRefusal::Busy => "busy",
+            HttpRefusal::OverBudget => "over_budget",
+        }
+    }
+}
+
 /// Why a payload was not understood (it then gets the hook call's fail
 /// mode: the agent's neutral reply, or its blocking one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

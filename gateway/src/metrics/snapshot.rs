@@ -12,7 +12,7 @@ use hookgate_adapters::{Agent, EventKind};
 use serde::Serialize;
 
 use super::latency::LatencySnapshot;
-use super::{FALLBACK_REASONS, LOSSES, Metrics, Outcome, Refusal, Unparsed};
+use super::{FALLBACK_REASONS, HttpRefusal, LOSSES, Metrics, Outcome, Refusal, Unparsed};
 
 /// A point-in-time copy of [`Metrics`].
 #[derive(Debug, Clone, Serialize)]
@@ -32,6 +32,8 @@ pub struct Snapshot {
     pub oversize_replies: u64,
     /// Connections closed unanswered, by reason.
     pub refused: BTreeMap<&'static str, u64>,
+    /// HTTP hook requests and connections refused, by reason.
+    pub http_refused: BTreeMap<&'static str, u64>,
     /// Shim fallbacks (answers without the gateway), by reason.
     pub fallbacks: BTreeMap<&'static str, u64>,
     pub rewrite_conflicts: u64,
@@ -52,6 +54,11 @@ impl Snapshot {
     /// The refusal counter for `reason`.
     pub fn refusals(&self, reason: Refusal) -> u64 {
         self.refused.get(reason.as_str()).copied().unwrap_or(0)
+    }
+
+    /// The HTTP refusal counter for `reason`.
+    pub fn http_refusals(&self, reason: HttpRefusal) -> u64 {
+        self.http_refused.get(reason.as_str()).copied().unwrap_or(0)
     }
 
     /// The stats of subscriber `name`, if it exists.
@@ -198,6 +205,10 @@ impl Metrics {
             unparsed_replies: labelled(["open", "closed"], &self.unparsed_replies),
             oversize_replies: load(&self.oversize_replies),
             refused: labelled(Refusal::ALL.map(Refusal::as_str), &self.refused),
+            http_refused: labelled(
+                HttpRefusal::ALL.map(HttpRefusal::as_str),
+                &self.http_refused,
+            ),
             fallbacks: labelled(FALLBACK_REASONS, &self.fallbacks),
             rewrite_conflicts: self.merge.iter().map(|m| load(&m.rewrite_conflicts)).sum(),
             context_truncations: self

@@ -48,6 +48,8 @@ pub struct Server {
     pub pipeline: Arc<Pipeline>,
     pub metrics: Arc<Metrics>,
     pub config: ServerConfig,
+    /// The bytes in flight, shared with the HTTP endpoint.
+    pub budget: Budget,
 }
 
 /// What every connection task shares.
@@ -79,7 +81,7 @@ impl Server {
             pipeline: Arc::clone(&self.pipeline),
             metrics: Arc::clone(&self.metrics),
             slots: Arc::new(Semaphore::new(self.config.max_connections)),
-            budget: Budget::new(self.config.memory_budget),
+            budget: self.budget.clone(),
             read_timeout: self.config.read_timeout,
             queue_wait: self.config.queue_wait,
         });
@@ -273,10 +275,19 @@ async fn connection(mut stream: Connection, _open: OwnedSemaphorePermit, shared:
 
 /// An evaluation slot, waiting at most `queue_wait` for one.
 async fn slot(shared: &Shared) -> Option<OwnedSemaphorePermit> {
-    if let Ok(permit) = Arc::clone(&shared.slots).try_acquire_owned() {
+    take_slot(&shared.slots, shared.queue_wait).await
+}
+
+/// A permit of `slots`, waiting at most `wait` for one (the HTTP endpoint
+/// takes its slots the same way).
+pub(crate) async fn take_slot(
+    slots: &Arc<Semaphore>,
+    wait: Duration,
+) -> Option<OwnedSemaphorePermit> {
+    if let Ok(permit) = Arc::clone(slots).try_acquire_owned() {
         return Some(permit);
     }
-    let waited = tokio::time::timeout(shared.queue_wait, Arc::clone(&shared.slots).acquire_owned());
+    let waited = tokio::time::timeout(wait, Arc::clone(slots).acquire_owned());
     waited.await.ok()?.ok()
 }
 

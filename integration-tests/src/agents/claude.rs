@@ -21,7 +21,7 @@ pub(crate) const DEFAULT_HOOKS: [&str; 6] = [
 ];
 
 /// Which Claude Code runs, and how its Bash permission is set.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct Options {
     pub(crate) which: ClaudeCode,
     /// `--permission-mode default` instead of `--allowedTools Bash`.
@@ -29,6 +29,11 @@ pub(crate) struct Options {
     /// No `--settings`: the hooks are those `gateway install` wrote into
     /// `~/.claude/settings.json`.
     pub(crate) installed_hooks: bool,
+    /// `type: "http"` hooks POSTing to this URL (with the token header)
+    /// instead of command hooks running the shim.
+    pub(crate) http_url: Option<String>,
+    /// The HTTP hooks carry `onFailure: "block"`.
+    pub(crate) http_block: bool,
 }
 
 /// Writes `settings.json` and returns how to start Claude Code.
@@ -53,7 +58,11 @@ pub(crate) fn prepare(
     let mut args = vec!["-p".to_owned(), prompt.to_owned()];
     if !options.installed_hooks {
         let settings = paths.root.join("settings.json");
-        std::fs::write(&settings, settings_json(hooks, shim).to_string())?;
+        let hook = match &options.http_url {
+            Some(url) => http_hook(url, options.http_block),
+            None => command_hook(shim),
+        };
+        std::fs::write(&settings, settings_json(hooks, &hook).to_string())?;
         args.extend(["--settings".to_owned(), settings.display().to_string()]);
     }
     args.extend(permissions.map(str::to_owned));
@@ -74,16 +83,36 @@ pub(crate) fn prepare(
     })
 }
 
-/// `{"hooks": {"<Event>": [{"hooks": [{"type": "command", "command":
-/// "'<shim>' claude-code"}]}]}}`: no matcher, so every tool matches.
-fn settings_json(hooks: &[String], shim: &Path) -> Value {
+/// `{"type": "command", "command": "'<shim>' claude-code"}`.
+fn command_hook(shim: &Path) -> Value {
     let command = format!("{} claude-code", shell_quote(&shim.display().to_string()));
+    json!({"type": "command", "command": command})
+}
+
+/// An HTTP hook to `url` carrying the gateway's token from the
+/// environment (`gateway install --transport http` writes the token
+/// itself; both reach the same header).
+fn http_hook(url: &str, block: bool) -> Value {
+    let var = crate::http_hook::TOKEN_VAR;
+    let mut hook = json!({
+        "type": "http",
+        "url": url,
+        "headers": {"Authorization": format!("Bearer ${var}")},
+        "allowedEnvVars": [var],
+        "timeout": 30,
+    });
+    if block {
+        hook["onFailure"] = json!("block");
+    }
+    hook
+}
+
+/// `{"hooks": {"<Event>": [{"hooks": [<hook>]}]}}`: no matcher, so every
+/// tool matches.
+fn settings_json(hooks: &[String], hook: &Value) -> Value {
     let mut events = Map::new();
     for event in hooks {
-        events.insert(
-            event.clone(),
-            json!([{"hooks": [{"type": "command", "command": command}]}]),
-        );
+        events.insert(event.clone(), json!([{"hooks": [hook]}]));
     }
     json!({"hooks": events})
 }
@@ -96,7 +125,7 @@ mod tests {
     fn every_hooked_event_runs_the_shim() {
         let settings = settings_json(
             &["PreToolUse".to_owned(), "Stop".to_owned()],
-            Path::new("/opt/it's/gateway-shim"),
+            &command_hook(Path::new("/opt/it's/gateway-shim")),
         );
         for event in ["PreToolUse", "Stop"] {
             assert_eq!(

@@ -29,14 +29,15 @@ pub(crate) fn prepare(
     port: u16,
     prompt: &str,
     hooks: &[String],
-    shim: &Path,
+    (shim, http_url): (&Path, Option<&str>),
 ) -> std::io::Result<Launch> {
     let dir = paths.home.join(".qwen");
     std::fs::create_dir_all(&dir)?;
-    std::fs::write(
-        dir.join("settings.json"),
-        settings_json(hooks, shim).to_string(),
-    )?;
+    let mut settings = settings_json(hooks, shim);
+    if let Some(url) = http_url {
+        settings["hooks"] = http_hooks(hooks, url);
+    }
+    std::fs::write(dir.join("settings.json"), settings.to_string())?;
     let args = [
         "-p",
         prompt,
@@ -72,6 +73,24 @@ fn settings_json(hooks: &[String], shim: &Path) -> Value {
         "general": {"disableAutoUpdate": true},
         "hooks": events,
     })
+}
+
+/// `type: "http"` hooks to `url` with the token header from the
+/// environment; their timeout is in seconds.
+fn http_hooks(hooks: &[String], url: &str) -> Value {
+    let var = crate::http_hook::TOKEN_VAR;
+    let hook = json!({
+        "type": "http",
+        "url": url,
+        "headers": {"Authorization": format!("Bearer ${{{var}}}")},
+        "allowedEnvVars": [var],
+        "timeout": 30,
+    });
+    hooks
+        .iter()
+        .map(|event| (event.clone(), json!([{"matcher": "", "hooks": [hook]}])))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
 }
 
 #[cfg(test)]

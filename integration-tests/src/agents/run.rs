@@ -12,7 +12,7 @@ use tokio::sync::Semaphore;
 
 use super::copilot::Case;
 use super::install::{self, ClaudeCode, Clis, NpmCli, clis, npm_cli};
-use super::isolation::isolation;
+use super::isolation::{Isolation, isolation};
 use super::outcome::AgentOutcome;
 use super::{claude, cline, codex, copilot, droid, gemini, qwen};
 use crate::binaries::binaries;
@@ -132,6 +132,10 @@ pub struct AgentRun {
     ask_permissions: bool,
     /// Installs the hooks into the run's HOME (see `installed_hooks`).
     installer: Option<fn(&Path)>,
+    /// The agent's HTTP hook URL (see `http_hooks`).
+    http_url: Option<String>,
+    /// Its HTTP hooks block when they fail (`onFailure: "block"`).
+    http_block: bool,
 }
 
 impl AgentRun {
@@ -181,6 +185,8 @@ impl AgentRun {
             claude: ClaudeCode::Oldest,
             ask_permissions: false,
             installer: None,
+            http_url: None,
+            http_block: false,
         }
     }
 
@@ -198,6 +204,28 @@ impl AgentRun {
     /// no hooks, so the installer merges into them as into a user's config.
     pub fn installed_hooks(mut self, install: fn(&Path)) -> Self {
         self.installer = Some(install);
+        self
+    }
+
+    /// Claude Code and Qwen Code: `type: "http"` hooks to `endpoint` (the token in the
+    /// agent's environment, read by the hook's header) instead of the
+    /// shim. The run then shares the host's network: the endpoint is on
+    /// the gateway's loopback, which a private network namespace does not
+    /// reach (the agent stays offline by its settings, as without one).
+    pub fn http_hooks(self, endpoint: &crate::http_hook::HttpEndpoint) -> Self {
+        let route = match self.agent {
+            Agent::QwenCode => "qwen-code",
+            _ => "claude-code",
+        };
+        let mut run = self.env(crate::http_hook::TOKEN_VAR, &endpoint.token);
+        run.http_url = Some(endpoint.url(route));
+        run
+    }
+
+    /// Claude Code: its HTTP hooks say `onFailure: "block"` (2.1.295+):
+    /// a hook that cannot be sent or answered blocks.
+    pub fn http_fail_closed(mut self) -> Self {
+        self.http_block = true;
         self
     }
 
@@ -308,6 +336,8 @@ impl AgentRun {
                     which: self.claude,
                     ask_permissions: self.ask_permissions,
                     installed_hooks: self.installer.is_some(),
+                    http_url: self.http_url.clone(),
+                    http_block: self.http_block,
                 };
                 claude::prepare(clis, options, paths, port, prompt, hooks, shim)
             }
@@ -315,7 +345,8 @@ impl AgentRun {
                 cline::prepare(clis, paths, port, prompt, hooks, shim)
             }
             (Agent::QwenCode, Installed::Single(program)) => {
-                qwen::prepare(program, paths, port, prompt, hooks, shim)
+                let http = self.http_url.as_deref();
+                qwen::prepare(program, paths, port, prompt, hooks, (shim, http))
             }
             (Agent::Droid, Installed::Single(program)) => {
                 droid::prepare(program, paths, port, prompt, hooks, shim)
@@ -356,7 +387,12 @@ impl AgentRun {
         args.extend(launch.args);
         let stdout_path = root.join("stdout.txt");
         let stderr_path = root.join("stderr.txt");
-        let mut command = isolation().command(&self.fake_model, &args);
+        let host_network = Isolation::Unavailable("HTTP hooks reach the gateway's loopback".into());
+        let isolation = match self.http_url {
+            Some(_) => &host_network,
+            None => isolation(),
+        };
+        let mut command = isolation.command(&self.fake_model, &args);
         command
             .env_clear()
             .envs(base_env(&self.paths))

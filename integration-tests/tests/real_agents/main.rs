@@ -24,6 +24,7 @@ mod conformance;
 mod copilot;
 mod droid;
 mod gemini_cli;
+mod http_hooks;
 mod installed;
 mod qwen_code;
 mod scenario;

@@ -8,8 +8,11 @@
 //! tool-call cycle as the agent lives it: its PreToolUse hook, the tool,
 //! the next model round trip. Only PreToolUse is hooked, so the cycle's
 //! difference from the run without hooks is one hook call's cost. The
-//! variants (no hook, a minimal bash hook, the shim to a gateway) alternate
-//! run by run, round-robin; medians over every cycle of every run.
+//! variants (no hook, a minimal bash hook, the shim to a gateway, an HTTP
+//! hook to a gateway) alternate run by run, round-robin; medians over
+//! every cycle of every run. HTTP-hook runs share the host's network (the
+//! harness's rule: the endpoint is on the gateway's loopback); the others
+//! run in private namespaces.
 
 use std::fmt::Write as _;
 use std::os::unix::fs::PermissionsExt as _;
@@ -19,6 +22,7 @@ use std::time::Duration;
 use anyhow::{Context as _, bail};
 use hookgate_integration_tests::agents::{Agent, AgentRun, ClaudeCode};
 use hookgate_integration_tests::fake_model::{Script, Step};
+use hookgate_integration_tests::http_hook::HttpEndpoint;
 use tokio::runtime::Runtime;
 
 use crate::artifacts::Artifacts;
@@ -58,16 +62,18 @@ enum Hook {
     None,
     Bash,
     Shim,
+    Http,
 }
 
 impl Hook {
-    const ALL: [Hook; 3] = [Hook::None, Hook::Bash, Hook::Shim];
+    const ALL: [Hook; 4] = [Hook::None, Hook::Bash, Hook::Shim, Hook::Http];
 
     fn label(self) -> &'static str {
         match self {
             Hook::None => "no hook",
             Hook::Bash => "bash hook (`input=$(cat)`, allow)",
             Hook::Shim => "gateway-shim → gateway, no subscribers",
+            Hook::Http => "HTTP hook → gateway, no subscribers (no process)",
         }
     }
 }
@@ -78,6 +84,7 @@ pub(crate) fn run(
     runs: usize,
 ) -> anyhow::Result<AgentCost> {
     let gateway = Gateway::start(&artifacts.gateway, &config_toml(&[]))?;
+    let http = crate::http_hook::start(artifacts)?;
     let dir = tempfile::tempdir().context("creating the hook directory")?;
     let bash_hook = dir.path().join("hook.sh");
     std::fs::write(&bash_hook, BASH_HOOK).context("writing the bash hook")?;
@@ -85,17 +92,19 @@ pub(crate) fn run(
         .context("making the bash hook executable")?;
     let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); Hook::ALL.len()];
     let mut to_command: Vec<Vec<Duration>> = vec![Vec::new(); Hook::ALL.len()];
-    let mut shim_calls = 0;
+    let (mut shim_calls, mut http_calls) = (0, 0);
     // One discarded round first: the first runs warm the page cache.
     for round in 0..=runs {
         for i in 0..Hook::ALL.len() {
             let index = (round + i) % Hook::ALL.len();
             let hook = Hook::ALL[index];
             let (gaps, starts) = runtime
-                .block_on(one_run(artifacts, &gateway, &bash_hook, hook))
+                .block_on(one_run(artifacts, (&gateway, &http.1), &bash_hook, hook))
                 .with_context(|| format!("Claude Code with {}", hook.label()))?;
-            if hook == Hook::Shim {
-                shim_calls += CALLS;
+            match hook {
+                Hook::Shim => shim_calls += CALLS,
+                Hook::Http => http_calls += CALLS,
+                Hook::None | Hook::Bash => {}
             }
             if round > 0 {
                 samples[index].extend(gaps);
@@ -107,9 +116,13 @@ pub(crate) fn run(
     if let Some(record) = gateway.fallback_record() {
         bail!("some shim calls inside Claude Code fell back:\n{record}");
     }
-    let answered = pre_tool_events(&gateway)?;
+    let answered = gateway.pre_tool_events()?;
     if answered < shim_calls as u64 {
         bail!("the gateway answered {answered} of {shim_calls} PreToolUse calls");
+    }
+    let over_http = http.0.pre_tool_events()?;
+    if over_http < http_calls as u64 {
+        bail!("the HTTP endpoint answered {over_http} of {http_calls} PreToolUse calls");
     }
     let rows = Hook::ALL
         .iter()
@@ -133,13 +146,13 @@ pub(crate) fn run(
 /// from each `tool_use`'s arrival to its command running.
 async fn one_run(
     artifacts: &Artifacts,
-    gateway: &Gateway,
+    (gateway, endpoint): (&Gateway, &HttpEndpoint),
     bash_hook: &Path,
     hook: Hook,
 ) -> anyhow::Result<(Vec<Duration>, Vec<Duration>)> {
     let program: &Path = match hook {
         Hook::Bash => bash_hook,
-        Hook::None | Hook::Shim => &artifacts.shim,
+        Hook::None | Hook::Shim | Hook::Http => &artifacts.shim,
     };
     let run = AgentRun::with_hook_program(Agent::ClaudeCode, &artifacts.fake_model, program)
         .claude_code(CLAUDE)
@@ -155,6 +168,11 @@ async fn one_run(
             &["PreToolUse"]
         })
         .script(script(&marks));
+    let run = if hook == Hook::Http {
+        run.http_hooks(endpoint)
+    } else {
+        run
+    };
     let outcome = run.run().await;
     if outcome.status().is_none_or(|s| !s.success()) {
         bail!("Claude Code failed:\n{outcome}");
@@ -230,19 +248,6 @@ fn read_stamps(marks: &Path) -> anyhow::Result<Vec<f64>> {
         .collect()
 }
 
-/// PreToolUse events the gateway answered.
-fn pre_tool_events(gateway: &Gateway) -> anyhow::Result<u64> {
-    let status = gateway.status_json()?;
-    let events = status["events"]
-        .as_array()
-        .context("status without events")?;
-    Ok(events
-        .iter()
-        .filter(|e| e["event"] == "PreToolUse" || e["event"] == "pre_tool_use")
-        .filter_map(|e| e["count"].as_u64())
-        .sum())
-}
-
 /// The report's section 1b.
 pub(crate) fn render(out: &mut String, cost: &AgentCost) {
     let Some(first) = cost.rows.first() else {
@@ -255,7 +260,7 @@ pub(crate) fn render(out: &mut String, cost: &AgentCost) {
     );
     let _ = writeln!(
         out,
-        "Claude Code {} (`-p`, headless, against the fake model on loopback, in a private network namespace, as the real-agent tests run it) makes {CALLS} Bash tool calls per run; only PreToolUse is hooked. Each call's command appends bash's `$EPOCHREALTIME` to a file. \"tool_use → command\" is from the moment Claude Code received the model's `tool_use` (its session transcript's timestamp, ms) to that command running: the hook plus the Bash tool's start. \"Cycle\" is from one command to the next: the hook, the tool, the next model round trip. The variants alternate run by run, round-robin, {} runs each after one discarded round. The bash hook counted its calls and the gateway counted the shim's; a run where either missed a call, or a shim fell back, aborts the bench.\n",
+        "Claude Code {} (`-p`, headless, against the fake model on loopback, in a private network namespace, as the real-agent tests run it) makes {CALLS} Bash tool calls per run; only PreToolUse is hooked. Each call's command appends bash's `$EPOCHREALTIME` to a file. \"tool_use → command\" is from the moment Claude Code received the model's `tool_use` (its session transcript's timestamp, ms) to that command running: the hook plus the Bash tool's start. \"Cycle\" is from one command to the next: the hook, the tool, the next model round trip. The variants alternate run by run, round-robin, {} runs each after one discarded round. The HTTP-hook runs share the host's network (their endpoint is on the gateway's loopback), the others run in private namespaces. The bash hook counted its calls and the gateways counted the shim's and the HTTP hook's; a run where either missed a call, or a shim fell back, aborts the bench.\n",
         cost.claude_version, cost.runs,
     );
     let _ = writeln!(

@@ -145,6 +145,19 @@ impl Gateway {
         serde_json::from_slice(&output.stdout).context("gateway status --json is not JSON")
     }
 
+    /// PreToolUse events the gateway answered, by `gateway status`.
+    pub(crate) fn pre_tool_events(&self) -> anyhow::Result<u64> {
+        let status = self.status_json()?;
+        let events = status["events"]
+            .as_array()
+            .context("status without events")?;
+        Ok(events
+            .iter()
+            .filter(|e| e["event"] == "pre_tool_use")
+            .filter_map(|e| e["count"].as_u64())
+            .sum())
+    }
+
     /// What the gateway logged (warnings and errors).
     pub(crate) fn stderr(&self) -> String {
         std::fs::read_to_string(&self.stderr_path).unwrap_or_default()

@@ -23,6 +23,7 @@ use crate::options::Sizes;
 use crate::spawn::HookIo;
 use crate::stats::Summary;
 use crate::subscriber::BenchSubscriber;
+use hookgate_integration_tests::http_hook::HttpEndpoint;
 
 /// One measured hook variant.
 #[derive(Debug, Clone)]
@@ -48,6 +49,9 @@ pub(crate) struct HookCost {
     pub(crate) independent_runs: usize,
     /// The breaker-open gateway's subscriber status after the loop.
     pub(crate) breaker: BreakerSeen,
+    /// Times (k)'s keep-alive connection had been closed (idle) and was
+    /// reopened, untimed.
+    pub(crate) http_reconnects: usize,
 }
 
 impl HookCost {
@@ -81,6 +85,9 @@ enum Kind {
     /// Reference only: the same request sent by the bench itself over the
     /// gateway's socket, no process spawned.
     InProcess(std::path::PathBuf),
+    /// The HTTP hook: no process, the payload POSTed by the bench's
+    /// keep-alive client (an agent's `type: "http"` hook).
+    Http,
 }
 
 struct Variant {
@@ -103,6 +110,8 @@ struct Peers {
     /// Its only subscriber was killed; its breaker is open.
     breaker: Gateway,
     scripts: Scripts,
+    /// Serves HTTP hooks, no subscribers.
+    http: (Gateway, HttpEndpoint),
     _dir: tempfile::TempDir,
 }
 
@@ -118,12 +127,15 @@ pub(crate) fn run(
     let idle_memory = peers.bare.memory()?;
     let mut variants = variants(artifacts, &native, &peers);
     let frame = crate::client::request_frame(payload);
+    let endpoint = &peers.http.1;
+    let mut http = runtime.block_on(crate::http_hook::connect(endpoint.addr))?;
+    let mut http_reconnects = 0;
 
     let spawned: Vec<(char, HookCommand)> = variants
         .iter()
         .filter_map(|v| match &v.kind {
             Kind::Process(command) => Some((v.key, command.clone())),
-            Kind::InProcess(_) => None,
+            Kind::InProcess(_) | Kind::Http => None,
         })
         .collect();
     let spawned: Vec<(char, &HookCommand)> = spawned.iter().map(|(k, c)| (*k, c)).collect();
@@ -144,6 +156,22 @@ pub(crate) fn run(
                     runtime
                         .block_on(crate::client::call(socket, &frame))
                         .map(|_| start.elapsed())
+                }
+                Kind::Http => {
+                    let timed = |http: &mut _| {
+                        let start = Instant::now();
+                        runtime
+                            .block_on(crate::http_hook::call(http, endpoint, payload))
+                            .map(|()| start.elapsed())
+                    };
+                    // The gateway closes a keep-alive connection idle past
+                    // its read deadline (the C loop's chunks take longer):
+                    // reconnect, untimed, as an agent's client would.
+                    timed(&mut http).or_else(|_| {
+                        http = runtime.block_on(crate::http_hook::connect(endpoint.addr))?;
+                        http_reconnects += 1;
+                        timed(&mut http)
+                    })
                 }
             }
             .with_context(|| format!("({}) {}", variant.key, variant.label))?;
@@ -194,6 +222,7 @@ pub(crate) fn run(
         noop_build: native.noop_build.clone(),
         independent_runs,
         breaker,
+        http_reconnects,
     })
 }
 
@@ -224,6 +253,7 @@ fn start_peers(runtime: &Runtime, artifacts: &Artifacts, io: &mut HookIo) -> any
         BREAKER_COOLDOWN.as_millis()
     );
     let breaker = Gateway::start(&artifacts.gateway, &breaker_toml)?;
+    let http = crate::http_hook::start(artifacts)?;
     let dir = tempfile::tempdir().context("creating the scripts directory")?;
     let scripts = Scripts::write(dir.path(), stub.port())?;
     open_breaker(io, &shim_command(artifacts, &breaker), &breaker, doomed)?;
@@ -235,6 +265,7 @@ fn start_peers(runtime: &Runtime, artifacts: &Artifacts, io: &mut HookIo) -> any
         with_sub,
         breaker,
         scripts,
+        http,
         _dir: dir,
     })
 }
@@ -318,6 +349,13 @@ fn variants(artifacts: &Artifacts, native: &Native, peers: &Peers) -> Vec<Varian
             Expect::StubReply,
         ),
         Variant {
+            key: 'k',
+            label: "HTTP hook: the payload POSTed to the gateway by a keep-alive client, no process",
+            kind: Kind::Http,
+            expect: Expect::GatewayAllow,
+            samples: Vec::new(),
+        },
+        Variant {
             key: 'h',
             label: "reference: (a)'s request sent by the bench, no spawn",
             kind: Kind::InProcess(peers.reference.socket().to_path_buf()),
@@ -367,6 +405,10 @@ fn verify(peers: &Peers, rounds: usize) -> anyhow::Result<()> {
         }
     }
     let rounds = rounds as u64;
+    let over_http = peers.http.0.pre_tool_events()?;
+    if over_http < rounds {
+        bail!("the HTTP endpoint answered {over_http} of {rounds} hook calls");
+    }
     if peers.subscriber.calls() < rounds {
         bail!(
             "the subscriber answered {} of {rounds} events",

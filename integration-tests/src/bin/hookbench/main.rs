@@ -21,6 +21,7 @@ mod crosscheck;
 mod fanout;
 mod gateway;
 mod hook_cost;
+mod http_hook;
 mod http_stub;
 mod machine;
 mod memory;
@@ -63,6 +64,7 @@ pub(crate) struct Results {
     pub(crate) adapters: Option<adapters_cost::AdaptersCost>,
     pub(crate) fanout: Option<fanout::Fanout>,
     pub(crate) throughput: Option<throughput::Throughput>,
+    pub(crate) http: Option<http_hook::HttpHook>,
     pub(crate) memory: Option<memory::MemoryRun>,
     pub(crate) shim: Option<memory::ShimBinary>,
 }
@@ -149,6 +151,9 @@ fn run(options: &Options) -> anyhow::Result<PathBuf> {
     let throughput = section(Section::Throughput)
         .then(|| throughput::run(&runtime, &artifacts, sizes, &payload))
         .transpose()?;
+    let http = section(Section::Http)
+        .then(|| http_hook::run(&runtime, &artifacts, sizes, &payload))
+        .transpose()?;
     let (memory, shim) = if section(Section::Memory) {
         (
             Some(memory::run(&runtime, &artifacts, sizes, &payload)?),
@@ -170,6 +175,7 @@ fn run(options: &Options) -> anyhow::Result<PathBuf> {
         adapters,
         fanout,
         throughput,
+        http,
         memory,
         shim,
     };

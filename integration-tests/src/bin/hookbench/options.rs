@@ -14,7 +14,7 @@ usage: hookbench [--quick] [--no-build] [--only SECTIONS] [--out PATH]
 
   --quick          small counts: checks the suite, numbers are not for publishing
   --no-build       use the already built release gateway and static gateway-shim
-  --only SECTIONS  comma-separated subset of: hook,claude,fanout,throughput,memory
+  --only SECTIONS  comma-separated subset of: hook,claude,fanout,throughput,http,memory
   --out PATH       where to write the report (default: BENCHMARKS.md at the
                    workspace root; with --quick: target/hookbench/BENCHMARKS.quick.md)
   --refresh-findings
@@ -29,15 +29,17 @@ pub(crate) enum Section {
     Agent,
     Fanout,
     Throughput,
+    Http,
     Memory,
 }
 
 impl Section {
-    const ALL: [Section; 5] = [
+    const ALL: [Section; 6] = [
         Section::Hook,
         Section::Agent,
         Section::Fanout,
         Section::Throughput,
+        Section::Http,
         Section::Memory,
     ];
 
@@ -51,6 +53,7 @@ impl Section {
             Section::Agent => "claude",
             Section::Fanout => "fanout",
             Section::Throughput => "throughput",
+            Section::Http => "http",
             Section::Memory => "memory",
         }
     }

@@ -73,6 +73,7 @@ pub(crate) fn render(results: &Results, findings: Option<&str>) -> String {
     crate::report_hook::agent_section(&mut out, results);
     fanout_section(&mut out, results);
     throughput_section(&mut out, results);
+    crate::http_hook::section(&mut out, results.http.as_ref());
     memory_section(&mut out, results);
 
     if let Some(findings) = findings {

@@ -35,7 +35,7 @@ pub(crate) fn hook_section(out: &mut String, results: &Results) {
     let _ = writeln!(out, "## 1. Hook call cost, whole process\n");
     let _ = writeln!(
         out,
-        "Each hook is spawned as an agent spawns it: `posix_spawn` (std's `Command`, which takes glibc's posix_spawn path here), the Claude Code `PreToolUse` sample payload (adapters/test_data/claude-code/PreToolUse.json) as a FILE on stdin, stdout a pipe read to EOF, stderr /dev/null; timed from spawn to exit, nothing else in the timer. All rows run in one loop, each round in a new shuffled order (a fixed order gives each row a fixed predecessor), {n} measured rounds after warm-up. The shims run with `HOOKGATE_FAIL=closed`, so a call that missed the gateway would deny and abort the run; script replies must be the stub's `{{}}`. (i) is a static C no-op compiled in the run (`{}`, {}); (g) is the shim's own start-up without a call; (h) is (a)'s request sent by the bench over the socket of a gateway of its own (so it never warms (a)'s), no process: the gateway's round trip as the shim sees it. (j) is issue 17's figure: the gateway's only remote subscriber was killed and its breaker is open ({BREAKER_FAILURES} failures open it, {} s cool-down, then one probe).\n",
+        "Each hook is spawned as an agent spawns it: `posix_spawn` (std's `Command`, which takes glibc's posix_spawn path here), the Claude Code `PreToolUse` sample payload (adapters/test_data/claude-code/PreToolUse.json) as a FILE on stdin, stdout a pipe read to EOF, stderr /dev/null; timed from spawn to exit, nothing else in the timer. All rows run in one loop, each round in a new shuffled order (a fixed order gives each row a fixed predecessor), {n} measured rounds after warm-up. The shims run with `HOOKGATE_FAIL=closed`, so a call that missed the gateway would deny and abort the run; script replies must be the stub's `{{}}`. (i) is a static C no-op compiled in the run (`{}`, {}); (g) is the shim's own start-up without a call; (h) is (a)'s request sent by the bench over the socket of a gateway of its own (so it never warms (a)'s), no process: the gateway's round trip as the shim sees it. (k) is the HTTP hook: the same payload POSTed with the token to a no-subscriber gateway's `[http]` endpoint by the bench's keep-alive client, no process (what an agent's `type: \"http\"` hook costs on the wire; section \"HTTP hook endpoint\" below has its throughput). (j) is issue 17's figure: the gateway's only remote subscriber was killed and its breaker is open ({BREAKER_FAILURES} failures open it, {} s cool-down, then one probe).\n",
         hook.noop_build,
         hook.cc_version,
         BREAKER_COOLDOWN.as_secs()
@@ -78,6 +78,11 @@ pub(crate) fn hook_section(out: &mut String, results: &Results) {
         out,
         "\n(j)'s subscriber after the loop: breaker `{}`, {} calls answered without calling it (`breaker_open`), {} failed connect attempts (the opening ones and the probes).",
         b.state, b.skipped, b.attempts
+    );
+    let _ = writeln!(
+        out,
+        "(k)'s keep-alive connection was found closed (idle past the gateway's read deadline, while the C loop ran) and reopened untimed {} times.",
+        hook.http_reconnects
     );
     if let (Some(j), Some(g), Some(h)) = (hook.median('j'), hook.median('g'), hook.median('h')) {
         let _ = writeln!(

@@ -1,0 +1,291 @@
+//! One HTTP hook request: the token, the route, the body under the memory
+//! budget and a deadline, an evaluation slot, the pipeline, the answer.
+//!
+//! The route names the agent as the shim's arguments do:
+//! `POST /hook/<agent>[/<event>][?fail=closed]`, where `<event>` is for
+//! payloads that name none and `fail` is the hook call's fail mode
+//! (forwarded like the shim's `HOOKGATE_FAIL`).
+
+use hookgate_adapters::{self as adapters, Agent, FailMode, HttpReply};
+use hookgate_wire::{FAIL_MODE_VAR, MAX_STDIN, Request};
+use http::header::{AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, WWW_AUTHENTICATE};
+use http::{HeaderValue, Method, Response, StatusCode};
+use http_body_util::{BodyExt as _, Full, Limited};
+use hyper::body::Bytes;
+use hyper::body::Incoming;
+
+use super::Shared;
+use crate::metrics::HttpRefusal;
+use crate::warnings::{self, Warning};
+
+/// Told to the user and model when a fail-closed hook call is blocked
+/// because no decision could be had in time.
+const BUSY_MESSAGE: &str = "hookgate blocked this: the gateway is too busy to decide now (fail-closed); \
+     `gateway status` counts it under `http refused`";
+
+/// Where a request goes.
+#[derive(Debug, PartialEq, Eq)]
+struct Route {
+    agent: Agent,
+    event: Option<String>,
+    fail: FailMode,
+}
+
+pub(super) async fn answer(
+    shared: &Shared,
+    req: hyper::Request<Incoming>,
+) -> Response<Full<Bytes>> {
+    if let Err(reason) = authorize(shared, &req) {
+        shared.metrics.http_refused(reason);
+        let mut response = plain(
+            StatusCode::UNAUTHORIZED,
+            "hookgate: this endpoint needs `Authorization: Bearer <token>`, the token in the gateway's http.token file",
+        );
+        response
+            .headers_mut()
+            .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        return response;
+    }
+    let route = match route(req.method(), req.uri().path(), req.uri().query()) {
+        Ok(route) => route,
+        Err(status) => {
+            shared.metrics.http_refused(HttpRefusal::NotFound);
+            return plain(
+                status,
+                "hookgate: POST /hook/<agent>[/<event>][?fail=open|closed], for an agent with HTTP hooks",
+            );
+        }
+    };
+    let Some(length) = content_length(&req).filter(|len| *len <= MAX_STDIN) else {
+        shared.metrics.http_refused(HttpRefusal::Oversize);
+        return plain(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "hookgate: the body needs a Content-Length of at most the hook payload limit",
+        );
+    };
+    let Some(reservation) = shared.budget.try_reserve_request(length) else {
+        shared.metrics.http_refused(HttpRefusal::OverBudget);
+        warnings::warn(
+            Warning::Budget,
+            format_args!(
+                "an HTTP hook body of {length} bytes does not fit in the memory budget now; answered with its fail mode"
+            ),
+        );
+        return reply(adapters::http_fallback(
+            route.agent,
+            None,
+            route.event.as_deref(),
+            route.fail,
+            BUSY_MESSAGE,
+        ));
+    };
+    let body = Limited::new(req.into_body(), length).collect();
+    let body = match tokio::time::timeout(shared.read_timeout, body).await {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(err)) => {
+            shared.metrics.http_refused(HttpRefusal::Oversize);
+            tracing::debug!(error = %err, "HTTP hook body unreadable");
+            return plain(
+                StatusCode::BAD_REQUEST,
+                "hookgate: the body could not be read in full",
+            );
+        }
+        Err(_elapsed) => {
+            shared.metrics.http_refused(HttpRefusal::ReadTimeout);
+            return plain(
+                StatusCode::REQUEST_TIMEOUT,
+                "hookgate: the body did not arrive in time",
+            );
+        }
+    };
+    let Some(_slot) = crate::server::take_slot(&shared.slots, shared.queue_wait).await else {
+        shared.metrics.http_refused(HttpRefusal::Busy);
+        warnings::warn(
+            Warning::Connection,
+            format_args!(
+                "no evaluation slot within {:?} for an HTTP hook; answered with its fail mode",
+                shared.queue_wait
+            ),
+        );
+        return reply(adapters::http_fallback(
+            route.agent,
+            Some(&body),
+            route.event.as_deref(),
+            route.fail,
+            BUSY_MESSAGE,
+        ));
+    };
+    let mut args = vec![route.agent.as_str().to_owned()];
+    args.extend(route.event);
+    let request = Request {
+        args,
+        cwd: String::new(),
+        env: vec![(FAIL_MODE_VAR.to_owned(), route.fail.as_str().to_owned())],
+        stdin: body.to_vec(),
+    };
+    let answered = shared.pipeline.handle(request, Some(reservation)).await;
+    reply(adapters::http_reply(&adapters::Reply {
+        stdout: answered.stdout,
+        stderr: answered.stderr,
+        exit_code: answered.exit_code,
+    }))
+}
+
+/// The bearer token must be this gateway's, compared in constant time.
+fn authorize(shared: &Shared, req: &hyper::Request<Incoming>) -> Result<(), HttpRefusal> {
+    let header = req
+        .headers()
+        .get(AUTHORIZATION)
+        .ok_or(HttpRefusal::NoToken)?;
+    let token = header
+        .as_bytes()
+        .strip_prefix(b"Bearer ")
+        .map(<[u8]>::trim_ascii)
+        .filter(|t| !t.is_empty())
+        .ok_or(HttpRefusal::NoToken)?;
+    if shared.token.matches(token) {
+        Ok(())
+    } else {
+        Err(HttpRefusal::BadToken)
+    }
+}
+
+/// `POST /hook/<agent>[/<event>]` with an optional `fail=open|closed`;
+/// anything else is an error status (a typo in `fail` is never taken as
+/// open).
+fn route(method: &Method, path: &str, query: Option<&str>) -> Result<Route, StatusCode> {
+    let mut parts = path
+        .strip_prefix("/hook/")
+        .ok_or(StatusCode::NOT_FOUND)?
+        .split('/');
+    let agent: Agent = parts
+        .next()
+        .and_then(|a| a.parse().ok())
+        .filter(|a| adapters::speaks_http(*a))
+        .ok_or(StatusCode::NOT_FOUND)?;
+    let event = match parts.next() {
+        None => None,
+        Some(e) if (1..=64).contains(&e.len()) && e.bytes().all(|b| b.is_ascii_alphanumeric()) => {
+            Some(e.to_owned())
+        }
+        Some(_) => return Err(StatusCode::NOT_FOUND),
+    };
+    if parts.next().is_some() {
+        return Err(StatusCode::NOT_FOUND);
+    }
+    let fail = match query {
+        None | Some("" | "fail=open") => FailMode::Open,
+        Some("fail=closed") => FailMode::Closed,
+        Some(_) => return Err(StatusCode::BAD_REQUEST),
+    };
+    if method != Method::POST {
+        return Err(StatusCode::METHOD_NOT_ALLOWED);
+    }
+    Ok(Route { agent, event, fail })
+}
+
+fn content_length(req: &hyper::Request<Incoming>) -> Option<usize> {
+    req.headers()
+        .get(CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .parse()
+        .ok()
+}
+
+fn reply(answer: HttpReply) -> Response<Full<Bytes>> {
+    let status = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let mut response = Response::new(Full::new(Bytes::from(answer.body)));
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static(answer.content_type));
+    response
+}
+
+fn plain(status: StatusCode, text: &'static str) -> Response<Full<Bytes>> {
+    reply(HttpReply {
+        status: status.as_u16(),
+        content_type: "text/plain; charset=utf-8",
+        body: text.as_bytes().to_vec(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Method, path, query, and where it goes.
+    type Case<'a> = (
+        &'a Method,
+        &'a str,
+        Option<&'a str>,
+        Result<Route, StatusCode>,
+    );
+
+    #[test]
+    fn routes() {
+        let post = Method::POST;
+        let ok = |agent, event: Option<&str>, fail| {
+            Ok(Route {
+                agent,
+                event: event.map(str::to_owned),
+                fail,
+            })
+        };
+        let cases: [Case<'_>; 10] = [
+            (
+                &post,
+                "/hook/claude-code",
+                None,
+                ok(Agent::ClaudeCode, None, FailMode::Open),
+            ),
+            (
+                &post,
+                "/hook/claude-code",
+                Some("fail=closed"),
+                ok(Agent::ClaudeCode, None, FailMode::Closed),
+            ),
+            (
+                &post,
+                "/hook/qwen-code/PreToolUse",
+                Some("fail=open"),
+                ok(Agent::QwenCode, Some("PreToolUse"), FailMode::Open),
+            ),
+            (
+                &post,
+                "/hook/claude-code",
+                Some("fail=close"),
+                Err(StatusCode::BAD_REQUEST),
+            ),
+            (&post, "/hook/cursor", None, Err(StatusCode::NOT_FOUND)),
+            (&post, "/hook/nobody", None, Err(StatusCode::NOT_FOUND)),
+            (
+                &post,
+                "/hook/claude-code/Pre-Tool",
+                None,
+                Err(StatusCode::NOT_FOUND),
+            ),
+            (
+                &post,
+                "/hook/claude-code/a/b",
+                None,
+                Err(StatusCode::NOT_FOUND),
+            ),
+            (&post, "/metrics", None, Err(StatusCode::NOT_FOUND)),
+            (
+                &Method::GET,
+                "/hook/claude-code",
+                None,
+                Err(StatusCode::METHOD_NOT_ALLOWED),
+            ),
+        ];
+        for (method, path, query, expected) in cases {
+            assert_eq!(
+                route(method, path, query),
+                expected,
+                "{method} {path} {query:?}"
+            );
+        }
+    }
+}
