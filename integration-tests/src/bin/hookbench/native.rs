@@ -161,14 +161,8 @@ fn ensure_cc() -> anyhow::Result<()> {
     if Command::new("cc").arg("--version").output().is_ok() {
         return Ok(());
     }
-    eprintln!("hookbench: installing a C compiler (apt-get install -y gcc libc6-dev)");
-    let status = Command::new("apt-get")
-        .args(["install", "-y", "gcc", "libc6-dev"])
-        .env("DEBIAN_FRONTEND", "noninteractive")
-        .status()
-        .context("running apt-get (the C no-op and the spawn loop need cc)")?;
-    if !status.success() {
-        bail!("apt-get install -y gcc libc6-dev failed ({status}); install them and rerun");
-    }
-    Ok(())
+    crate::baselines::apt_install(
+        &["gcc", "libc6-dev"],
+        "the C no-op and the spawn loop need cc",
+    )
 }
