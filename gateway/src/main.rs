@@ -44,7 +44,7 @@ use hookgate_gateway::Options;
 /// mimalloc instead of glibc malloc: the hook path allocates many small,
 /// short-lived buffers per event (JSON, protobuf, h2 frames) across tokio's
 /// worker threads, and glibc's arena locking showed as ~15 % of the
-/// gateway's CPU under load (docs/benchmark-findings.md).
+/// gateway's CPU under load (BENCHMARKS.md "Why").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

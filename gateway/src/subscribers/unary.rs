@@ -13,7 +13,7 @@
 //! Each request also crossed two task hand-offs (tower's buffer worker and
 //! hyper's dispatch task). Here the caller queues HEADERS and the message
 //! with END_STREAM before the connection task runs, so a request leaves in
-//! one write (docs/benchmark-findings.md has the measurements).
+//! one write (BENCHMARKS.md "Why" has the measurements).
 //!
 //! What it implements of gRPC is what a unary call needs: the request
 //! headers (`content-type`, `te`, `grpc-timeout`), the 5-byte message

@@ -145,6 +145,14 @@ impl AgentRun {
     /// the gateway with [`AgentRun::socket`] and the conversation with
     /// [`AgentRun::script`].
     pub fn new(agent: Agent, fake_model: &Path) -> AgentRun {
+        AgentRun::with_hook_program(agent, fake_model, &binaries().shim)
+    }
+
+    /// [`AgentRun::new`] with `program` as the hook command instead of
+    /// the harness's `gateway-shim` (it gets the same arguments): for
+    /// hookbench, which compares the shim with other hooks and brings its
+    /// own release binaries.
+    pub fn with_hook_program(agent: Agent, fake_model: &Path, program: &Path) -> AgentRun {
         let dir = tempfile::Builder::new()
             .prefix("hg-agent-")
             .tempdir_in("/tmp")
@@ -166,7 +174,7 @@ impl AgentRun {
             dir,
             paths,
             fake_model: fake_model.to_path_buf(),
-            shim: binaries().shim.clone(),
+            shim: program.to_path_buf(),
             prompt: "Run the scripted command.".to_owned(),
             script: Script::shell_then_text("true", "Done."),
             hooks: agent.default_hooks(),

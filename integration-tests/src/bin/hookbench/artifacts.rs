@@ -21,6 +21,8 @@ const SHIM_PROFILE: &str = "dist-shim";
 pub(crate) struct Artifacts {
     pub(crate) gateway: PathBuf,
     pub(crate) shim: PathBuf,
+    /// The fake model server the real Claude Code talks to (section 1b).
+    pub(crate) fake_model: PathBuf,
     /// The exact command that built the shim, for the report.
     pub(crate) shim_build_command: String,
 }
@@ -54,6 +56,15 @@ pub(crate) fn prepare(build: bool) -> anyhow::Result<Artifacts> {
             "--bin",
             "gateway",
         ]))?;
+        eprintln!("hookbench: building the fake model server");
+        run(Command::new(&cargo).current_dir(&root).args([
+            "build",
+            "--release",
+            "-p",
+            "hookgate-integration-tests",
+            "--bin",
+            "fake-model",
+        ]))?;
         eprintln!("hookbench: building the static gateway-shim: {shim_build_command}");
         run(Command::new(&cargo)
             .current_dir(&root)
@@ -72,13 +83,14 @@ pub(crate) fn prepare(build: bool) -> anyhow::Result<Artifacts> {
     }
     let artifacts = Artifacts {
         gateway: profile_dir.join("gateway"),
+        fake_model: profile_dir.join("fake-model"),
         shim: shim_target_dir
             .join(SHIM_TARGET)
             .join(SHIM_PROFILE)
             .join("gateway-shim"),
         shim_build_command,
     };
-    for path in [&artifacts.gateway, &artifacts.shim] {
+    for path in [&artifacts.gateway, &artifacts.shim, &artifacts.fake_model] {
         if !path.is_file() {
             bail!("{} does not exist (run without --no-build)", path.display());
         }

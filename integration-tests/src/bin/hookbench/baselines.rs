@@ -125,14 +125,24 @@ fn ensure_tools() -> anyhow::Result<()> {
     if which("jq").is_ok() && which("curl").is_ok() {
         return Ok(());
     }
-    eprintln!("hookbench: installing jq and curl (apt-get install -y jq curl)");
+    apt_install(
+        &["jq", "curl"],
+        "jq and curl are needed by the bash baseline",
+    )
+}
+
+/// `apt-get install -y PACKAGES`, for a tool the bench needs (`why`).
+pub(crate) fn apt_install(packages: &[&str], why: &str) -> anyhow::Result<()> {
+    let list = packages.join(" ");
+    eprintln!("hookbench: installing {list} (apt-get install -y {list})");
     let status = Command::new("apt-get")
-        .args(["install", "-y", "jq", "curl"])
+        .args(["install", "-y"])
+        .args(packages)
         .env("DEBIAN_FRONTEND", "noninteractive")
         .status()
-        .context("running apt-get (jq and curl are needed by the bash baseline)")?;
+        .with_context(|| format!("running apt-get ({why})"))?;
     if !status.success() {
-        bail!("apt-get install -y jq curl failed ({status}); install them and rerun");
+        bail!("apt-get install -y {list} failed ({status}); install them and rerun");
     }
     Ok(())
 }

@@ -60,6 +60,7 @@ pub(crate) fn private_dir(prefix: &str) -> anyhow::Result<TempDir> {
 #[derive(Debug)]
 pub(crate) struct Gateway {
     child: Child,
+    binary: PathBuf,
     socket: PathBuf,
     stderr_path: PathBuf,
     // Last: removed after the process is gone.
@@ -90,6 +91,7 @@ impl Gateway {
             .with_context(|| format!("starting {}", binary.display()))?;
         let mut gateway = Gateway {
             child,
+            binary: binary.to_path_buf(),
             socket,
             stderr_path,
             _dir: dir,
@@ -123,6 +125,37 @@ impl Gateway {
 
     pub(crate) fn pid(&self) -> u32 {
         self.child.id()
+    }
+
+    /// `gateway status --json` of this gateway.
+    pub(crate) fn status_json(&self) -> anyhow::Result<serde_json::Value> {
+        let output = Command::new(&self.binary)
+            .arg("status")
+            .arg("--socket")
+            .arg(&self.socket)
+            .arg("--json")
+            .output()
+            .context("running gateway status")?;
+        if !output.status.success() {
+            bail!(
+                "gateway status failed: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        serde_json::from_slice(&output.stdout).context("gateway status --json is not JSON")
+    }
+
+    /// PreToolUse events the gateway answered, by `gateway status`.
+    pub(crate) fn pre_tool_events(&self) -> anyhow::Result<u64> {
+        let status = self.status_json()?;
+        let events = status["events"]
+            .as_array()
+            .context("status without events")?;
+        Ok(events
+            .iter()
+            .filter(|e| e["event"] == "pre_tool_use")
+            .filter_map(|e| e["count"].as_u64())
+            .sum())
     }
 
     /// What the gateway logged (warnings and errors).

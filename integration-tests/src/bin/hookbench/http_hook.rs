@@ -49,6 +49,22 @@ pub(crate) fn run(
     sizes: &Sizes,
     payload: &[u8],
 ) -> anyhow::Result<HttpHook> {
+    let (_gateway, endpoint) = start(artifacts)?;
+    runtime.block_on(async {
+        let latency = latency(&endpoint, sizes, payload).await?;
+        let (events, elapsed) = throughput(&endpoint, sizes, payload).await?;
+        Ok(HttpHook {
+            latency,
+            clients: sizes.throughput_clients,
+            events,
+            elapsed,
+        })
+    })
+}
+
+/// A no-subscriber gateway serving HTTP hooks on a free loopback port, and
+/// its endpoint (address and token).
+pub(crate) fn start(artifacts: &Artifacts) -> anyhow::Result<(Gateway, HttpEndpoint)> {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .context("finding a free port")?
@@ -71,20 +87,11 @@ pub(crate) fn run(
         addr: SocketAddr::from(([127, 0, 0, 1], port)),
         token,
     };
-    runtime.block_on(async {
-        let latency = latency(&endpoint, sizes, payload).await?;
-        let (events, elapsed) = throughput(&endpoint, sizes, payload).await?;
-        Ok(HttpHook {
-            latency,
-            clients: sizes.throughput_clients,
-            events,
-            elapsed,
-        })
-    })
+    Ok((gateway, endpoint))
 }
 
 /// A connection, retried until the endpoint listens.
-async fn connect(addr: SocketAddr) -> anyhow::Result<HttpClient> {
+pub(crate) async fn connect(addr: SocketAddr) -> anyhow::Result<HttpClient> {
     let deadline = Instant::now() + CONNECT_DEADLINE;
     loop {
         match HttpClient::connect(addr).await {
@@ -98,7 +105,7 @@ async fn connect(addr: SocketAddr) -> anyhow::Result<HttpClient> {
 }
 
 /// One hook call, checked.
-async fn call(
+pub(crate) async fn call(
     client: &mut HttpClient,
     endpoint: &HttpEndpoint,
     payload: &[u8],

@@ -16,9 +16,12 @@
     reason = "test and bench code drives real processes and files; the runtime rules are the gateway's"
 )]
 mod adapters_cost;
+mod agent_cost;
 mod artifacts;
 mod baselines;
+mod breaker_open;
 mod client;
+mod crosscheck;
 mod fanout;
 mod gateway;
 mod hook_cost;
@@ -26,12 +29,16 @@ mod http_hook;
 mod http_stub;
 mod machine;
 mod memory;
+mod native;
 mod options;
 mod report;
+mod report_hook;
+mod spawn;
 mod stats;
 mod subscriber;
 mod targets;
 mod throughput;
+mod transcript;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -44,8 +51,8 @@ use options::{Options, Section, USAGE};
 
 /// The sample payload every section sends, relative to the workspace root.
 const PAYLOAD: &str = "adapters/test_data/claude-code/PreToolUse.json";
-/// Hand-written analysis appended to the report.
-const FINDINGS: &str = "docs/benchmark-findings.md";
+/// Hand-written analysis appended to the report (its "Why" section).
+const FINDINGS: &str = "integration-tests/src/bin/hookbench/why.md";
 
 /// Everything measured, for the report.
 #[derive(Debug)]
@@ -57,6 +64,7 @@ pub(crate) struct Results {
     pub(crate) load_at_end: String,
     pub(crate) wall: Duration,
     pub(crate) hook: Option<hook_cost::HookCost>,
+    pub(crate) agent: Option<agent_cost::AgentCost>,
     pub(crate) adapters: Option<adapters_cost::AdaptersCost>,
     pub(crate) fanout: Option<fanout::Fanout>,
     pub(crate) throughput: Option<throughput::Throughput>,
@@ -132,11 +140,14 @@ fn run(options: &Options) -> anyhow::Result<PathBuf> {
     };
     let sizes = &options.sizes;
     let hook = section(Section::Hook)
-        .then(|| hook_cost::run(&runtime, &artifacts, sizes, &payload))
+        .then(|| hook_cost::run(&runtime, &artifacts, sizes, (&payload, &root.join(PAYLOAD))))
         .transpose()?;
     let adapters = options
         .runs(Section::Hook)
         .then(|| adapters_cost::run(&payload, sizes.adapters_batches, sizes.adapters_per_batch))
+        .transpose()?;
+    let agent = section(Section::Agent)
+        .then(|| agent_cost::run(&runtime, &artifacts, sizes.agent_runs))
         .transpose()?;
     let fanout = section(Section::Fanout)
         .then(|| fanout::run(&artifacts, sizes, &payload))
@@ -164,6 +175,7 @@ fn run(options: &Options) -> anyhow::Result<PathBuf> {
         load_at_end: Machine::load_now(),
         wall: started.elapsed(),
         hook,
+        agent,
         adapters,
         fanout,
         throughput,

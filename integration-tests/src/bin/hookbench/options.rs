@@ -14,18 +14,19 @@ usage: hookbench [--quick] [--no-build] [--only SECTIONS] [--out PATH]
 
   --quick          small counts: checks the suite, numbers are not for publishing
   --no-build       use the already built release gateway and static gateway-shim
-  --only SECTIONS  comma-separated subset of: hook,fanout,throughput,http,memory
+  --only SECTIONS  comma-separated subset of: hook,claude,fanout,throughput,http,memory
   --out PATH       where to write the report (default: BENCHMARKS.md at the
                    workspace root; with --quick: target/hookbench/BENCHMARKS.quick.md)
   --refresh-findings
-                   measure nothing: replace the Findings section of the report
-                   with docs/benchmark-findings.md (after editing the analysis
-                   of the run the report holds)";
+                   measure nothing: replace the Why section of the report
+                   with integration-tests/src/bin/hookbench/why.md (after
+                   editing the analysis of the run the report holds)";
 
 /// The benchmark sections, in report order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Section {
     Hook,
+    Agent,
     Fanout,
     Throughput,
     Http,
@@ -33,8 +34,9 @@ pub(crate) enum Section {
 }
 
 impl Section {
-    const ALL: [Section; 5] = [
+    const ALL: [Section; 6] = [
         Section::Hook,
+        Section::Agent,
         Section::Fanout,
         Section::Throughput,
         Section::Http,
@@ -48,6 +50,7 @@ impl Section {
     pub(crate) fn name(self) -> &'static str {
         match self {
             Section::Hook => "hook",
+            Section::Agent => "claude",
             Section::Fanout => "fanout",
             Section::Throughput => "throughput",
             Section::Http => "http",
@@ -63,6 +66,8 @@ pub(crate) struct Sizes {
     /// every hook variant once, round-robin).
     pub(crate) hook_warmup: usize,
     pub(crate) hook_runs: usize,
+    /// Section 1b: real Claude Code runs per hook variant.
+    pub(crate) agent_runs: usize,
     /// In-process adapters timing: batches and calls per batch.
     pub(crate) adapters_batches: usize,
     pub(crate) adapters_per_batch: usize,
@@ -84,6 +89,7 @@ impl Sizes {
         Sizes {
             hook_warmup: 20,
             hook_runs: 300,
+            agent_runs: 8,
             adapters_batches: 50,
             adapters_per_batch: 2000,
             fanout_delay: Duration::from_millis(20),
@@ -101,6 +107,7 @@ impl Sizes {
         Sizes {
             hook_warmup: 3,
             hook_runs: 20,
+            agent_runs: 1,
             adapters_batches: 10,
             adapters_per_batch: 200,
             fanout_delay: Duration::from_millis(20),

@@ -1,11 +1,11 @@
 //! BENCHMARKS.md: the machine, the date, the command, the targets with
 //! their verdicts, one table per section, how it was measured, and the
-//! hand-written findings kept in `docs/benchmark-findings.md`.
+//! hand-written "Why" section kept in `integration-tests/src/bin/hookbench/why.md`.
 
 use std::fmt::Write as _;
 
 use crate::Results;
-use crate::stats::{ms, ratio};
+use crate::stats::ms;
 use crate::targets::{self, FLAT_TOLERANCE_KIB};
 
 /// Renders the whole report.
@@ -68,8 +68,9 @@ pub(crate) fn render(results: &Results, findings: Option<&str>) -> String {
     }
     out.push('\n');
 
-    hook_section(&mut out, results);
+    crate::report_hook::hook_section(&mut out, results);
     adapters_section(&mut out, results);
+    crate::report_hook::agent_section(&mut out, results);
     fanout_section(&mut out, results);
     throughput_section(&mut out, results);
     crate::http_hook::section(&mut out, results.http.as_ref());
@@ -82,7 +83,7 @@ pub(crate) fn render(results: &Results, findings: Option<&str>) -> String {
 }
 
 /// Where the hand-written findings start in a report.
-const FINDINGS_HEADING: &str = "\n## Findings\n";
+const FINDINGS_HEADING: &str = "\n## Why\n";
 
 fn push_findings(out: &mut String, findings: &str) {
     out.push_str(findings.trim_end());
@@ -102,43 +103,6 @@ pub(crate) fn with_findings(report: &str, findings: &str) -> String {
     }
     push_findings(&mut out, findings);
     out
-}
-
-fn hook_section(out: &mut String, results: &Results) {
-    let Some(hook) = &results.hook else { return };
-    let (Some(a), Some(c)) = (hook.median('a'), hook.median('c')) else {
-        return;
-    };
-    let n = hook.rows.first().map_or(0, |r| r.summary.n);
-    let _ = writeln!(out, "## 1. Hook call cost, whole process\n");
-    let _ = writeln!(
-        out,
-        "The Claude Code `PreToolUse` sample payload (adapters/test_data/claude-code/PreToolUse.json) on the hook's stdin, stdout and stderr captured, timed from spawn to exit. The issue's six variants (a)–(f) and two reference rows run round-robin in one loop (the starting variant rotates each round), {n} measured rounds after warm-up. The shims run with `HOOKGATE_FAIL=closed`, so a call that missed the gateway would deny and abort the run; script replies must be the stub's `{{}}`. (g) is the shim's own start-up without a call; (h) is (a)'s request sent by the bench over the socket, no process: the gateway's round trip as the shim sees it.\n"
-    );
-    let _ = writeln!(
-        out,
-        "| Variant | median ms | p95 ms | min ms | × (c) | × (a) |\n|---|---:|---:|---:|---:|---:|"
-    );
-    for row in &hook.rows {
-        let s = row.summary;
-        let _ = writeln!(
-            out,
-            "| ({}) {} | {} | {} | {} | {:.2} | {:.2} |",
-            row.key,
-            row.label,
-            ms(s.median),
-            ms(s.p95),
-            ms(s.min),
-            ratio(s.median, c),
-            ratio(s.median, a)
-        );
-    }
-    let _ = writeln!(
-        out,
-        "\nIdle RSS of the no-subscriber gateway before its first event: {:.1} MiB.\n\nBaseline tools: {}.\n",
-        hook.idle_memory.rss_kib as f64 / 1024.0,
-        hook.tool_versions.join("; ")
-    );
 }
 
 fn adapters_section(out: &mut String, results: &Results) {

@@ -72,6 +72,8 @@ pub(crate) fn evaluate(results: &Results) -> Vec<Verdict> {
         }
     }
 
+    hook_checks(&mut verdicts, hook);
+
     const FANOUT: &str = "8-way fan-out with delay L: median ≤ L + 1 ms";
     match results
         .fanout
@@ -172,4 +174,63 @@ pub(crate) fn evaluate(results: &Results) -> Vec<Verdict> {
         }
     }
     verdicts
+}
+
+/// Issue 17's breaker figure and issue 18's cross-check.
+fn hook_checks(verdicts: &mut Vec<Verdict>, hook: Option<&crate::hook_cost::HookCost>) {
+    const BREAKER: &str = "(j) p50 with the only subscriber killed (breaker open) not worse than (a) no subscriber (≤ 1.05×)";
+    const AGREE: &str =
+        "every spawned row's ratio to /bin/true agrees with the independent C loop (within 10 %)";
+    let Some(hook) = hook else {
+        for target in [
+            BREAKER,
+            AGREE,
+            "(k) HTTP hook median ≤ 0.31 ms (clooks' HTTP hook)",
+        ] {
+            verdicts.push(Verdict {
+                target,
+                measured: "—".to_owned(),
+                met: None,
+            });
+        }
+        return;
+    };
+    let http = hook.median('k');
+    verdicts.push(Verdict {
+        target: "(k) HTTP hook median ≤ 0.31 ms (clooks' HTTP hook)",
+        measured: http.map_or("—".to_owned(), |k| format!("{} ms", ms(k))),
+        met: http.map(|k| k <= crate::http_hook::GOAL),
+    });
+    let breaker = hook.median('j').zip(hook.median('a'));
+    verdicts.push(Verdict {
+        target: BREAKER,
+        measured: breaker.map_or("—".to_owned(), |(j, a)| {
+            format!(
+                "{} ms vs {} ms = {:.2}×",
+                ms(j),
+                ms(a),
+                crate::stats::ratio(j, a)
+            )
+        }),
+        met: breaker.map(|(j, a)| crate::stats::ratio(j, a) <= 1.05),
+    });
+    let checks: Vec<(char, bool)> = hook
+        .rows
+        .iter()
+        .filter_map(|r| Some((r.key, crate::report_hook::agrees(hook, r.key)?.2)))
+        .collect();
+    let disagree: Vec<String> = checks
+        .iter()
+        .filter(|(_, ok)| !ok)
+        .map(|(key, _)| format!("({key})"))
+        .collect();
+    verdicts.push(Verdict {
+        target: AGREE,
+        measured: if disagree.is_empty() {
+            format!("{} rows agree", checks.len())
+        } else {
+            format!("disagree: {}", disagree.join(", "))
+        },
+        met: (!checks.is_empty()).then_some(disagree.is_empty()),
+    });
 }
