@@ -284,7 +284,7 @@ fn installed(marker: &Path, pin: &Pin) -> bool {
 /// `$HOOKGATE_AGENT_CLIS_DIR`, else `<target>/agent-clis` (the test binary
 /// is `<target>/<profile>/deps/<name>-<hash>`).
 fn cache_root() -> Result<PathBuf, String> {
-    if let Some(dir) = std::env::var_os(DIR_ENV) {
+    if let Some(dir) = std::env::var_os(DIR_ENV).filter(|dir| !dir.is_empty()) {
         return Ok(PathBuf::from(dir));
     }
     let exe = std::env::current_exe().map_err(|err| format!("current_exe: {err}"))?;
