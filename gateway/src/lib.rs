@@ -109,6 +109,21 @@ pub async fn serve(
     reload_handle
         .on_hangup(&background, stop_background.clone())
         .context("installing the SIGHUP handler")?;
+    // Both layers' files, watched before anything reports the gateway up
+    // (the admin socket): an edit from then on is never missed. A system
+    // directory that does not exist is no managed layer, not a warning.
+    let user_path = options
+        .config_path
+        .clone()
+        .or_else(|| config::Env::from_process().user_config_path());
+    let system_path = config::Env::from_process()
+        .system_config
+        .filter(|p| p.parent().is_some_and(std::path::Path::is_dir));
+    let _watchers: Vec<_> = user_path
+        .into_iter()
+        .chain(system_path)
+        .filter_map(|path| reload::watch(&path, &reload_handle))
+        .collect();
     let mut source = StatusSource::new(
         Arc::clone(&metrics),
         listener.path().to_path_buf(),
@@ -188,20 +203,6 @@ pub async fn serve(
         status: Arc::clone(&source.reload),
     };
     let reloads = tokio::spawn(reloader.run(reload_requests));
-    // Both layers' files; a system directory that does not exist is no
-    // managed layer, not a warning.
-    let user_path = options
-        .config_path
-        .clone()
-        .or_else(|| config::Env::from_process().user_config_path());
-    let system_path = config::Env::from_process()
-        .system_config
-        .filter(|p| p.parent().is_some_and(std::path::Path::is_dir));
-    let _watchers: Vec<_> = user_path
-        .into_iter()
-        .chain(system_path)
-        .filter_map(|path| reload::watch(&path, &reload_handle))
-        .collect();
     let budget = budget::Budget::new(config.server.memory_budget);
     let http_server = http_endpoint.map(|(bound, token, http_config)| {
         let server = http::HttpServer {
