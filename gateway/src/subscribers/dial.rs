@@ -3,6 +3,7 @@
 //! calls (`unary`, h2 directly) and the health checks (a tonic `Channel`
 //! given this dialer as its connector), so both go through the same TLS.
 
+#[cfg(unix)]
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -1,13 +1,16 @@
 //! Remote subscribers' connection settings (endpoint lists, TLS, tokens)
 //! and `[identity]`: what valid ones mean, and every mistake located.
 
+#[cfg(unix)]
 use std::path::PathBuf;
 
 use super::errors::{Case, check};
 use super::*;
 
+#[cfg(unix)]
 const SUB: &str = "[[subscriber]]\nname = \"p\"\n";
 
+#[cfg(unix)]
 fn connection(text: &str) -> Connection {
     let config = parse(&format!("{SUB}{text}")).unwrap();
     match &config.subscribers[0].kind {
