@@ -48,6 +48,8 @@ fn tls_files_tokens_and_endpoint_lists_are_read() {
     assert_eq!(local.tls, None);
 }
 
+// The cases' file paths are Unix paths (absolute there, not on Windows).
+#[cfg(unix)]
 #[test]
 fn connection_mistakes_name_line_and_key() {
     let cases: &[Case] = &[
@@ -154,7 +156,8 @@ fn identity_defaults_to_host_and_user() {
 }
 
 /// The README's "Secure remote subscribers" example is a valid config
-/// meaning what the text says.
+/// meaning what the text says (its paths are Unix paths).
+#[cfg(unix)]
 #[test]
 fn the_readme_example_parses() {
     let readme = include_str!("../../../../README.md");

@@ -127,10 +127,15 @@ fn javascript_payloads() {
 fn the_hooks_working_directory_stands_in_for_a_missing_one() {
     let without = r#"{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"true"}}"#;
     let with = adapters::probe_payload(adapters::Agent::ClaudeCode).unwrap();
+    let absolute = if cfg!(windows) {
+        r"C:\work\p"
+    } else {
+        "/work/p"
+    };
     let cases = [
-        (without, "/work/p", Some("/work/p")),
+        (without, absolute, Some(absolute)),
         (without, "relative", None),
-        (with, "/work/p", Some("/")),
+        (with, absolute, Some("/")),
     ];
     for (payload, cwd, expected) in cases {
         let mut request = request("claude-code", payload.as_bytes().to_vec());
