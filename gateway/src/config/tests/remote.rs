@@ -4,6 +4,7 @@
 #[cfg(unix)]
 use std::path::PathBuf;
 
+#[cfg(unix)]
 use super::errors::{Case, check};
 use super::*;
 
