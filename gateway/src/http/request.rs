@@ -150,9 +150,10 @@ fn authorize(shared: &Shared, req: &hyper::Request<Incoming>) -> Result<(), Http
     }
 }
 
-/// `POST /hook/<agent>[/<event>]` with an optional `fail=open|closed`;
-/// anything else is an error status (a typo in `fail` is never taken as
-/// open).
+/// `POST /hook/<agent>[/<event>]` with an optional `fail=open|closed`; a
+/// bad path or method is an error status. Any query but `fail=open` is
+/// fail-closed: an error status would be a non-blocking error to the
+/// agent, so a mistyped `fail=closd` would quietly let calls through.
 fn route(method: &Method, path: &str, query: Option<&str>) -> Result<Route, StatusCode> {
     let mut parts = path
         .strip_prefix("/hook/")
@@ -175,8 +176,7 @@ fn route(method: &Method, path: &str, query: Option<&str>) -> Result<Route, Stat
     }
     let fail = match query {
         None | Some("" | "fail=open") => FailMode::Open,
-        Some("fail=closed") => FailMode::Closed,
-        Some(_) => return Err(StatusCode::BAD_REQUEST),
+        Some(_) => FailMode::Closed,
     };
     if method != Method::POST {
         return Err(StatusCode::METHOD_NOT_ALLOWED);
@@ -256,7 +256,7 @@ mod tests {
                 &post,
                 "/hook/claude-code",
                 Some("fail=close"),
-                Err(StatusCode::BAD_REQUEST),
+                ok(Agent::ClaudeCode, None, FailMode::Closed),
             ),
             (&post, "/hook/cursor", None, Err(StatusCode::NOT_FOUND)),
             (&post, "/hook/nobody", None, Err(StatusCode::NOT_FOUND)),
