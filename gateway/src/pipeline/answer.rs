@@ -36,7 +36,7 @@ impl Pipeline {
         decided: Decided,
         span: EventSpan,
         started: Instant,
-    ) -> Reply {
+    ) -> (Reply, Decision) {
         let rendered = adapters::render(event, &decided.merged.decision);
         for loss in &rendered.losses {
             self.metrics.loss(event.dialect.agent(), *loss);
@@ -69,7 +69,7 @@ impl Pipeline {
             started.elapsed(),
         );
         let reply = wire_reply(rendered.reply);
-        if reply.body_len() <= MAX_REPLY_BODY {
+        let reply = if reply.body_len() <= MAX_REPLY_BODY {
             reply
         } else {
             // The shim would refuse it and apply its own fail mode; block
@@ -88,7 +88,8 @@ impl Pipeline {
                 FailMode::Closed,
                 OVERSIZE_MESSAGE,
             ))
-        }
+        };
+        (reply, decided.merged.decision)
     }
 
     fn audit(
@@ -100,7 +101,7 @@ impl Pipeline {
         (decision, verdicts): (&Decision, Verdicts),
         started: Instant,
     ) {
-        let record = AuditRecord {
+        record_to(registry.audits_for(Some(event)), || AuditRecord {
             id,
             at: SystemTime::now(),
             event: Some(Arc::clone(event)),
@@ -109,14 +110,22 @@ impl Pipeline {
             verdicts,
             error: None,
             latency: started.elapsed(),
-        };
-        record_to(registry.audits_for(Some(event)), record);
+        });
     }
 }
 
-/// Gives `record` to each audit (the last one takes it, the others a copy).
-pub(super) fn record_to<'a>(audits: impl Iterator<Item = &'a Arc<Audit>>, record: AuditRecord) {
+/// Gives each audit the record `build` makes (the last one takes it, the
+/// others a copy); with no audit nothing is built, so an event nobody
+/// audits copies no decision.
+pub(super) fn record_to<'a>(
+    audits: impl Iterator<Item = &'a Arc<Audit>>,
+    build: impl FnOnce() -> AuditRecord,
+) {
     let mut audits = audits.peekable();
+    if audits.peek().is_none() {
+        return;
+    }
+    let record = build();
     while let Some(audit) = audits.next() {
         if audits.peek().is_some() {
             audit.record(record.clone());

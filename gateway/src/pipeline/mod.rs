@@ -96,8 +96,7 @@ impl Pipeline {
             .event(&event, &id, SystemTime::now() - started.elapsed());
         let payload = Arc::new(Payload::new(request.stdin, reservation));
         let decided = self.decide(&registry, &event, &id, &payload, &span).await;
-        let decision = decided.merged.decision.clone();
-        let reply = self.answer(&registry, &event, id, payload, decided, span, started);
+        let (reply, decision) = self.answer(&registry, &event, id, payload, decided, span, started);
         (reply, Some(decision))
     }
 }

@@ -127,20 +127,16 @@ impl Pipeline {
             .as_ref()
             .and_then(|d| d.native_event.as_deref());
         let reply = adapters::fallback(dialect, native, mode, UNPARSED_MESSAGE);
-        if registry.audited() {
-            let payload = Arc::new(Payload::new(request.stdin, reservation));
-            let record = AuditRecord {
-                id,
-                at: SystemTime::now(),
-                event: None,
-                payload,
-                decision: Decision::default(),
-                verdicts: Verdicts::default(),
-                error: Some(unparsed.error.clone()),
-                latency: started.elapsed(),
-            };
-            record_to(registry.audits_for(None), record);
-        }
+        record_to(registry.audits_for(None), || AuditRecord {
+            id,
+            at: SystemTime::now(),
+            event: None,
+            payload: Arc::new(Payload::new(request.stdin, reservation)),
+            decision: Decision::default(),
+            verdicts: Verdicts::default(),
+            error: Some(unparsed.error.clone()),
+            latency: started.elapsed(),
+        });
         self.metrics.latency(started.elapsed());
         wire_reply(reply)
     }
