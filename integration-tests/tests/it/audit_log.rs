@@ -7,7 +7,7 @@ use std::path::Path;
 use hookgate_integration_tests::{TestGateway, run_gateway};
 use serde_json::Value;
 
-use crate::support::{Dialect, EVENTUALLY};
+use crate::support::{Dialect, EVENTUALLY, UnderTest};
 
 const CALLS: usize = 30;
 const MAX_KIB: u64 = 4;

@@ -12,7 +12,7 @@ use hookgate_proto::v1 as pb;
 use serde_json::Value;
 use tokio::time::Instant;
 
-use crate::support::{Dialect, assert_claude_deny, total_fallbacks};
+use crate::support::{Dialect, UnderTest, assert_claude_deny, total_fallbacks};
 
 const FAILURES: u64 = 3;
 const COOLDOWN: Duration = Duration::from_millis(2000);

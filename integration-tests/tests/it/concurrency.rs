@@ -6,8 +6,8 @@ use hookgate_proto::v1 as pb;
 use serde_json::json;
 
 use crate::support::{
-    Dialect, assert_claude_deny, assert_cline_cancel, assert_cline_refusal, claude_specific,
-    cline_json, gateway, str_at,
+    Dialect, UnderTest, assert_claude_deny, assert_cline_cancel, assert_cline_refusal,
+    claude_specific, cline_json, gateway, str_at,
 };
 
 const SHIMS: usize = 200;

@@ -9,13 +9,13 @@ use hookgate_adapters as adapters;
 use hookgate_integration_tests::{Shim, ShimOutput, private_dir};
 use tokio::io::AsyncWriteExt;
 
-use crate::support::{Dialect, cline_json, str_at};
+use crate::support::{Dialect, UnderTest, cline_json, str_at};
 
 /// The fail-open reply is exactly the adapters' neutral fallback for that
 /// agent and event, and is harmless by hand-written rules.
 fn assert_fail_open(out: &ShimOutput, dialect: Dialect) {
     let expected = adapters::fallback(
-        Some(dialect.adapters()),
+        Some(dialect),
         Some(dialect.pre_tool_use_event()),
         adapters::FailMode::Open,
         "",

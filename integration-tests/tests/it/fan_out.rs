@@ -10,7 +10,7 @@ use hookgate_proto::v1 as pb;
 use tokio::sync::Barrier;
 
 use crate::support::{
-    Dialect, EVENTUALLY, assert_claude_allow, assert_claude_deny, assert_cline_refusal,
+    Dialect, EVENTUALLY, UnderTest, assert_claude_allow, assert_claude_deny, assert_cline_refusal,
     claude_specific, gateway, str_at,
 };
 

@@ -4,7 +4,7 @@
 use hookgate_integration_tests::{SubscriberEntry, TestSubscriber, decisions, payloads};
 use serde_json::json;
 
-use crate::support::{Dialect, assert_claude_deny, cline_json, gateway};
+use crate::support::{Dialect, UnderTest, assert_claude_deny, cline_json, gateway};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn only_matching_subscribers_are_asked() {

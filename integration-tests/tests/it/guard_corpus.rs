@@ -12,7 +12,7 @@ use std::time::Duration;
 use hookgate_integration_tests::{ShimOutput, TestGateway, payloads};
 use serde_json::{Value, json};
 
-use crate::support::{Dialect, EVENTUALLY, cline_json, str_at};
+use crate::support::{Dialect, EVENTUALLY, UnderTest, cline_json, str_at};
 
 const SHELL: &str = include_str!("../../../gateway/src/builtin/guard/tests/corpus/shell.tsv");
 const FILES: &str = include_str!("../../../gateway/src/builtin/guard/tests/corpus/files.tsv");

@@ -2,7 +2,7 @@
 
 use hookgate_integration_tests::{SubscriberEntry, TestSubscriber, decisions};
 
-use crate::support::{Dialect, EVENTUALLY, assert_claude_deny, gateway};
+use crate::support::{Dialect, EVENTUALLY, UnderTest, assert_claude_deny, gateway};
 
 /// The observe subscriber's deadline: far beyond the shim's own total
 /// deadline (`TEST_SHIM_TIMEOUT_MS`, 20 s). Were the gateway to await the

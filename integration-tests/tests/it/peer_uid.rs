@@ -12,8 +12,8 @@ use hookgate_integration_tests::binaries::binaries;
 use hookgate_integration_tests::{ShimOutput, SubscriberEntry, TestSubscriber, decisions};
 
 use crate::support::{
-    AS_NOBODY, Dialect, EVENTUALLY, cannot_switch_users, claude_specific, gateway, nobody_ids,
-    str_at,
+    AS_NOBODY, Dialect, EVENTUALLY, UnderTest, cannot_switch_users, claude_specific, gateway,
+    nobody_ids, str_at,
 };
 
 fn chmod(path: &Path, mode: u32) {

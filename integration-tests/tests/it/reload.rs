@@ -6,7 +6,7 @@ use std::sync::Arc;
 use hookgate_integration_tests::{ShimOutput, TestGateway};
 use tokio::sync::Semaphore;
 
-use crate::support::{Dialect, EVENTUALLY, assert_claude_deny, total_fallbacks};
+use crate::support::{Dialect, EVENTUALLY, UnderTest, assert_claude_deny, total_fallbacks};
 
 /// Valid and invalid configs alternately.
 const ROUNDS: usize = 20;

@@ -4,7 +4,9 @@
 use hookgate_integration_tests::{SubscriberEntry, TestSubscriber};
 use hookgate_proto::v1 as pb;
 
-use crate::support::{Dialect, EVENTUALLY, assert_claude_allow, gateway, total_fallbacks};
+use crate::support::{
+    Dialect, EVENTUALLY, UnderTest, assert_claude_allow, gateway, total_fallbacks,
+};
 
 const CALLS: usize = 40;
 

@@ -15,68 +15,34 @@ use serde_json::Value;
 /// (bounded polling; generous so a loaded machine does not flake).
 pub(crate) const EVENTUALLY: Duration = Duration::from_secs(10);
 
-/// The dialects under test: agent argument of the shim and the adapters'
-/// name for it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Dialect {
-    ClaudeCode,
-    Cursor,
-    ClineSdk,
-    ClineLegacy,
-    QwenCode,
-    Droid,
-    GeminiCli,
-    Codex,
-    CopilotPascal,
-    CopilotCamel,
-}
+/// The dialects under test are the adapters' own (`Dialect::ALL`).
+pub(crate) use hookgate_adapters::Dialect;
 
-impl Dialect {
-    pub(crate) const ALL: [Dialect; 10] = [
-        Dialect::ClaudeCode,
-        Dialect::Cursor,
-        Dialect::ClineSdk,
-        Dialect::ClineLegacy,
-        Dialect::QwenCode,
-        Dialect::Droid,
-        Dialect::GeminiCli,
-        Dialect::Codex,
-        Dialect::CopilotPascal,
-        Dialect::CopilotCamel,
-    ];
-
+/// What the suites need of a dialect beyond the adapters' API: how the
+/// shim is told it, its proto names (an independent check of the
+/// gateway's conversion), and its sample pre-tool call.
+pub(crate) trait UnderTest: Copy {
     /// The shim's arguments (space-separated; camelCase Copilot payloads
     /// name no event, so the shim is told).
-    pub(crate) fn arg(self) -> &'static str {
+    fn arg(self) -> &'static str;
+    fn proto_agent(self) -> pb::Agent;
+    fn proto(self) -> pb::Dialect;
+    /// The pre-tool-use event's native name in this dialect's sample.
+    fn pre_tool_use_event(self) -> &'static str;
+    /// The pre-tool-use payload of this dialect, running `command` in a
+    /// shell tool.
+    fn shell_payload(self, command: &str) -> String;
+}
+
+impl UnderTest for Dialect {
+    fn arg(self) -> &'static str {
         match self {
-            Dialect::ClaudeCode => "claude-code",
-            Dialect::Cursor => "cursor",
-            Dialect::ClineSdk | Dialect::ClineLegacy => "cline",
-            Dialect::QwenCode => "qwen-code",
-            Dialect::Droid => "droid",
-            Dialect::GeminiCli => "gemini-cli",
-            Dialect::Codex => "codex",
-            Dialect::CopilotPascal => "copilot",
             Dialect::CopilotCamel => "copilot preToolUse",
+            dialect => dialect.agent().as_str(),
         }
     }
 
-    pub(crate) fn adapters(self) -> adapters::Dialect {
-        match self {
-            Dialect::ClaudeCode => adapters::Dialect::ClaudeCode,
-            Dialect::Cursor => adapters::Dialect::Cursor,
-            Dialect::ClineSdk => adapters::Dialect::ClineSdk,
-            Dialect::ClineLegacy => adapters::Dialect::ClineLegacy,
-            Dialect::QwenCode => adapters::Dialect::QwenCode,
-            Dialect::Droid => adapters::Dialect::Droid,
-            Dialect::GeminiCli => adapters::Dialect::GeminiCli,
-            Dialect::Codex => adapters::Dialect::Codex,
-            Dialect::CopilotPascal => adapters::Dialect::CopilotPascal,
-            Dialect::CopilotCamel => adapters::Dialect::CopilotCamel,
-        }
-    }
-
-    pub(crate) fn agent(self) -> pb::Agent {
+    fn proto_agent(self) -> pb::Agent {
         match self {
             Dialect::ClaudeCode => pb::Agent::ClaudeCode,
             Dialect::Cursor => pb::Agent::Cursor,
@@ -89,7 +55,7 @@ impl Dialect {
         }
     }
 
-    pub(crate) fn proto(self) -> pb::Dialect {
+    fn proto(self) -> pb::Dialect {
         match self {
             Dialect::ClaudeCode => pb::Dialect::ClaudeCode,
             Dialect::Cursor => pb::Dialect::Cursor,
@@ -105,7 +71,7 @@ impl Dialect {
     }
 
     /// The pre-tool-use event's native name in this dialect's sample.
-    pub(crate) fn pre_tool_use_event(self) -> &'static str {
+    fn pre_tool_use_event(self) -> &'static str {
         match self {
             Dialect::ClaudeCode
             | Dialect::ClineLegacy
@@ -122,7 +88,7 @@ impl Dialect {
 
     /// The pre-tool-use payload of this dialect, running `command` in a
     /// shell tool.
-    pub(crate) fn shell_payload(self, command: &str) -> String {
+    fn shell_payload(self, command: &str) -> String {
         use hookgate_integration_tests::payloads;
         match self {
             Dialect::ClaudeCode => payloads::claude_bash(command),
@@ -174,7 +140,7 @@ pub(crate) fn adapters_reply(
     payload: &str,
     decisions: &[(i32, pb::Decision)],
 ) -> adapters::Reply {
-    let event = adapters::parse(dialect.adapters(), payload.as_bytes())
+    let event = adapters::parse(dialect, payload.as_bytes())
         .unwrap_or_else(|err| panic!("adapters cannot parse the payload: {err}"));
     let ranked: Vec<adapters::RankedDecision> = decisions
         .iter()
@@ -185,7 +151,7 @@ pub(crate) fn adapters_reply(
             decision: canonical(decision),
         })
         .collect();
-    let merged = adapters::merge(dialect.adapters(), &ranked);
+    let merged = adapters::merge(dialect, &ranked);
     adapters::render(&event, &merged.decision).reply
 }
 
@@ -322,9 +288,9 @@ pub(crate) fn assert_event_matches_adapters(
     dialect: Dialect,
     payload: &str,
 ) {
-    let parsed = adapters::parse(dialect.adapters(), payload.as_bytes())
+    let parsed = adapters::parse(dialect, payload.as_bytes())
         .unwrap_or_else(|err| panic!("adapters cannot parse the payload: {err}"));
-    assert_eq!(event.agent(), dialect.agent());
+    assert_eq!(event.agent(), dialect.proto_agent());
     assert_eq!(event.dialect(), dialect.proto());
     assert_eq!(
         event.raw_json, payload,

@@ -11,7 +11,7 @@ use hookgate_integration_tests::{ShimOutput, TestGateway};
 use hookgate_proto::v1 as pb;
 use serde_json::Value;
 
-use crate::support::{Dialect, claude_specific, str_at};
+use crate::support::{Dialect, UnderTest, claude_specific, str_at};
 
 /// The policy's own reason: the subscriber answered.
 const POLICY_SAYS_NO: &str = "central policy says no";
