@@ -10,6 +10,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::error::{ConfigError, Locator};
+use super::numbers::int_or;
 
 /// Connections open at once on the endpoint by default: agents keep one
 /// alive per hook process at most, so a few dozen is plenty.
@@ -54,20 +55,13 @@ pub(super) fn http(at: &Locator<'_>, raw: RawHttp) -> Result<HttpConfig, ConfigE
             ),
         ));
     }
-    let max_open = match raw.max_open_connections {
-        None => DEFAULT_MAX_OPEN,
-        Some(v) => {
-            let n = *v.get_ref();
-            if !(1..=65_536).contains(&n) {
-                return Err(at.error(
-                    v.span(),
-                    "http.max_open_connections",
-                    format!("{n} is out of range 1..=65536"),
-                ));
-            }
-            usize::try_from(n).unwrap_or(DEFAULT_MAX_OPEN)
-        }
-    };
+    let max_open = int_or(
+        at,
+        raw.max_open_connections.as_ref(),
+        "http.max_open_connections",
+        1..=65_536,
+        DEFAULT_MAX_OPEN,
+    )?;
     Ok(HttpConfig { listen, max_open })
 }
 

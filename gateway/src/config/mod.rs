@@ -12,10 +12,12 @@ mod error;
 mod http;
 mod identity;
 mod layers;
+mod numbers;
 mod otel;
 mod raw;
 mod remote;
 mod rules;
+mod subscriber;
 mod validate;
 mod values;
 

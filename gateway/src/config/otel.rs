@@ -9,10 +9,10 @@ use toml::Spanned;
 
 use super::error::{ConfigError, Locator};
 use super::layers::{Layer, only_in_system};
+use super::numbers::{int_or, millis};
 use super::raw::RawOtel;
-use super::validate::{in_range, millis};
 
-const DEFAULT_QUEUE: i64 = 2048;
+const DEFAULT_QUEUE: usize = 2048;
 const DEFAULT_EXPORT_TIMEOUT: Duration = Duration::from_millis(5000);
 const DEFAULT_METRICS_INTERVAL: Duration = Duration::from_millis(30_000);
 
@@ -116,12 +116,12 @@ pub(super) fn otel_section(
         sample_ratio,
         headers_env,
         headers_file,
-        queue_size: count(
+        queue_size: int_or(
             at,
             otel.queue_size.as_ref(),
             "otel.queue_size",
+            1..=65_536,
             DEFAULT_QUEUE,
-            65_536,
         )?,
         export_timeout: millis(
             at,
@@ -138,19 +138,4 @@ pub(super) fn otel_section(
         payloads: otel.payloads.as_ref().is_some_and(|p| *p.get_ref()),
         locked: otel.locked.as_ref().is_some_and(|l| *l.get_ref()),
     }))
-}
-
-/// A count within 1..=`max`, `default` when absent.
-fn count(
-    at: &Locator<'_>,
-    value: Option<&Spanned<i64>>,
-    key: &str,
-    default: i64,
-    max: i64,
-) -> Result<usize, ConfigError> {
-    let v = match value {
-        None => default,
-        Some(v) => in_range(at, v, key, 1, max)?,
-    };
-    Ok(usize::try_from(v).unwrap_or(1))
 }

@@ -7,6 +7,7 @@
 //! picks what each platform should do, so both are stated, not skipped.
 
 mod errors;
+mod kinds;
 mod layers;
 mod otel;
 mod remote;
