@@ -90,7 +90,7 @@ impl Reason {
     ];
 
     /// The token in the record.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Reason::Unreachable => "unreachable",
             Reason::Untrusted => "untrusted",

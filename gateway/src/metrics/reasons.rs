@@ -1,6 +1,7 @@
 //! The bounded label sets of the gateway's failure counters.
 
 use hookgate_adapters::{DetectError, ParseError, ParseErrorKind};
+use hookgate_wire::fallback::Reason;
 
 /// Why a connection was closed without a reply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -178,14 +179,15 @@ impl Unparsed {
     }
 }
 
-/// Why a shim answered without the gateway (the shim's fallback record).
-pub(crate) const FALLBACK_REASONS: [&str; 8] = [
-    "unreachable",
-    "untrusted",
-    "busy",
-    "timeout",
-    "bad_reply",
-    "oversize",
-    "usage",
-    "other",
-];
+/// Why a shim answered without the gateway: each reason the shim writes
+/// in its fallback record, then `other` for a token this gateway does not
+/// know (a newer shim's).
+pub(crate) const FALLBACK_REASONS: [&str; Reason::ALL.len() + 1] = {
+    let mut names = ["other"; Reason::ALL.len() + 1];
+    let mut i = 0;
+    while i < Reason::ALL.len() {
+        names[i] = Reason::ALL[i].as_str();
+        i += 1;
+    }
+    names
+};
