@@ -104,19 +104,11 @@ fn replays_empty_replies_and_forwards_flags() {
 
 #[test]
 fn absent_gateway_fails_open_for_every_agent() {
-    for Case {
-        name,
-        payload,
-        hint,
-        env: agent_env,
-    } in agents()
-    {
+    for case in agents() {
         let (_dir, socket) = socket_dir();
-        let args: Vec<&str> = hint.map(Agent::as_str).into_iter().collect();
-        let names: Vec<&str> = agent_env.iter().map(|(k, _)| *k).collect();
-        let out = run_shim(&socket, &args, &agent_env, Some(payload));
-        let want = expected(payload, hint, &names, FailMode::Open, UNREACHABLE);
-        assert_eq!(out, want, "{name}");
+        let out = run_shim(&socket, &case.args, &case.env, Some(case.payload));
+        let name = &case.name;
+        assert_eq!(out, case.expected(FailMode::Open, UNREACHABLE), "{name}");
         assert_eq!(
             out.code, 0,
             "{name}: fail-open is the agent's neutral reply"
@@ -125,48 +117,45 @@ fn absent_gateway_fails_open_for_every_agent() {
     }
 }
 
+/// How a fail mode is asked for: its name, the extra argument, the
+/// environment, the reply it must give.
+type Way<'a> = (
+    &'a str,
+    Option<&'a str>,
+    &'a [(&'a str, &'a str)],
+    &'a Output,
+);
+
 #[test]
 fn absent_gateway_fails_closed_when_asked() {
-    for Case {
-        name,
-        payload,
-        hint,
-        env: agent_env,
-    } in agents()
-    {
-        let hint_arg: Vec<&str> = hint.map(Agent::as_str).into_iter().collect();
-        let names: Vec<&str> = agent_env.iter().map(|(k, _)| *k).collect();
-        let want = expected(payload, hint, &names, FailMode::Closed, UNREACHABLE);
+    for case in agents() {
+        let name = &case.name;
+        let closed = case.expected(FailMode::Closed, UNREACHABLE);
         // Every sample is a pre-tool event, which each agent lets a hook block.
-        let open = expected(payload, hint, &names, FailMode::Open, UNREACHABLE);
-        assert_ne!(want, open, "{name}: fail-closed must differ from fail-open");
+        let open = case.expected(FailMode::Open, UNREACHABLE);
+        assert_ne!(
+            closed, open,
+            "{name}: fail-closed must differ from fail-open"
+        );
 
         let (_dir, socket) = socket_dir();
-        let mut env = agent_env.clone();
+        let mut env = case.env.clone();
         env.push(("HOOKGATE_FAIL", "closed"));
-        assert_eq!(
-            run_shim(&socket, &hint_arg, &env, Some(payload)),
-            want,
-            "{name}: env"
-        );
-
-        let mut args = hint_arg.clone();
-        args.push("--fail-closed");
-        assert_eq!(
-            run_shim(&socket, &args, &agent_env, Some(payload)),
-            want,
-            "{name}: flag"
-        );
-
         // The flag wins over the environment.
-        let mut args = hint_arg.clone();
-        args.push("--fail-open");
-        let open = expected(payload, hint, &names, FailMode::Open, UNREACHABLE);
-        assert_eq!(
-            run_shim(&socket, &args, &env, Some(payload)),
-            open,
-            "{name}: flag wins"
-        );
+        let ways: [Way<'_>; 3] = [
+            ("env", None, &env, &closed),
+            ("flag", Some("--fail-closed"), &case.env, &closed),
+            ("flag wins", Some("--fail-open"), &env, &open),
+        ];
+        for (how, flag, env, reply) in ways {
+            let mut args = case.args.clone();
+            args.extend(flag);
+            assert_eq!(
+                run_shim(&socket, &args, env, Some(case.payload)),
+                *reply,
+                "{name}: {how}"
+            );
+        }
     }
 }
 

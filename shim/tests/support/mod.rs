@@ -13,7 +13,10 @@ use std::process::{Command, Stdio};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use hookgate_dialect::{Agent, FailMode, detect, fallback};
+use hookgate_dialect::{
+    Agent, Detected, FailMode, args_hint, detect, detect_with_event, fallback, probe_event,
+    probe_payload,
+};
 use hookgate_wire::{FrameKind, HEADER_LEN, Header, MAX_REQUEST_BODY, Reply, Request};
 use tempfile::TempDir;
 
@@ -123,7 +126,11 @@ pub fn expected(
     mode: FailMode,
     message: &str,
 ) -> Output {
-    let detected = detect(payload, hint, env_names).ok();
+    output_of(detect(payload, hint, env_names).ok(), mode, message)
+}
+
+/// The fallback reply for what detection found.
+fn output_of(detected: Option<Detected>, mode: FailMode, message: &str) -> Output {
     let reply = fallback(
         detected.as_ref().map(|d| d.dialect),
         detected.as_ref().and_then(|d| d.native_event.as_deref()),
@@ -209,44 +216,81 @@ pub fn recorded_reasons(socket: &Path) -> Vec<String> {
         .collect()
 }
 
-/// A payload of one dialect, with the hint and agent environment an agent
-/// would give.
+/// A payload of one dialect, with the arguments and agent environment an
+/// agent would give.
 pub struct Case {
-    pub name: &'static str,
+    pub name: String,
     pub payload: &'static [u8],
-    pub hint: Option<Agent>,
+    /// The shim's arguments: the agent, and for some its event.
+    pub args: Vec<&'static str>,
     pub env: Vec<(&'static str, &'static str)>,
 }
 
-/// One payload of every dialect the adapters know.
+impl Case {
+    /// The variables' names, as the shim passes them to detection.
+    pub fn env_names(&self) -> Vec<&str> {
+        self.env.iter().map(|(name, _)| *name).collect()
+    }
+
+    /// The reply the shim must give for this case when it gives up for
+    /// `message` in `mode`: detection and fallback as the shim does them.
+    pub fn expected(&self, mode: FailMode, message: &str) -> Output {
+        let (hint, event) = args_hint(&self.args);
+        let detected = detect_with_event(self.payload, hint, event, &self.env_names()).ok();
+        output_of(detected, mode, message)
+    }
+}
+
+/// Every agent's doctor probe (a pre-tool call of its shell tool) with
+/// the arguments `gateway install` writes, plus payloads whose agent only
+/// detection can tell (no argument): Cursor beside Claude Code's variable,
+/// and Cline's extension hooks.
 pub fn agents() -> Vec<Case> {
-    vec![
+    let mut cases: Vec<Case> = Agent::ALL
+        .into_iter()
+        .filter_map(|agent| {
+            let payload = probe_payload(agent)?.as_bytes();
+            let mut args = vec![agent.as_str()];
+            // Only a payload that names no event needs it on the command line.
+            if detect(payload, Some(agent), &[]).is_ok_and(|d| d.native_event.is_none()) {
+                args.push(probe_event(agent));
+            }
+            Some(Case {
+                name: agent.as_str().to_owned(),
+                payload,
+                args,
+                env: vec![],
+            })
+        })
+        .collect();
+    cases.extend([
         Case {
-            name: "claude-code",
+            name: "claude-code, detected".to_owned(),
             payload: CLAUDE_PRE_TOOL_USE,
-            hint: Some(Agent::ClaudeCode),
+            args: vec![],
             env: vec![("CLAUDE_PROJECT_DIR", "/home/dev/acme")],
         },
         Case {
-            name: "cursor",
+            name: "cursor, detected".to_owned(),
             payload: CURSOR_SHELL,
-            hint: None,
+            args: vec![],
             env: vec![
                 ("CURSOR_VERSION", "1.7.2"),
                 ("CLAUDE_PROJECT_DIR", "/home/dev/acme"),
             ],
         },
         Case {
-            name: "cline sdk",
+            name: "cline sdk".to_owned(),
             payload: CLINE_SDK_TOOL_CALL,
-            hint: Some(Agent::Cline),
+            args: vec!["cline"],
             env: vec![],
         },
         Case {
-            name: "cline legacy",
+            name: "cline legacy, detected".to_owned(),
             payload: CLINE_LEGACY_PRE_TOOL_USE,
-            hint: None,
+            args: vec![],
             env: vec![],
         },
-    ]
+    ]);
+    cases
 }
