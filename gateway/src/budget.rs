@@ -27,9 +27,8 @@ const UNIT: usize = 1024;
 
 /// The shared budget. Cloning shares it.
 #[derive(Debug, Clone)]
-pub struct Budget {
+pub(crate) struct Budget {
     units: Arc<Semaphore>,
-    total: usize,
 }
 
 /// Bytes reserved from a [`Budget`], returned when dropped.
@@ -40,17 +39,16 @@ pub struct Reservation {
 
 impl Budget {
     /// A budget of `bytes` (at least one request's worth).
-    pub fn new(bytes: usize) -> Budget {
+    pub(crate) fn new(bytes: usize) -> Budget {
         let units = (bytes / UNIT).clamp(1, Semaphore::MAX_PERMITS);
         Budget {
             units: Arc::new(Semaphore::new(units)),
-            total: units * UNIT,
         }
     }
 
     /// Reserves what a request with a body of `body_len` bytes costs, or
     /// `None` when that does not fit now.
-    pub fn try_reserve_request(&self, body_len: usize) -> Option<Reservation> {
+    pub(crate) fn try_reserve_request(&self, body_len: usize) -> Option<Reservation> {
         self.try_reserve(
             body_len
                 .saturating_mul(COST_FACTOR)
@@ -59,19 +57,10 @@ impl Budget {
     }
 
     /// Reserves `bytes`, or `None` when they do not fit now.
-    pub fn try_reserve(&self, bytes: usize) -> Option<Reservation> {
+    pub(crate) fn try_reserve(&self, bytes: usize) -> Option<Reservation> {
         let units = u32::try_from(bytes.div_ceil(UNIT)).ok()?;
         let permit = Arc::clone(&self.units).try_acquire_many_owned(units).ok()?;
         Some(Reservation { _permit: permit })
-    }
-
-    /// Bytes reserved right now.
-    pub fn in_use(&self) -> usize {
-        self.total - self.units.available_permits() * UNIT
-    }
-
-    pub fn total(&self) -> usize {
-        self.total
     }
 }
 
@@ -111,22 +100,29 @@ impl Deref for Payload {
 mod tests {
     use super::*;
 
+    impl Budget {
+        /// Bytes reserved right now, from a budget of `total` bytes.
+        fn in_use(&self, total: usize) -> usize {
+            total - self.units.available_permits() * UNIT
+        }
+    }
+
     #[test]
     fn reservations_are_bounded_and_returned() {
         let budget = Budget::new(100 * UNIT);
         let a = budget.try_reserve(60 * UNIT).unwrap();
         assert!(budget.try_reserve(50 * UNIT).is_none(), "over the budget");
         let b = budget.try_reserve(40 * UNIT).unwrap();
-        assert_eq!(budget.in_use(), 100 * UNIT);
+        assert_eq!(budget.in_use(100 * UNIT), 100 * UNIT);
         drop(a);
-        assert_eq!(budget.in_use(), 40 * UNIT);
+        assert_eq!(budget.in_use(100 * UNIT), 40 * UNIT);
         let payload = Arc::new(Payload::new(vec![1, 2], Some(b)));
         let shared = Arc::clone(&payload);
         drop(payload);
-        assert_eq!(budget.in_use(), 40 * UNIT, "held while shared");
+        assert_eq!(budget.in_use(100 * UNIT), 40 * UNIT, "held while shared");
         assert_eq!(&shared[..], [1, 2]);
         drop(shared);
-        assert_eq!(budget.in_use(), 0);
+        assert_eq!(budget.in_use(100 * UNIT), 0);
     }
 
     #[test]

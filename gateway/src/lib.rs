@@ -26,6 +26,7 @@
 )]
 
 pub mod admin;
+pub(crate) mod admission;
 pub(crate) mod budget;
 pub mod builtin;
 pub mod config;
@@ -203,24 +204,16 @@ pub async fn serve(
         status: Arc::clone(&source.reload),
     };
     let reloads = tokio::spawn(reloader.run(reload_requests));
-    let budget = budget::Budget::new(config.server.memory_budget);
+    let admission = Arc::new(admission::Admission::new(pipeline, metrics, &config.server));
     let http_server = http_endpoint.map(|(bound, token, http_config)| {
         let server = http::HttpServer {
-            pipeline: Arc::clone(&pipeline),
-            metrics: Arc::clone(&metrics),
-            server: config.server.clone(),
+            admission: Arc::clone(&admission),
             http: http_config,
-            budget: budget.clone(),
             token,
         };
         (server, bound)
     });
-    let server = Server {
-        pipeline,
-        metrics,
-        config: config.server.clone(),
-        budget,
-    };
+    let server = Server { admission };
     tracing::info!(
         socket = %listener.path().display(),
         admin = %source.admin_socket.display(),

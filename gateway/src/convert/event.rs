@@ -20,7 +20,7 @@ use crate::budget::Payload;
 /// `Arc<ProtoEvent>`, so every remote subscriber is sent the same bytes
 /// (a reference-counted `Bytes`, no per-subscriber copy or encode).
 #[derive(Debug)]
-pub struct ProtoEvent {
+pub(crate) struct ProtoEvent {
     event: Arc<HookEvent>,
     id: String,
     raw: Arc<Payload>,
@@ -32,7 +32,7 @@ pub struct ProtoEvent {
 
 impl ProtoEvent {
     /// Nothing is converted yet.
-    pub fn new(
+    pub(crate) fn new(
         event: Arc<HookEvent>,
         id: String,
         raw: Arc<Payload>,
@@ -49,7 +49,7 @@ impl ProtoEvent {
 
     /// The protobuf encoding of the `v1::HookEvent` to send, built on the
     /// first call and shared by every later one.
-    pub fn encoded(&self) -> Bytes {
+    pub(crate) fn encoded(&self) -> Bytes {
         self.encoded
             .get_or_init(|| {
                 let mut proto = event_to_proto(&self.event, &self.id, &self.raw);

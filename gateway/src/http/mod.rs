@@ -30,10 +30,9 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::budget::Budget;
-use crate::config::{HttpConfig, ServerConfig};
-use crate::metrics::{HttpRefusal, Metrics};
-use crate::pipeline::Pipeline;
+use crate::admission::Admission;
+use crate::config::HttpConfig;
+use crate::metrics::HttpRefusal;
 use crate::warnings::{self, Warning};
 
 pub use token::Token;
@@ -45,26 +44,17 @@ const MAX_HEAD_BYTES: usize = 16 * 1024;
 /// What the endpoint needs.
 #[derive(Debug)]
 pub struct HttpServer {
-    pub pipeline: Arc<Pipeline>,
-    pub metrics: Arc<Metrics>,
-    /// Deadlines, slots and the queue wait, as for the socket.
-    pub server: ServerConfig,
+    /// Shared with the socket: one pipeline, budget and set of slots.
+    pub(crate) admission: Arc<Admission>,
     pub http: HttpConfig,
-    /// Shared with the socket path: one bound on the bytes in flight.
-    pub budget: Budget,
     pub token: Token,
 }
 
 /// What every request shares.
 #[derive(Debug)]
 struct Shared {
-    pipeline: Arc<Pipeline>,
-    metrics: Arc<Metrics>,
-    slots: Arc<Semaphore>,
-    budget: Budget,
+    admission: Arc<Admission>,
     token: Token,
-    read_timeout: Duration,
-    queue_wait: Duration,
 }
 
 /// Binds the endpoint's listener (the address was checked to be loopback
@@ -84,13 +74,8 @@ impl HttpServer {
     ) {
         let open = Arc::new(Semaphore::new(self.http.max_open));
         let shared = Arc::new(Shared {
-            pipeline: Arc::clone(&self.pipeline),
-            metrics: Arc::clone(&self.metrics),
-            slots: Arc::new(Semaphore::new(self.server.max_connections)),
-            budget: self.budget.clone(),
+            admission: Arc::clone(&self.admission),
             token: self.token.clone(),
-            read_timeout: self.server.read_timeout,
-            queue_wait: self.server.queue_wait,
         });
         loop {
             let accepted = tokio::select! {
@@ -110,7 +95,9 @@ impl HttpServer {
                 }
             };
             let Ok(open_permit) = Arc::clone(&open).try_acquire_owned() else {
-                self.metrics.http_refused(HttpRefusal::TooManyConnections);
+                self.admission
+                    .metrics
+                    .http_refused(HttpRefusal::TooManyConnections);
                 warnings::warn(
                     Warning::Connection,
                     format_args!(
@@ -139,7 +126,7 @@ async fn connection(
     shutdown: CancellationToken,
 ) {
     if let Err(reason) = check_peer(&stream, peer).await {
-        shared.metrics.http_refused(reason);
+        shared.admission.metrics.http_refused(reason);
         return;
     }
     let _ = stream.set_nodelay(true);
@@ -147,14 +134,18 @@ async fn connection(
         let shared = Arc::clone(&shared);
         service_fn(move |req| {
             let shared = Arc::clone(&shared);
-            async move { Ok::<_, std::convert::Infallible>(request::answer(&shared, req).await) }
+            async move {
+                Ok::<_, std::convert::Infallible>(
+                    request::answer(&shared.admission, &shared.token, req).await,
+                )
+            }
         })
     };
     let conn = http1::Builder::new()
         .timer(TokioTimer::new())
         // Also closes a keep-alive connection idle for that long (not
         // counted: idle is normal).
-        .header_read_timeout(shared.read_timeout)
+        .header_read_timeout(shared.admission.read_timeout)
         .max_buf_size(MAX_HEAD_BYTES)
         .serve_connection(TokioIo::new(stream), service);
     tokio::pin!(conn);
@@ -170,7 +161,7 @@ async fn connection(
         // the read deadline (agents keep them), which is no refusal: only
         // a body that stalls is counted (`request`).
         if err.is_parse_too_large() {
-            shared.metrics.http_refused(HttpRefusal::Oversize);
+            shared.admission.metrics.http_refused(HttpRefusal::Oversize);
         }
         tracing::debug!(error = %err, "HTTP connection ended with an error");
     }

@@ -14,7 +14,8 @@ use http_body_util::{BodyExt as _, Full, Limited};
 use hyper::body::Bytes;
 use hyper::body::Incoming;
 
-use super::Shared;
+use super::Token;
+use crate::admission::Admission;
 use crate::metrics::HttpRefusal;
 use crate::warnings::{self, Warning};
 
@@ -32,10 +33,11 @@ struct Route {
 }
 
 pub(super) async fn answer(
-    shared: &Shared,
+    shared: &Admission,
+    token: &Token,
     req: hyper::Request<Incoming>,
 ) -> Response<Full<Bytes>> {
-    if let Err(reason) = authorize(shared, &req) {
+    if let Err(reason) = authorize(token, &req) {
         shared.metrics.http_refused(reason);
         let mut response = plain(
             StatusCode::UNAUTHORIZED,
@@ -98,7 +100,7 @@ pub(super) async fn answer(
             );
         }
     };
-    let Some(_slot) = crate::server::take_slot(&shared.slots, shared.queue_wait).await else {
+    let Some(_slot) = shared.slot().await else {
         shared.metrics.http_refused(HttpRefusal::Busy);
         warnings::warn(
             Warning::Connection,
@@ -132,7 +134,7 @@ pub(super) async fn answer(
 }
 
 /// The bearer token must be this gateway's, compared in constant time.
-fn authorize(shared: &Shared, req: &hyper::Request<Incoming>) -> Result<(), HttpRefusal> {
+fn authorize(expected: &Token, req: &hyper::Request<Incoming>) -> Result<(), HttpRefusal> {
     let header = req
         .headers()
         .get(AUTHORIZATION)
@@ -143,7 +145,7 @@ fn authorize(shared: &Shared, req: &hyper::Request<Incoming>) -> Result<(), Http
         .map(<[u8]>::trim_ascii)
         .filter(|t| !t.is_empty())
         .ok_or(HttpRefusal::NoToken)?;
-    if shared.token.matches(token) {
+    if expected.matches(token) {
         Ok(())
     } else {
         Err(HttpRefusal::BadToken)

@@ -34,7 +34,7 @@ pub(crate) use spans::{CallOutcome, EventSpan};
 
 /// The export, shared by every event; cheap to clone.
 #[derive(Debug, Clone, Default)]
-pub struct Telemetry {
+pub(crate) struct Telemetry {
     tracing: Option<Arc<Tracing>>,
 }
 
@@ -46,21 +46,21 @@ struct Tracing {
 
 /// What [`Telemetry::start`] started, to stop at shutdown.
 #[derive(Debug, Default)]
-pub struct Running {
+pub(crate) struct Running {
     providers: Option<(SdkTracerProvider, SdkMeterProvider)>,
     stop: CancellationToken,
 }
 
 impl Telemetry {
     /// No export.
-    pub fn off() -> Telemetry {
+    pub(crate) fn off() -> Telemetry {
         Telemetry::default()
     }
 
     /// Starts span and metric export to `config`'s collector: the export
     /// task runs on `tracker` until [`Running::stop`]. Must run inside the
     /// tokio runtime. Fails only on settings the exporter cannot use.
-    pub fn start(
+    pub(crate) fn start(
         config: &OtelConfig,
         metrics: &Arc<Metrics>,
         tracker: &TaskTracker,
@@ -122,7 +122,7 @@ impl Telemetry {
 impl Running {
     /// Exports what is queued (spans, then metrics once more), waiting no
     /// later than `deadline`.
-    pub async fn stop(self, deadline: Instant) {
+    pub(crate) async fn stop(self, deadline: Instant) {
         self.stop.cancel();
         let Some((traces, meters)) = self.providers else {
             return;

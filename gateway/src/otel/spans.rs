@@ -21,7 +21,7 @@ const MAX_PAYLOAD_ATTRIBUTE: usize = 16 << 10;
 
 /// How a subscriber call ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CallOutcome {
+pub(crate) enum CallOutcome {
     /// It answered (its decision may be no opinion).
     Answered,
     /// It failed (why, in words); its `on_error` decided.
@@ -31,7 +31,7 @@ pub enum CallOutcome {
 /// The span of one event in flight; no-op when export is off or the event
 /// is not sampled.
 #[derive(Debug, Default)]
-pub struct EventSpan {
+pub(crate) struct EventSpan {
     inner: Option<(Arc<Tracing>, Context)>,
     /// Agent, event kind and tool class, repeated on each child span so a
     /// backend can filter subscriber calls without joining on the parent.
@@ -40,7 +40,7 @@ pub struct EventSpan {
 
 impl Telemetry {
     /// Starts the span of `event`, begun at `started`.
-    pub fn event(&self, event: &HookEvent, id: &str, started: SystemTime) -> EventSpan {
+    pub(crate) fn event(&self, event: &HookEvent, id: &str, started: SystemTime) -> EventSpan {
         let Some(tracing) = &self.tracing else {
             return EventSpan::default();
         };
@@ -80,7 +80,7 @@ impl Telemetry {
 
     /// One span for a payload that was not understood, and how it was
     /// answered.
-    pub fn unparsed(&self, reason: &'static str, mode: FailMode, started: SystemTime) {
+    pub(crate) fn unparsed(&self, reason: &'static str, mode: FailMode, started: SystemTime) {
         let Some(tracing) = &self.tracing else { return };
         let mut span = tracing
             .tracer
@@ -107,7 +107,7 @@ impl Telemetry {
 impl EventSpan {
     /// A child span for one subscriber call that began at `started` and
     /// took `took`.
-    pub fn subscriber(
+    pub(crate) fn subscriber(
         &self,
         name: &str,
         started: SystemTime,
@@ -148,7 +148,7 @@ impl EventSpan {
     /// Ends the event's span with its merged outcome. With `payloads = true`
     /// the payload is masked and attached first, on a task of its own, so
     /// the masking never delays the reply.
-    pub fn finish(self, outcome: Outcome, losses: usize, payload: Option<&Arc<Payload>>) {
+    pub(crate) fn finish(self, outcome: Outcome, losses: usize, payload: Option<&Arc<Payload>>) {
         let Some((tracing, cx)) = self.inner else {
             return;
         };

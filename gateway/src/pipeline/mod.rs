@@ -31,7 +31,7 @@ use crate::subscribers::Registry;
 
 /// The per-event logic, shared by every connection.
 #[derive(Debug)]
-pub struct Pipeline {
+pub(crate) struct Pipeline {
     /// The subscribers in effect, swapped whole by a config reload; each
     /// event loads it once, so it finishes on the registry it began with.
     registry: Arc<ArcSwap<Registry>>,
@@ -45,7 +45,11 @@ pub struct Pipeline {
 }
 
 impl Pipeline {
-    pub fn new(registry: Registry, metrics: Arc<Metrics>, on_unparsed: FailMode) -> Pipeline {
+    pub(crate) fn new(
+        registry: Registry,
+        metrics: Arc<Metrics>,
+        on_unparsed: FailMode,
+    ) -> Pipeline {
         Pipeline {
             registry: Arc::new(ArcSwap::from_pointee(registry)),
             metrics,
@@ -56,19 +60,19 @@ impl Pipeline {
     }
 
     /// Exports a span per event through `telemetry`.
-    pub fn with_telemetry(mut self, telemetry: Telemetry) -> Pipeline {
+    pub(crate) fn with_telemetry(mut self, telemetry: Telemetry) -> Pipeline {
         self.telemetry = telemetry;
         self
     }
 
     /// The registry in effect, shared with whoever reloads the config.
-    pub fn registry(&self) -> Arc<ArcSwap<Registry>> {
+    pub(crate) fn registry(&self) -> Arc<ArcSwap<Registry>> {
         Arc::clone(&self.registry)
     }
 
     /// The reply for one shim request, whose bytes `reservation` holds in
     /// the memory budget (until everything derived from it is done).
-    pub async fn handle(&self, request: Request, reservation: Option<Reservation>) -> Reply {
+    pub(crate) async fn handle(&self, request: Request, reservation: Option<Reservation>) -> Reply {
         self.evaluate(request, reservation).await.0
     }
 

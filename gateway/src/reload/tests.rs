@@ -78,5 +78,5 @@ async fn only_a_valid_changed_config_replaces_the_registry() {
     // Stopping releases the registry the reloader shares with the pipeline.
     stop.cancel();
     task.await.unwrap();
-    assert!(live.load().is_empty());
+    assert_eq!(live.load().len(), 0);
 }

@@ -31,10 +31,9 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::admission::Admission;
 use crate::budget::{Budget, Reservation};
-use crate::config::ServerConfig;
-use crate::metrics::{Metrics, Refusal};
-use crate::pipeline::Pipeline;
+use crate::metrics::Refusal;
 use crate::transport::{AcceptError, Connection, Listener, Refused};
 use crate::warnings::{self, Warning};
 
@@ -45,28 +44,15 @@ const OPEN_PER_SLOT: usize = 16;
 /// What the accept loop needs.
 #[derive(Debug)]
 pub(crate) struct Server {
-    pub pipeline: Arc<Pipeline>,
-    pub metrics: Arc<Metrics>,
-    pub config: ServerConfig,
-    /// The bytes in flight, shared with the HTTP endpoint.
-    pub budget: Budget,
-}
-
-/// What every connection task shares.
-#[derive(Debug)]
-struct Shared {
-    pipeline: Arc<Pipeline>,
-    metrics: Arc<Metrics>,
-    slots: Arc<Semaphore>,
-    budget: Budget,
-    read_timeout: Duration,
-    queue_wait: Duration,
+    pub admission: Arc<Admission>,
 }
 
 impl Server {
     /// The most connections open at once.
     pub(crate) fn max_open(&self) -> usize {
-        self.config.max_connections.saturating_mul(OPEN_PER_SLOT)
+        self.admission
+            .max_evaluations()
+            .saturating_mul(OPEN_PER_SLOT)
     }
 
     /// Accepts until `shutdown` fires; each connection runs on `connections`.
@@ -77,14 +63,6 @@ impl Server {
         connections: &TaskTracker,
     ) {
         let open = Arc::new(Semaphore::new(self.max_open()));
-        let shared = Arc::new(Shared {
-            pipeline: Arc::clone(&self.pipeline),
-            metrics: Arc::clone(&self.metrics),
-            slots: Arc::new(Semaphore::new(self.config.max_connections)),
-            budget: self.budget.clone(),
-            read_timeout: self.config.read_timeout,
-            queue_wait: self.config.queue_wait,
-        });
         loop {
             let accepted = tokio::select! {
                 biased;
@@ -105,7 +83,7 @@ impl Server {
                 }
             };
             let Ok(open_permit) = Arc::clone(&open).try_acquire_owned() else {
-                self.metrics.refused(Refusal::Busy);
+                self.admission.metrics.refused(Refusal::Busy);
                 warnings::warn(
                     Warning::Connection,
                     format_args!("{} connections open; answered busy", self.max_open()),
@@ -113,7 +91,7 @@ impl Server {
                 busy_now(&stream);
                 continue;
             };
-            connections.spawn(connection(stream, open_permit, Arc::clone(&shared)));
+            connections.spawn(connection(stream, open_permit, Arc::clone(&self.admission)));
         }
     }
 
@@ -122,14 +100,14 @@ impl Server {
     fn count_refused(&self, refused: &Refused) {
         match refused {
             Refused::ForeignPeer(peer) => {
-                self.metrics.refused(Refusal::ForeignUid);
+                self.admission.metrics.refused(Refusal::ForeignUid);
                 warnings::warn(
                     Warning::Connection,
                     format_args!("refused a connection from another user ({peer})"),
                 );
             }
             Refused::NoPeerIdentity(err) => {
-                self.metrics.refused(Refusal::NoPeerCred);
+                self.admission.metrics.refused(Refusal::NoPeerCred);
                 warnings::warn(
                     Warning::Connection,
                     format_args!("refused a connection: peer credentials unavailable: {err}"),
@@ -183,7 +161,7 @@ async fn read_request(
     Ok((Request::decode(&body)?, reservation))
 }
 
-async fn connection(mut stream: Connection, _open: OwnedSemaphorePermit, shared: Arc<Shared>) {
+async fn connection(mut stream: Connection, _open: OwnedSemaphorePermit, shared: Arc<Admission>) {
     let metrics = &shared.metrics;
     let read = tokio::time::timeout(
         shared.read_timeout,
@@ -229,7 +207,7 @@ async fn connection(mut stream: Connection, _open: OwnedSemaphorePermit, shared:
             return;
         }
     };
-    let Some(_slot) = slot(&shared).await else {
+    let Some(_slot) = shared.slot().await else {
         metrics.refused(Refusal::Busy);
         warnings::warn(
             Warning::Connection,
@@ -271,24 +249,6 @@ async fn connection(mut stream: Connection, _open: OwnedSemaphorePermit, shared:
             );
         }
     }
-}
-
-/// An evaluation slot, waiting at most `queue_wait` for one.
-async fn slot(shared: &Shared) -> Option<OwnedSemaphorePermit> {
-    take_slot(&shared.slots, shared.queue_wait).await
-}
-
-/// A permit of `slots`, waiting at most `wait` for one (the HTTP endpoint
-/// takes its slots the same way).
-pub(crate) async fn take_slot(
-    slots: &Arc<Semaphore>,
-    wait: Duration,
-) -> Option<OwnedSemaphorePermit> {
-    if let Ok(permit) = Arc::clone(slots).try_acquire_owned() {
-        return Some(permit);
-    }
-    let waited = tokio::time::timeout(wait, Arc::clone(slots).acquire_owned());
-    waited.await.ok()?.ok()
 }
 
 #[cfg(test)]

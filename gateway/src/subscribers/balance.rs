@@ -25,7 +25,7 @@ use crate::metrics::endpoint::EndpointStats;
 
 /// One endpoint: its event connection and its health-check channel.
 #[derive(Debug)]
-pub struct Backend {
+pub(crate) struct Backend {
     client: UnaryClient,
     channel: Channel,
     /// Milliseconds after `Backends::epoch` of its last failure, plus one
@@ -38,7 +38,7 @@ pub struct Backend {
 }
 
 impl Backend {
-    pub fn new(client: UnaryClient, channel: Channel) -> Backend {
+    pub(crate) fn new(client: UnaryClient, channel: Channel) -> Backend {
         Backend {
             client,
             channel,
@@ -49,22 +49,22 @@ impl Backend {
     }
 
     /// Its counters, for `gateway status`.
-    pub fn stats(&self) -> &Arc<EndpointStats> {
+    pub(crate) fn stats(&self) -> &Arc<EndpointStats> {
         &self.stats
     }
 
     /// The endpoint as configured.
-    pub fn endpoint(&self) -> &str {
+    pub(crate) fn endpoint(&self) -> &str {
         self.client.endpoint()
     }
 
     /// Its health-check channel.
-    pub fn channel(&self) -> Channel {
+    pub(crate) fn channel(&self) -> Channel {
         self.channel.clone()
     }
 
     /// What its health check found: `false` puts it last in the order.
-    pub fn set_serving(&self, serving: bool) {
+    pub(crate) fn set_serving(&self, serving: bool) {
         self.down.store(!serving, Ordering::Relaxed);
         self.stats.set_serving(serving);
     }
@@ -72,7 +72,7 @@ impl Backend {
 
 /// Every endpoint of one subscriber.
 #[derive(Debug)]
-pub struct Backends {
+pub(crate) struct Backends {
     backends: Vec<Backend>,
     next: AtomicUsize,
     avoid_for: Duration,
@@ -81,7 +81,7 @@ pub struct Backends {
 
 impl Backends {
     /// `backends` must not be empty (the config has at least one).
-    pub fn new(backends: Vec<Backend>, avoid_for: Duration) -> Backends {
+    pub(crate) fn new(backends: Vec<Backend>, avoid_for: Duration) -> Backends {
         Backends {
             backends,
             next: AtomicUsize::new(0),
@@ -90,13 +90,13 @@ impl Backends {
         }
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = &Backend> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Backend> {
         self.backends.iter()
     }
 
     /// One call, failing over from endpoint to endpoint; the caller bounds
     /// it by the call's deadline.
-    pub async fn call(&self, message: Bytes) -> Result<Bytes, CallError> {
+    pub(crate) async fn call(&self, message: Bytes) -> Result<Bytes, CallError> {
         let order = self.order();
         let mut last = None;
         for index in order {

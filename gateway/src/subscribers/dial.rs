@@ -16,7 +16,7 @@ use super::unary::{BadEndpoint, CallError};
 use crate::config::TlsFiles;
 
 /// A stream to a subscriber, whatever carries it.
-pub trait Io: AsyncRead + AsyncWrite + Unpin + Send {}
+pub(crate) trait Io: AsyncRead + AsyncWrite + Unpin + Send {}
 impl<T: AsyncRead + AsyncWrite + Unpin + Send> Io for T {}
 
 /// Where a subscriber listens.
@@ -31,7 +31,7 @@ enum Target {
 
 /// Dials one endpoint. Cloning shares the TLS client.
 #[derive(Debug, Clone)]
-pub struct Dialer {
+pub(crate) struct Dialer {
     /// The endpoint as configured, for messages.
     endpoint: String,
     target: Target,
@@ -47,7 +47,7 @@ pub struct Dialer {
 
 /// Why an endpoint cannot be dialed at all.
 #[derive(Debug, thiserror::Error)]
-pub enum DialSetupError {
+pub(crate) enum DialSetupError {
     #[error(transparent)]
     Endpoint(#[from] BadEndpoint),
     #[error(transparent)]
@@ -57,7 +57,7 @@ pub enum DialSetupError {
 impl Dialer {
     /// The dialer of `endpoint`: `http://host[:port]`, `https://host[:port]`
     /// (with `tls`) or `unix:///path` (Unix only).
-    pub fn new(endpoint: &str, tls: Option<&TlsFiles>) -> Result<Dialer, DialSetupError> {
+    pub(crate) fn new(endpoint: &str, tls: Option<&TlsFiles>) -> Result<Dialer, DialSetupError> {
         let bad = |why| BadEndpoint::new(endpoint, why);
         if let Some(path) = endpoint.strip_prefix("unix://") {
             #[cfg(unix)]
@@ -109,28 +109,28 @@ impl Dialer {
     }
 
     /// Bounds each connect attempt (TCP and TLS handshakes) by `timeout`.
-    pub fn with_connect_timeout(mut self, timeout: Duration) -> Dialer {
+    pub(crate) fn with_connect_timeout(mut self, timeout: Duration) -> Dialer {
         self.connect_timeout = Some(timeout);
         self
     }
 
     /// `scheme://authority` for requests.
-    pub fn origin(&self) -> &str {
+    pub(crate) fn origin(&self) -> &str {
         &self.origin
     }
 
     /// The endpoint as configured.
-    pub fn endpoint(&self) -> &str {
+    pub(crate) fn endpoint(&self) -> &str {
         &self.endpoint
     }
 
     /// The TLS server name, for messages about TLS failures.
-    pub fn server_name(&self) -> Option<String> {
+    pub(crate) fn server_name(&self) -> Option<String> {
         self.tls.as_ref().map(Tls::server_name)
     }
 
     /// A new connection, TLS handshake done.
-    pub async fn dial(&self) -> Result<Box<dyn Io>, CallError> {
+    pub(crate) async fn dial(&self) -> Result<Box<dyn Io>, CallError> {
         match self.connect_timeout {
             None => self.dial_now().await,
             Some(limit) => tokio::time::timeout(limit, self.dial_now())
@@ -176,7 +176,7 @@ impl Dialer {
 
     /// A lazily connecting tonic channel over this dialer (for health
     /// checks): the same TCP or Unix target and the same TLS.
-    pub fn channel(&self, connect_timeout: Duration) -> Result<Channel, BadEndpoint> {
+    pub(crate) fn channel(&self, connect_timeout: Duration) -> Result<Channel, BadEndpoint> {
         let bad = |_| BadEndpoint::new(&self.endpoint, "not usable for a gRPC channel");
         // The URI only names the connection to the connector below, which
         // does TLS itself; requests carry `origin`.

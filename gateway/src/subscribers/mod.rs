@@ -32,7 +32,7 @@ pub(crate) use registry::{Builder, Registry};
 
 /// A subscriber the hook path waits for.
 #[derive(Debug)]
-pub struct Decider {
+pub(crate) struct Decider {
     pub name: String,
     pub priority: i32,
     pub filter: Filter,
@@ -43,7 +43,7 @@ pub struct Decider {
 
 /// Who answers for a [`Decider`].
 #[derive(Debug)]
-pub enum DeciderKind {
+pub(crate) enum DeciderKind {
     /// Boxed: a tonic client is large, and deciders live in one `Vec`.
     Remote(Box<Remote>),
     /// The built-in guard and its counters (a remote keeps its own).
@@ -52,7 +52,7 @@ pub enum DeciderKind {
 
 impl Decider {
     /// This subscriber's counters.
-    pub fn stats(&self) -> &Arc<SubscriberStats> {
+    pub(crate) fn stats(&self) -> &Arc<SubscriberStats> {
         match &self.kind {
             DeciderKind::Remote(remote) => remote.stats(),
             DeciderKind::Guard(_, stats) => stats,
@@ -62,13 +62,13 @@ impl Decider {
     /// This subscriber's decision on `event` (`proto` is the same event as
     /// sent over gRPC, encoded once, when a remote subscriber first asks).
     /// Never fails: failures become the on_error decision.
-    pub async fn decide(&self, event: &HookEvent, proto: Arc<ProtoEvent>) -> Decision {
+    pub(crate) async fn decide(&self, event: &HookEvent, proto: Arc<ProtoEvent>) -> Decision {
         self.decide_traced(event, proto).await.0
     }
 
     /// [`Decider::decide`], also saying whether the call answered or
     /// failed (for its trace span).
-    pub async fn decide_traced(
+    pub(crate) async fn decide_traced(
         &self,
         event: &HookEvent,
         proto: Arc<ProtoEvent>,

@@ -29,7 +29,7 @@ use crate::metrics::{Metrics, State, StateSource};
 
 /// Every configured subscriber, in config order.
 #[derive(Debug, Default)]
-pub struct Registry {
+pub(crate) struct Registry {
     deciders: Vec<Arc<Decider>>,
     observers: Vec<(Filter, Arc<Observer>)>,
     audits: Vec<(Filter, Arc<Audit>)>,
@@ -74,7 +74,8 @@ pub(crate) struct Builder<'a> {
 impl Registry {
     /// Builds every subscriber anew, without health checks. Must run
     /// inside the tokio runtime; workers are spawned on `tracker`.
-    pub fn build(
+    #[cfg(test)]
+    pub(crate) fn build(
         subscribers: &[SubscriberConfig],
         metrics: &Metrics,
         tracker: &TaskTracker,
@@ -89,7 +90,7 @@ impl Registry {
 
     /// Offers `event` to every observer and shadow whose filter matches it:
     /// they are never waited for (a full queue is a counted drop).
-    pub fn offer(&self, event: &Arc<HookEvent>, proto: &Arc<ProtoEvent>) {
+    pub(crate) fn offer(&self, event: &Arc<HookEvent>, proto: &Arc<ProtoEvent>) {
         for (filter, observer) in &self.observers {
             if filter.matches(event) {
                 observer.offer(Arc::clone(proto));
@@ -103,7 +104,7 @@ impl Registry {
     }
 
     /// The decide subscribers whose filter matches `event`, in config order.
-    pub fn deciders_for(&self, event: &HookEvent) -> Vec<&Arc<Decider>> {
+    pub(crate) fn deciders_for(&self, event: &HookEvent) -> Vec<&Arc<Decider>> {
         self.deciders
             .iter()
             .filter(|d| d.filter.matches(event))
@@ -112,13 +113,13 @@ impl Registry {
 
     /// Whether any audit is configured: per-subscriber outcomes are
     /// collected only for them.
-    pub fn audited(&self) -> bool {
+    pub(crate) fn audited(&self) -> bool {
         !self.audits.is_empty()
     }
 
     /// The audits that record `event`; every audit for an event that could
     /// not be understood (`None`), since no filter can judge it.
-    pub fn audits_for<'a>(
+    pub(crate) fn audits_for<'a>(
         &'a self,
         event: Option<&'a HookEvent>,
     ) -> impl Iterator<Item = &'a Arc<Audit>> + 'a {
@@ -129,28 +130,24 @@ impl Registry {
     }
 
     /// This registry, its events sent as coming from `caller`.
-    pub fn with_caller(mut self, caller: hookgate_proto::v1::Caller) -> Registry {
+    pub(crate) fn with_caller(mut self, caller: hookgate_proto::v1::Caller) -> Registry {
         self.caller = Arc::new(caller);
         self
     }
 
     /// Who every event this registry sends says it comes from.
-    pub fn caller(&self) -> Arc<hookgate_proto::v1::Caller> {
+    pub(crate) fn caller(&self) -> Arc<hookgate_proto::v1::Caller> {
         Arc::clone(&self.caller)
     }
 
     /// How many subscribers were taken over from the previous registry.
-    pub fn kept(&self) -> usize {
+    pub(crate) fn kept(&self) -> usize {
         self.kept
     }
 
     /// The number of subscribers.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.built.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.built.is_empty()
     }
 
     fn add(&mut self, built: Built) {

@@ -30,7 +30,7 @@ const PATH: &str = "/hookgate.v1.Subscriber/OnEvent";
 
 /// Why a call gave no usable answer.
 #[derive(Debug, thiserror::Error)]
-pub enum Failure {
+pub(crate) enum Failure {
     #[error("no answer within its deadline of {0:?}")]
     Timeout(Duration),
     #[error(transparent)]
@@ -43,7 +43,7 @@ impl Failure {
     /// What kind of failure, in a few words, for WARN lines and the deny
     /// reason an agent shows: never the subscriber's own error text, which
     /// may quote the payload (grpcio puts exception text in grpc-message).
-    pub fn class(&self) -> &'static str {
+    pub(crate) fn class(&self) -> &'static str {
         match self {
             Failure::Timeout(_) => "no answer within its deadline",
             Failure::Call(CallError::Connect(_)) => "not reachable",
@@ -58,7 +58,7 @@ impl Failure {
     /// More than [`Failure::class`] for WARN lines, from what the gateway
     /// itself knows (never the subscriber's message): which certificate
     /// was refused by whom, or the gRPC code (UNAUTHENTICATED: a token).
-    pub fn detail(&self) -> Option<String> {
+    pub(crate) fn detail(&self) -> Option<String> {
         match self {
             Failure::Call(CallError::Tls(why)) => Some(why.clone()),
             Failure::Call(CallError::Status { code, .. }) => Some(format!("{code:?}")),
@@ -69,7 +69,7 @@ impl Failure {
 
 /// A subscriber's endpoint that cannot be used.
 #[derive(Debug, thiserror::Error)]
-pub enum RemoteError {
+pub(crate) enum RemoteError {
     #[error(transparent)]
     Endpoint(#[from] BadEndpoint),
     #[error(transparent)]
@@ -93,7 +93,7 @@ pub(crate) const MAX_REPLY_SIZE: usize = hookgate_wire::MAX_REPLY_BODY;
 
 /// One configured gRPC subscriber. Cloning shares the connections.
 #[derive(Debug, Clone)]
-pub struct Remote {
+pub(crate) struct Remote {
     name: Arc<str>,
     /// Events go to these endpoints (`OnEvent` with the event's shared
     /// encoded bytes); health checks too, on connections of their own (a
@@ -113,7 +113,7 @@ impl Remote {
     /// a tokio runtime.
     /// TLS files and the token are read now: one that cannot be used
     /// refuses the subscriber (and so the config), never an event.
-    pub fn new(
+    pub(crate) fn new(
         name: &str,
         connection: &Connection,
         timeout: Duration,
@@ -157,26 +157,26 @@ impl Remote {
         })
     }
 
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         &self.name
     }
 
     /// What a failed call counts as (decide mode).
-    pub fn on_error(&self) -> OnError {
+    pub(crate) fn on_error(&self) -> OnError {
         self.on_error
     }
 
-    pub fn stats(&self) -> &Arc<SubscriberStats> {
+    pub(crate) fn stats(&self) -> &Arc<SubscriberStats> {
         &self.stats
     }
 
     /// The endpoints, shared with the health checker.
-    pub fn backends(&self) -> Arc<Backends> {
+    pub(crate) fn backends(&self) -> Arc<Backends> {
         Arc::clone(&self.backends)
     }
 
     /// The token health checks send too.
-    pub fn token(&self) -> Option<Token> {
+    pub(crate) fn token(&self) -> Option<Token> {
         self.token.clone()
     }
 
@@ -187,7 +187,7 @@ impl Remote {
     /// `event` is an encoded `v1::HookEvent` (`ProtoEvent::encoded`).
     /// While its circuit breaker is open, fails at once with
     /// [`Failure::BreakerOpen`] (counted `breaker_open`, nothing else).
-    pub async fn call(&self, event: Bytes) -> Result<v1::Decision, Failure> {
+    pub(crate) async fn call(&self, event: Bytes) -> Result<v1::Decision, Failure> {
         let permit = match self.breaker.admit() {
             Admission::Call(permit) => permit,
             Admission::Skip => return Err(Failure::BreakerOpen),

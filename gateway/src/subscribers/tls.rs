@@ -25,7 +25,7 @@ const MAX_PEM_BYTES: u64 = 1 << 20;
 
 /// Why a subscriber's TLS settings cannot be used.
 #[derive(Debug, thiserror::Error)]
-pub enum TlsError {
+pub(crate) enum TlsError {
     #[error("cannot read {what} `{path}`: {source}")]
     Read {
         what: &'static str,

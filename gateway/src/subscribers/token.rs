@@ -27,7 +27,7 @@ const MAX_TOKEN_BYTES: u64 = 16 * 1024;
 
 /// Why a token cannot be had.
 #[derive(Debug, thiserror::Error)]
-pub enum TokenError {
+pub(crate) enum TokenError {
     #[error("token_env `{0}` is not set (or not UTF-8)")]
     Unset(String),
     #[error("cannot read token_file `{path}`: {source}")]
@@ -45,14 +45,14 @@ pub enum TokenError {
 /// The current `authorization` header value; cloning shares it (and the
 /// file's poller, which ends once the last clone is dropped).
 #[derive(Debug, Clone)]
-pub struct Token {
+pub(crate) struct Token {
     current: Arc<ArcSwap<HeaderValue>>,
 }
 
 impl Token {
     /// Reads the token now. For a file, also starts its poller, which
     /// needs a tokio runtime.
-    pub fn load(source: &TokenSource) -> Result<Token, TokenError> {
+    pub(crate) fn load(source: &TokenSource) -> Result<Token, TokenError> {
         match source {
             TokenSource::Env(name) => {
                 let value = std::env::var(name).map_err(|_| TokenError::Unset(name.clone()))?;
@@ -71,7 +71,7 @@ impl Token {
     }
 
     /// The header value to send now.
-    pub fn header(&self) -> HeaderValue {
+    pub(crate) fn header(&self) -> HeaderValue {
         HeaderValue::clone(&self.current.load())
     }
 }

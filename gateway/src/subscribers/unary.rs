@@ -34,7 +34,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::Mutex;
 use tonic::Code;
 
-use super::dial::{DialSetupError, Dialer};
+use super::dial::Dialer;
 use super::token::Token;
 use grpc::{PREFIX, Status, code_of_http, code_of_reset, grpc_timeout, status_of, unframe};
 
@@ -52,7 +52,7 @@ type Body = prost::bytes::buf::Chain<Cursor<[u8; PREFIX]>, Bytes>;
 
 /// Why a call gave no reply message.
 #[derive(Debug, thiserror::Error)]
-pub enum CallError {
+pub(crate) enum CallError {
     #[error("cannot connect: {0}")]
     Connect(String),
     /// The gateway refused the subscriber's certificate, or the subscriber
@@ -70,7 +70,7 @@ pub enum CallError {
 /// A malformed endpoint (the config check should have caught it).
 #[derive(Debug, thiserror::Error)]
 #[error("bad endpoint `{endpoint}`: {why}")]
-pub struct BadEndpoint {
+pub(crate) struct BadEndpoint {
     endpoint: String,
     why: &'static str,
 }
@@ -87,7 +87,7 @@ impl BadEndpoint {
 /// One subscriber's connection: opened on first use, reopened on the next
 /// call after it is lost. Cloning shares it.
 #[derive(Debug, Clone)]
-pub struct UnaryClient {
+pub(crate) struct UnaryClient {
     shared: Arc<Shared>,
 }
 
@@ -117,7 +117,8 @@ impl UnaryClient {
     /// A client of the method at `path` (`/package.Service/Method`) of
     /// the server at `endpoint`, `http://host[:port]` or `unix:///path`
     /// (Unix only), without TLS or token; see [`UnaryClient::over`].
-    pub fn new(
+    #[cfg(test)]
+    pub(crate) fn new(
         endpoint: &str,
         path: &str,
         timeout: Duration,
@@ -127,8 +128,10 @@ impl UnaryClient {
             return Err(BadEndpoint::new(endpoint, "https:// needs TLS settings"));
         }
         let dialer = Dialer::new(endpoint, None).map_err(|err| match err {
-            DialSetupError::Endpoint(bad) => bad,
-            DialSetupError::Tls(_) => BadEndpoint::new(endpoint, "TLS needs its settings"),
+            super::dial::DialSetupError::Endpoint(bad) => bad,
+            super::dial::DialSetupError::Tls(_) => {
+                BadEndpoint::new(endpoint, "TLS needs its settings")
+            }
         })?;
         UnaryClient::over(dialer, None, path, timeout, max_message)
     }
@@ -137,7 +140,7 @@ impl UnaryClient {
     /// sending `token` with each request; `timeout` is sent as every
     /// call's `grpc-timeout`. Nothing is connected yet: a subscriber that
     /// is down is a per-call failure, not a start-up one.
-    pub fn over(
+    pub(crate) fn over(
         dialer: Dialer,
         token: Option<Token>,
         path: &str,
@@ -170,7 +173,7 @@ impl UnaryClient {
 
     /// Accepts replies of at most `max` bytes (and `max_message`): a
     /// larger one is refused as unusable.
-    pub fn with_reply_limit(self, max: usize) -> UnaryClient {
+    pub(crate) fn with_reply_limit(self, max: usize) -> UnaryClient {
         let shared = Shared {
             dialer: self.shared.dialer.clone(),
             token: self.shared.token.clone(),
@@ -187,7 +190,7 @@ impl UnaryClient {
     /// Calls the method with `message` (an encoded protobuf message) and
     /// returns the reply's encoded message. The caller bounds the call
     /// (connecting included) by the deadline it sent.
-    pub async fn call(&self, message: Bytes) -> Result<Bytes, CallError> {
+    pub(crate) async fn call(&self, message: Bytes) -> Result<Bytes, CallError> {
         let len = u32::try_from(message.len())
             .ok()
             .filter(|&len| len as usize <= self.shared.max_message)
@@ -229,7 +232,7 @@ impl UnaryClient {
     }
 
     /// The endpoint this client calls, as configured.
-    pub fn endpoint(&self) -> &str {
+    pub(crate) fn endpoint(&self) -> &str {
         self.shared.dialer.endpoint()
     }
 
