@@ -127,9 +127,30 @@ fn reload(r: &Value) -> String {
     out
 }
 
-/// The whole report.
+/// The whole report: the header, the events and subscribers tables, then
+/// one line per kind of trouble.
 pub fn render(doc: &Value) -> String {
     let mut out = String::new();
+    header(&mut out, doc);
+    out.push('\n');
+    match events_rows(doc) {
+        Some(rows) => table(&mut out, &rows, 2),
+        None => out.push_str("no events yet\n"),
+    }
+    out.push('\n');
+    match subscriber_rows(doc) {
+        Some(rows) => table(&mut out, &rows, 3),
+        None => out.push_str("no subscribers configured\n"),
+    }
+    out.push('\n');
+    for (name, value) in problems(doc) {
+        let _ = writeln!(out, "{name:<18}{value}");
+    }
+    out
+}
+
+/// Who is running where, and the latency of every request.
+fn header(out: &mut String, doc: &Value) {
     let _ = writeln!(
         out,
         "hookgate gateway {} (pid {}), up {}",
@@ -167,15 +188,18 @@ pub fn render(doc: &Value) -> String {
             duration(u(latency, "max_us"))
         }
     );
+}
 
-    let mut rows = vec![
-        [
-            "AGENT", "EVENT", "EVENTS", "ALLOW", "ASK", "DENY", "NEUTRAL", "HALT", "P50", "P95",
-            "P99",
-        ]
-        .map(str::to_owned)
-        .to_vec(),
-    ];
+/// A header row of these titles.
+fn titles(names: &[&str]) -> Vec<String> {
+    names.iter().map(|&n| n.to_owned()).collect()
+}
+
+/// One row per agent and event; `None` before the first event.
+fn events_rows(doc: &Value) -> Option<Vec<Vec<String>>> {
+    let mut rows = vec![titles(&[
+        "AGENT", "EVENT", "EVENTS", "ALLOW", "ASK", "DENY", "NEUTRAL", "HALT", "P50", "P95", "P99",
+    ])];
     for e in doc["events"].as_array().into_iter().flatten() {
         let o = &e["outcomes"];
         let mut row = vec![
@@ -187,36 +211,44 @@ pub fn render(doc: &Value) -> String {
         row.extend(percentiles(&e["latency"]));
         rows.push(row);
     }
-    out.push('\n');
-    if rows.len() == 1 {
-        out.push_str("no events yet\n");
-    } else {
-        table(&mut out, &rows, 2);
-    }
+    (rows.len() > 1).then_some(rows)
+}
 
-    let mut rows = vec![
-        [
-            "SUBSCRIBER",
-            "STATE",
-            "LAYER",
-            "CALLS",
-            "OK",
-            "ALLOW",
-            "ASK",
-            "DENY",
-            "ERR",
-            "TIMEOUT",
-            "FAIL-OPEN",
-            "FAIL-CLOSED",
-            "DROPS",
-            "P50",
-            "P95",
-            "P99",
-        ]
-        .map(str::to_owned)
-        .to_vec(),
-    ];
-    for sub in doc["subscribers"].as_array().into_iter().flatten() {
+/// The subscribers' counters, in the order of [`SUBSCRIBER_COUNTERS`].
+const SUBSCRIBER_COUNTERS: [&str; 10] = [
+    "calls",
+    "ok",
+    "allow",
+    "ask",
+    "deny",
+    "errors",
+    "timeouts",
+    "fail_open",
+    "fail_closed",
+    "drops",
+];
+
+/// One row per subscriber; `None` when none is configured.
+fn subscriber_rows(doc: &Value) -> Option<Vec<Vec<String>>> {
+    let mut rows = vec![titles(&[
+        "SUBSCRIBER",
+        "STATE",
+        "LAYER",
+        "CALLS",
+        "OK",
+        "ALLOW",
+        "ASK",
+        "DENY",
+        "ERR",
+        "TIMEOUT",
+        "FAIL-OPEN",
+        "FAIL-CLOSED",
+        "DROPS",
+        "P50",
+        "P95",
+        "P99",
+    ])];
+    for sub in subscribers(doc) {
         let state = match s(sub, "state_source") {
             "health" | "last_call" => format!(
                 "{} ({})",
@@ -231,39 +263,37 @@ pub fn render(doc: &Value) -> String {
             s(sub, "layer").to_owned()
         };
         let mut row = vec![s(sub, "name").to_owned(), state, layer];
-        row.extend(
-            [
-                "calls",
-                "ok",
-                "allow",
-                "ask",
-                "deny",
-                "errors",
-                "timeouts",
-                "fail_open",
-                "fail_closed",
-                "drops",
-            ]
-            .map(|k| u(sub, k).to_string()),
-        );
+        row.extend(SUBSCRIBER_COUNTERS.map(|k| u(sub, k).to_string()));
         row.extend(percentiles(&sub["latency"]));
         rows.push(row);
     }
-    out.push('\n');
-    if rows.len() == 1 {
-        out.push_str("no subscribers configured\n");
-    } else {
-        table(&mut out, &rows, 3);
-    }
-    let sub_errors: Vec<String> = doc["subscribers"]
+    (rows.len() > 1).then_some(rows)
+}
+
+fn subscribers(doc: &Value) -> impl Iterator<Item = &Value> {
+    doc["subscribers"].as_array().into_iter().flatten()
+}
+
+/// Each subscriber `keep` picks, as `show` words it, joined; `None` if
+/// none is picked.
+fn each_subscriber(
+    doc: &Value,
+    keep: impl Fn(&Value) -> bool,
+    show: impl Fn(&Value) -> String,
+) -> Option<String> {
+    let shown: Vec<String> = subscribers(doc).filter(|sub| keep(sub)).map(show).collect();
+    (!shown.is_empty()).then(|| shown.join("; "))
+}
+
+/// Everything that went wrong, one line a kind; the always-shown lines
+/// first, then those that only appear when there is something to say.
+fn problems(doc: &Value) -> Vec<(&'static str, String)> {
+    let losses: Vec<String> = doc["merge"]
         .as_array()
         .into_iter()
         .flatten()
-        .filter(|sub| u(sub, "errors") > 0)
-        .map(|sub| format!("{}: {}", s(sub, "name"), nonzero(sub.get("errors_by_kind"))))
+        .map(|m| format!("{}: {}", s(m, "agent"), nonzero(m.get("losses"))))
         .collect();
-
-    out.push('\n');
     let mut problems = vec![
         (
             "parse errors",
@@ -280,26 +310,23 @@ pub fn render(doc: &Value) -> String {
         ("shim fallbacks", nonzero(doc.get("fallbacks"))),
         ("rewrite conflicts", u(doc, "rewrite_conflicts").to_string()),
         ("context cut", u(doc, "context_truncations").to_string()),
+        (
+            "losses",
+            if losses.is_empty() {
+                "none".into()
+            } else {
+                losses.join("; ")
+            },
+        ),
     ];
-    let losses: Vec<String> = doc["merge"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|m| format!("{}: {}", s(m, "agent"), nonzero(m.get("losses"))))
-        .collect();
-    problems.push((
-        "losses",
-        if losses.is_empty() {
-            "none".into()
-        } else {
-            losses.join("; ")
-        },
-    ));
-    if !sub_errors.is_empty() {
-        problems.push(("errors", sub_errors.join("; ")));
-    }
-    if u(doc, "config_refused") > 0 {
-        let refused = u(doc, "config_refused");
+    let errors = each_subscriber(
+        doc,
+        |sub| u(sub, "errors") > 0,
+        |sub| format!("{}: {}", s(sub, "name"), nonzero(sub.get("errors_by_kind"))),
+    );
+    problems.extend(errors.map(|e| ("errors", e)));
+    let refused = u(doc, "config_refused");
+    if refused > 0 {
         problems.push((
             "locked",
             format!("{refused} user config setting(s) refused (see the log)"),
@@ -318,14 +345,10 @@ pub fn render(doc: &Value) -> String {
             ),
         ));
     }
-    let breakers: Vec<String> = doc["subscribers"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|sub| {
-            !matches!(s(sub, "breaker"), "off" | "closed" | "") || u(sub, "breaker_opened") > 0
-        })
-        .map(|sub| {
+    let breakers = each_subscriber(
+        doc,
+        |sub| !matches!(s(sub, "breaker"), "off" | "closed" | "") || u(sub, "breaker_opened") > 0,
+        |sub| {
             format!(
                 "{}: {} (skipped {}, opened {}, closed {})",
                 s(sub, "name"),
@@ -334,21 +357,17 @@ pub fn render(doc: &Value) -> String {
                 u(sub, "breaker_opened"),
                 u(sub, "breaker_closed")
             )
-        })
-        .collect();
-    if !breakers.is_empty() {
-        problems.push(("breakers", breakers.join("; ")));
-    }
-    let shadows: Vec<String> = doc["subscribers"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|sub| {
+        },
+    );
+    problems.extend(breakers.map(|b| ("breakers", b)));
+    let shadows = each_subscriber(
+        doc,
+        |sub| {
             ["allow", "ask", "deny"]
                 .iter()
                 .any(|k| u(&sub["would"], k) > 0)
-        })
-        .map(|sub| {
+        },
+        |sub| {
             let w = &sub["would"];
             format!(
                 "{}: would allow {}, ask {}, deny {}",
@@ -357,100 +376,11 @@ pub fn render(doc: &Value) -> String {
                 u(w, "ask"),
                 u(w, "deny")
             )
-        })
-        .collect();
-    if !shadows.is_empty() {
-        problems.push(("shadow", shadows.join("; ")));
-    }
-    for (name, value) in problems {
-        let _ = writeln!(out, "{name:<18}{value}");
-    }
-    out
+        },
+    );
+    problems.extend(shadows.map(|w| ("shadow", w)));
+    problems
 }
 
 #[cfg(test)]
-mod tests {
-    use std::sync::Arc;
-    use std::time::Duration;
-
-    use hookgate_adapters::{Agent, EventKind};
-
-    use super::*;
-    use crate::admin::status::StatusSource;
-    use crate::metrics::{ErrorKind, Metrics, Outcome, Refusal};
-
-    #[tokio::test]
-    async fn renders_a_real_document() {
-        let metrics = Arc::new(Metrics::default());
-        metrics.event(Agent::ClaudeCode, EventKind::PreToolUse);
-        let took = Duration::from_micros(1_500);
-        metrics.replied(
-            Agent::ClaudeCode,
-            EventKind::PreToolUse,
-            Outcome::Deny,
-            took,
-        );
-        metrics.refused(Refusal::Busy);
-        metrics.subscriber("policy").error(ErrorKind::Connect);
-        let policy = metrics.subscriber("policy");
-        policy.set_breaker(crate::metrics::BreakerState::Open);
-        policy
-            .breaker_opened
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        policy
-            .breaker_open
-            .fetch_add(4, std::sync::atomic::Ordering::Relaxed);
-        metrics
-            .subscriber("strict")
-            .would(hookgate_adapters::Permission::Deny);
-        let dir = tempfile::tempdir().unwrap();
-        let source = StatusSource::new(metrics, dir.path().join("gw.sock"), "cfg.toml".into());
-        source.reload.record(
-            "signal",
-            &crate::reload::Outcome::Invalid {
-                generation: 1,
-                error: "cfg.toml:3:1: bad".into(),
-            },
-        );
-        let doc = serde_json::to_value(source.document().await).unwrap();
-        let text = render(&doc);
-        assert!(text.contains("metrics off"), "{text}");
-        let reload = text.lines().find(|l| l.contains("reload  ")).expect(&text);
-        assert!(reload.contains("generation 1, loaded "), "{text}");
-        assert!(reload.contains("; last reload invalid (signal, "), "{text}");
-        assert!(reload.ends_with(" ago): cfg.toml:3:1: bad"), "{text}");
-        assert!(text.contains("config  cfg.toml"), "{text}");
-        let event = text
-            .lines()
-            .find(|l| l.starts_with("claude-code"))
-            .expect(&text);
-        let cells: Vec<&str> = event.split_whitespace().collect();
-        assert_eq!(
-            &cells[..8],
-            ["claude-code", "pre_tool_use", "1", "0", "0", "1", "0", "0"],
-            "{text}"
-        );
-        assert_eq!(cells[8], "1.50ms", "{text}");
-        assert!(text.contains("refused           busy 1"), "{text}");
-        assert!(
-            text.contains("shadow            strict: would allow 0, ask 0, deny 1"),
-            "{text}"
-        );
-        assert!(
-            text.contains("breakers          policy: open (skipped 4, opened 1, closed 0)"),
-            "{text}"
-        );
-        assert!(
-            text.contains("errors            policy: connect 1"),
-            "{text}"
-        );
-    }
-
-    #[test]
-    fn durations_read_well() {
-        assert_eq!(duration(950), "950µs");
-        assert_eq!(duration(1_234), "1.23ms");
-        assert_eq!(duration(2_500_000), "2.50s");
-        assert_eq!(uptime(3_725), "1h 2m");
-    }
-}
+mod tests;
