@@ -1,148 +1,25 @@
-//! The Prometheus text exposition format (0.0.4) of a [`Snapshot`], and the
-//! tiny HTTP server (`gateway serve --metrics-addr`) that serves it.
-//!
-//! Names follow Prometheus conventions: `hookgate_` prefix, `_total` for
-//! counters, `_seconds` histograms with fixed buckets. Labels only take
-//! values from bounded sets (agent, event kind, subscriber name from the
-//! config, outcome, reason): never session ids, paths or payload values.
+//! Every metric family the gateway exposes, grouped as `gateway status`
+//! groups them: the process, events, troubles, merging, subscribers.
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
-use std::net::SocketAddr;
-use std::sync::Arc;
 
-use tokio_util::sync::CancellationToken;
-
-use crate::admin::status::StatusSource;
-use crate::metrics::latency::BUCKETS_US;
-use crate::metrics::{LatencySnapshot, Snapshot};
-use crate::reload::ReloadSnapshot;
-
-/// Serves `GET /metrics` on `listener` until `shutdown`.
-pub(crate) async fn serve(
-    listener: tokio::net::TcpListener,
-    source: Arc<StatusSource>,
-    shutdown: CancellationToken,
-) -> std::io::Result<()> {
-    let app = axum::Router::new().route(
-        "/metrics",
-        axum::routing::get(move || {
-            let source = Arc::clone(&source);
-            async move {
-                let mut text = render(&source.snapshot().await, source.uptime_secs());
-                text.push_str(&render_reload(&source.reload.snapshot()));
-                (
-                    [(
-                        axum::http::header::CONTENT_TYPE,
-                        "text/plain; version=0.0.4; charset=utf-8",
-                    )],
-                    text,
-                )
-            }
-        }),
-    );
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown.cancelled_owned())
-        .await
-}
-
-/// The config generation and reload attempts by outcome.
-pub(crate) fn render_reload(reload: &ReloadSnapshot) -> String {
-    let mut out = Out(String::new());
-    out.family(
-        "hookgate_config_generation",
-        "gauge",
-        "The config in effect: 1 as started, +1 per applied reload.",
-    );
-    out.sample("hookgate_config_generation", &[], reload.generation);
-    let attempts = BTreeMap::from([
-        ("applied", reload.applied),
-        ("unchanged", reload.unchanged),
-        ("invalid", reload.invalid),
-    ]);
-    out.counters(
-        "hookgate_config_reloads_total",
-        "Config reload attempts by outcome (invalid: refused, the running config stayed).",
-        "result",
-        &attempts,
-    );
-    out.0
-}
-
-/// Binds the metrics address (before serving, so a bad address fails the
-/// start, not later).
-pub(crate) async fn bind(addr: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
-    tokio::net::TcpListener::bind(addr).await
-}
-
-/// One metric family being written.
-struct Out(String);
-
-impl Out {
-    fn family(&mut self, name: &str, kind: &str, help: &str) {
-        let _ = writeln!(self.0, "# HELP {name} {help}\n# TYPE {name} {kind}");
-    }
-
-    /// A counter family with one sample per entry of `counts`, labelled
-    /// `label` = the entry's key.
-    fn counters(
-        &mut self,
-        name: &str,
-        help: &str,
-        label: &str,
-        counts: &std::collections::BTreeMap<&'static str, u64>,
-    ) {
-        self.family(name, "counter", help);
-        for (key, n) in counts {
-            self.sample(name, &[(label, key)], n);
-        }
-    }
-
-    fn sample(&mut self, name: &str, labels: &[(&str, &str)], value: impl std::fmt::Display) {
-        self.0.push_str(name);
-        if !labels.is_empty() {
-            self.0.push('{');
-            for (i, (key, val)) in labels.iter().enumerate() {
-                if i > 0 {
-                    self.0.push(',');
-                }
-                let _ = write!(self.0, "{key}=\"{}\"", escape(val));
-            }
-            self.0.push('}');
-        }
-        let _ = writeln!(self.0, " {value}");
-    }
-
-    fn histogram(&mut self, name: &str, labels: &[(&str, &str)], h: &LatencySnapshot) {
-        let bucket = format!("{name}_bucket");
-        for (i, count) in h.buckets.iter().enumerate() {
-            let le = BUCKETS_US
-                .get(i)
-                .map_or_else(|| "+Inf".to_owned(), |us| seconds(*us));
-            let mut with_le = labels.to_vec();
-            with_le.push(("le", &le));
-            self.sample(&bucket, &with_le, count);
-        }
-        self.sample(&format!("{name}_sum"), labels, seconds(h.sum_us));
-        self.sample(&format!("{name}_count"), labels, h.count);
-    }
-}
-
-fn seconds(us: u64) -> String {
-    format!("{}", us as f64 / 1e6)
-}
-
-/// Label value escaping: backslash, double quote and newline.
-fn escape(value: &str) -> String {
-    value
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace('\n', "\\n")
-}
+use super::Out;
+use crate::metrics::Snapshot;
 
 /// The exposition text of `snap`.
 pub(crate) fn render(snap: &Snapshot, uptime_secs: u64) -> String {
     let mut out = Out(String::new());
+    process(&mut out, uptime_secs);
+    events(&mut out, snap);
+    troubles(&mut out, snap);
+    merge(&mut out, snap);
+    subscribers(&mut out, snap);
+    subscriber_states(&mut out, snap);
+    out.0
+}
+
+/// What runs, and for how long.
+fn process(out: &mut Out, uptime_secs: u64) {
     out.family(
         "hookgate_build_info",
         "gauge",
@@ -159,7 +36,10 @@ pub(crate) fn render(snap: &Snapshot, uptime_secs: u64) -> String {
         "Seconds since the gateway started.",
     );
     out.sample("hookgate_uptime_seconds", &[], uptime_secs);
+}
 
+/// Each agent's events, replies and latency.
+fn events(out: &mut Out, snap: &Snapshot) {
     out.family(
         "hookgate_events_total",
         "counter",
@@ -201,7 +81,10 @@ pub(crate) fn render(snap: &Snapshot, uptime_secs: u64) -> String {
         "Gateway time of every request, parsed or not.",
     );
     out.histogram("hookgate_request_duration_seconds", &[], &snap.latency);
+}
 
+/// What could not be understood, was refused, fell back or was dropped.
+fn troubles(out: &mut Out, snap: &Snapshot) {
     out.family(
         "hookgate_detect_errors_total",
         "counter",
@@ -272,6 +155,10 @@ pub(crate) fn render(snap: &Snapshot, uptime_secs: u64) -> String {
         &[],
         snap.otel.spans_exported,
     );
+}
+
+/// What merging lost or cut, per agent.
+fn merge(out: &mut Out, snap: &Snapshot) {
     out.family(
         "hookgate_rewrite_conflicts_total",
         "counter",
@@ -306,10 +193,9 @@ pub(crate) fn render(snap: &Snapshot, uptime_secs: u64) -> String {
             );
         }
     }
-    subscribers(&mut out, snap);
-    out.0
 }
 
+/// Each subscriber's counters.
 fn subscribers(out: &mut Out, snap: &Snapshot) {
     type Field = fn(&crate::metrics::SubscriberSnapshot) -> u64;
     let counters: [(&str, &str, Field); 9] = [
@@ -399,6 +285,10 @@ fn subscribers(out: &mut Out, snap: &Snapshot) {
             }
         }
     }
+}
+
+/// Each subscriber's state, breaker and latency.
+fn subscriber_states(out: &mut Out, snap: &Snapshot) {
     out.family(
         "hookgate_subscriber_up",
         "gauge",
@@ -434,70 +324,5 @@ fn subscribers(out: &mut Out, snap: &Snapshot) {
             &[("subscriber", &s.name)],
             &s.latency,
         );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::time::Duration;
-
-    use hookgate_adapters::{Agent, EventKind};
-
-    use super::*;
-    use crate::metrics::{Metrics, Outcome, Refusal};
-
-    #[test]
-    fn renders_the_reload_state() {
-        let status = crate::reload::ReloadStatus::default();
-        status.record("watch", &crate::reload::Outcome::Applied { generation: 2 });
-        let text = render_reload(&status.snapshot());
-        for line in [
-            "hookgate_config_generation 2",
-            "hookgate_config_reloads_total{result=\"applied\"} 1",
-            "hookgate_config_reloads_total{result=\"invalid\"} 0",
-        ] {
-            assert!(
-                text.lines().any(|l| l == line),
-                "missing {line:?} in:\n{text}"
-            );
-        }
-    }
-
-    #[test]
-    fn renders_counters_histograms_and_escaped_labels() {
-        let metrics = Metrics::default();
-        metrics.event(Agent::ClaudeCode, EventKind::PreToolUse);
-        let elapsed = Duration::from_micros(800);
-        metrics.replied(
-            Agent::ClaudeCode,
-            EventKind::PreToolUse,
-            Outcome::Deny,
-            elapsed,
-        );
-        metrics.refused(Refusal::ForeignUid);
-        metrics.subscriber("we\"ird");
-        let text = render(&metrics.snapshot(), 7);
-        for line in [
-            "hookgate_uptime_seconds 7",
-            "hookgate_events_total{agent=\"claude-code\",event=\"pre_tool_use\"} 1",
-            "hookgate_replies_total{agent=\"claude-code\",event=\"pre_tool_use\",outcome=\"deny\"} 1",
-            "hookgate_replies_total{agent=\"claude-code\",event=\"pre_tool_use\",outcome=\"allow\"} 0",
-            "hookgate_event_duration_seconds_bucket{agent=\"claude-code\",event=\"pre_tool_use\",le=\"0.0005\"} 0",
-            "hookgate_event_duration_seconds_bucket{agent=\"claude-code\",event=\"pre_tool_use\",le=\"0.001\"} 1",
-            "hookgate_event_duration_seconds_bucket{agent=\"claude-code\",event=\"pre_tool_use\",le=\"+Inf\"} 1",
-            "hookgate_event_duration_seconds_sum{agent=\"claude-code\",event=\"pre_tool_use\"} 0.0008",
-            "hookgate_refused_connections_total{reason=\"foreign_uid\"} 1",
-            "hookgate_subscriber_calls_total{subscriber=\"we\\\"ird\"} 0",
-            "hookgate_subscriber_breaker_state{subscriber=\"we\\\"ird\",state=\"off\"} 1",
-            "hookgate_subscriber_breaker_state{subscriber=\"we\\\"ird\",state=\"open\"} 0",
-            "hookgate_subscriber_breaker_open_total{subscriber=\"we\\\"ird\"} 0",
-            "hookgate_subscriber_would_decisions_total{subscriber=\"we\\\"ird\",outcome=\"deny\"} 0",
-            "# TYPE hookgate_subscriber_duration_seconds histogram",
-        ] {
-            assert!(
-                text.lines().any(|l| l == line),
-                "missing {line:?} in:\n{text}"
-            );
-        }
     }
 }
