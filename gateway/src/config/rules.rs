@@ -64,47 +64,15 @@ pub(super) fn guard_kind(
 
 fn guard_rule(at: &Locator<'_>, rule: RawRule, key: &str) -> Result<Rule, ConfigError> {
     let field = |name: &str| format!("{key}.{name}");
-    let kinds: [(&str, Option<Range<usize>>); 6] = [
-        ("shell", rule.shell.as_ref().map(Spanned::span)),
-        ("file_path", rule.file_path.as_ref().map(Spanned::span)),
-        ("mcp_tool", rule.mcp_tool.as_ref().map(Spanned::span)),
-        ("command", rule.command.as_ref().map(Spanned::span)),
-        ("path", rule.path.as_ref().map(Spanned::span)),
-        ("fetch", rule.fetch.as_ref().map(Spanned::span)),
-    ];
-    let mut present = kinds.into_iter().filter_map(|(k, s)| s.map(|s| (k, s)));
-    let Some((kind, _)) = present.next() else {
-        return Err(at.error(
-            rule.reason.span(),
-            key,
-            format!("a rule needs one of {KINDS}"),
-        ));
-    };
-    if let Some((other, span)) = present.next() {
-        return Err(at.error(
-            span,
-            field(other),
-            format!(
-                "a rule has exactly one kind (here `{kind}`); write a second rule for `{other}`"
-            ),
-        ));
-    }
+    let kind = kind_of(at, &rule, key)?;
     // Modifiers of another kind are mistakes, not ignored settings.
     let modifiers: [(&str, &str, Option<Range<usize>>); 6] = [
-        (
-            "subcommand",
-            "command",
-            rule.subcommand.as_ref().map(Spanned::span),
-        ),
-        ("flags", "command", rule.flags.as_ref().map(Spanned::span)),
-        (
-            "operand",
-            "command",
-            rule.operand.as_ref().map(Spanned::span),
-        ),
-        ("unless", "path", rule.unless.as_ref().map(Spanned::span)),
-        ("access", "path", rule.access.as_ref().map(Spanned::span)),
-        ("into", "fetch", rule.into.as_ref().map(Spanned::span)),
+        ("subcommand", "command", span(&rule.subcommand)),
+        ("flags", "command", span(&rule.flags)),
+        ("operand", "command", span(&rule.operand)),
+        ("unless", "path", span(&rule.unless)),
+        ("access", "path", span(&rule.access)),
+        ("into", "fetch", span(&rule.into)),
     ];
     for (name, owner, span) in modifiers {
         if let Some(span) = span
@@ -120,23 +88,73 @@ fn guard_rule(at: &Locator<'_>, rule: RawRule, key: &str) -> Result<Rule, Config
     if rule.reason.get_ref().trim().is_empty() {
         return Err(at.error(rule.reason.span(), field("reason"), "must not be empty"));
     }
+    Ok(Rule {
+        matcher: matcher(at, &rule, kind, key)?,
+        action: match rule.action.map(Spanned::into_inner) {
+            None | Some(RawAction::Deny) => Action::Deny,
+            Some(RawAction::Ask) => Action::Ask,
+        },
+        reason: rule.reason.into_inner(),
+    })
+}
+
+fn span<T>(value: &Option<Spanned<T>>) -> Option<Range<usize>> {
+    value.as_ref().map(Spanned::span)
+}
+
+/// The rule's one kind: the key it matches on.
+fn kind_of(at: &Locator<'_>, rule: &RawRule, key: &str) -> Result<&'static str, ConfigError> {
+    let kinds: [(&str, Option<Range<usize>>); 6] = [
+        ("shell", span(&rule.shell)),
+        ("file_path", span(&rule.file_path)),
+        ("mcp_tool", span(&rule.mcp_tool)),
+        ("command", span(&rule.command)),
+        ("path", span(&rule.path)),
+        ("fetch", span(&rule.fetch)),
+    ];
+    let mut present = kinds.into_iter().filter_map(|(k, s)| s.map(|s| (k, s)));
+    let Some((kind, _)) = present.next() else {
+        return Err(at.error(
+            rule.reason.span(),
+            key,
+            format!("a rule needs one of {KINDS}"),
+        ));
+    };
+    if let Some((other, span)) = present.next() {
+        return Err(at.error(
+            span,
+            format!("{key}.{other}"),
+            format!(
+                "a rule has exactly one kind (here `{kind}`); write a second rule for `{other}`"
+            ),
+        ));
+    }
+    Ok(kind)
+}
+
+/// What a rule of `kind` matches, its regexes compiled and its names and
+/// flags checked.
+fn matcher(
+    at: &Locator<'_>,
+    rule: &RawRule,
+    kind: &str,
+    key: &str,
+) -> Result<Matcher, ConfigError> {
+    let field = |name: &str| format!("{key}.{name}");
     let regex = |value: &Spanned<String>, name: &str| compile(at, value, &field(name));
-    let matcher = match kind {
-        "shell" | "file_path" | "mcp_tool" => {
-            let (target, value) = match (&rule.shell, &rule.file_path, &rule.mcp_tool) {
-                (Some(v), _, _) => (Target::Shell, v),
-                (_, Some(v), _) => (Target::FilePath, v),
-                (_, _, Some(v)) => (Target::McpTool, v),
-                _ => {
-                    return Err(at.error(
-                        rule.reason.span(),
-                        key,
-                        format!("a rule needs one of {KINDS}"),
-                    ));
-                }
-            };
-            Matcher::Regex(target, regex(value, target.as_str())?)
-        }
+    let optional = |value: &Option<Spanned<String>>, name: &str| {
+        value.as_ref().map(|v| regex(v, name)).transpose()
+    };
+    // Unreachable: `kind` is a key the rule has.
+    let needs = |message: String| at.error(rule.reason.span(), key, message);
+    let target = |target: Target, value: &Option<Spanned<String>>| match value {
+        Some(value) => Ok(Matcher::Regex(target, regex(value, target.as_str())?)),
+        None => Err(needs(format!("a rule needs one of {KINDS}"))),
+    };
+    Ok(match kind {
+        "shell" => target(Target::Shell, &rule.shell)?,
+        "file_path" => target(Target::FilePath, &rule.file_path)?,
+        "mcp_tool" => target(Target::McpTool, &rule.mcp_tool)?,
         "command" => Matcher::Command(CommandRule {
             names: names(at, rule.command.as_ref(), &field("command"))?,
             subcommands: match &rule.subcommand {
@@ -144,23 +162,15 @@ fn guard_rule(at: &Locator<'_>, rule: RawRule, key: &str) -> Result<Rule, Config
                 Some(list) => names(at, Some(list), &field("subcommand"))?,
             },
             flags: flags(at, rule.flags.as_ref(), &field("flags"))?,
-            operand: rule
-                .operand
-                .as_ref()
-                .map(|v| regex(v, "operand"))
-                .transpose()?,
+            operand: optional(&rule.operand, "operand")?,
         }),
         "path" => Matcher::Path(PathRule {
             pattern: match &rule.path {
                 Some(value) => regex(value, "path")?,
-                None => return Err(at.error(rule.reason.span(), key, "a path rule needs `path`")),
+                None => return Err(needs("a path rule needs `path`".to_owned())),
             },
-            unless: rule
-                .unless
-                .as_ref()
-                .map(|v| regex(v, "unless"))
-                .transpose()?,
-            access: match rule.access.map(Spanned::into_inner) {
+            unless: optional(&rule.unless, "unless")?,
+            access: match rule.access.as_ref().map(Spanned::get_ref) {
                 None | Some(RawAccess::Any) => Access::Any,
                 Some(RawAccess::Read) => Access::Read,
                 Some(RawAccess::Write) => Access::Write,
@@ -169,12 +179,8 @@ fn guard_rule(at: &Locator<'_>, rule: RawRule, key: &str) -> Result<Rule, Config
         _ => {
             let fetchers = names(at, rule.fetch.as_ref(), &field("fetch"))?;
             let Some(into) = &rule.into else {
-                let span = rule
-                    .fetch
-                    .as_ref()
-                    .map_or(rule.reason.span(), Spanned::span);
                 return Err(at.error(
-                    span,
+                    span(&rule.fetch).unwrap_or(rule.reason.span()),
                     field("into"),
                     "a `fetch` rule needs `into`: the interpreters (`sh`, `python*`, ...)",
                 ));
@@ -184,14 +190,6 @@ fn guard_rule(at: &Locator<'_>, rule: RawRule, key: &str) -> Result<Rule, Config
                 interpreters: names(at, Some(into), &field("into"))?,
             })
         }
-    };
-    Ok(Rule {
-        matcher,
-        action: match rule.action.map(Spanned::into_inner) {
-            None | Some(RawAction::Deny) => Action::Deny,
-            Some(RawAction::Ask) => Action::Ask,
-        },
-        reason: rule.reason.into_inner(),
     })
 }
 
