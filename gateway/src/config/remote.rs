@@ -81,63 +81,105 @@ pub(super) fn connection(
             "all endpoints of one subscriber must use the same scheme",
         ));
     }
+    let tls = if first == "https" {
+        Some(tls_files(at, env, raw, key)?)
+    } else {
+        no_tls(at, raw, key)?;
+        None
+    };
+    let token = token(at, env, raw, key)?;
+    if token.is_some() && first == "http" && !endpoints.iter().all(|e| loopback(e)) {
+        let field = raw.token_file.as_ref().or(raw.token_env.as_ref());
+        return Err(at.error(
+            field.map_or(span, Spanned::span),
+            key(if raw.token_file.is_some() { "token_file" } else { "token_env" }),
+            "a token over plaintext `http://` to another machine could be read on the way; use `https://`",
+        ));
+    }
+    Ok(Connection {
+        endpoints,
+        tls,
+        token,
+    })
+}
+
+/// The `tls_*` keys of an `https://` subscriber.
+fn tls_files(
+    at: &Locator<'_>,
+    env: &Env,
+    raw: &RawSubscriber,
+    key: &dyn Fn(&str) -> String,
+) -> Result<TlsFiles, ConfigError> {
     let path = |field: &Option<Spanned<String>>, name: &str| {
         field
             .as_ref()
             .map(|raw| file_path(at, env, raw, &key(name)))
             .transpose()
     };
+    match (&raw.tls_cert_file, &raw.tls_key_file) {
+        (Some(cert), None) => {
+            return Err(at.error(
+                cert.span(),
+                key("tls_cert_file"),
+                "needs `tls_key_file` too",
+            ));
+        }
+        (None, Some(k)) => {
+            return Err(at.error(k.span(), key("tls_key_file"), "needs `tls_cert_file` too"));
+        }
+        _ => {}
+    }
+    if let Some(name) = &raw.tls_server_name {
+        let value = name.get_ref();
+        if value.is_empty()
+            || value.len() > 253
+            || !value
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-.:[]".contains(c))
+        {
+            return Err(at.error(name.span(), key("tls_server_name"), "not a host name"));
+        }
+    }
+    Ok(TlsFiles {
+        ca_file: path(&raw.tls_ca_file, "tls_ca_file")?,
+        cert_file: path(&raw.tls_cert_file, "tls_cert_file")?,
+        key_file: path(&raw.tls_key_file, "tls_key_file")?,
+        server_name: raw.tls_server_name.as_ref().map(|s| s.get_ref().clone()),
+    })
+}
+
+/// A plaintext subscriber has no `tls_*` key.
+fn no_tls(
+    at: &Locator<'_>,
+    raw: &RawSubscriber,
+    key: &dyn Fn(&str) -> String,
+) -> Result<(), ConfigError> {
     let tls_keys = [
         (&raw.tls_ca_file, "tls_ca_file"),
         (&raw.tls_cert_file, "tls_cert_file"),
         (&raw.tls_key_file, "tls_key_file"),
         (&raw.tls_server_name, "tls_server_name"),
     ];
-    let tls = if first == "https" {
-        let tls = TlsFiles {
-            ca_file: path(&raw.tls_ca_file, "tls_ca_file")?,
-            cert_file: path(&raw.tls_cert_file, "tls_cert_file")?,
-            key_file: path(&raw.tls_key_file, "tls_key_file")?,
-            server_name: raw.tls_server_name.as_ref().map(|s| s.get_ref().clone()),
-        };
-        match (&raw.tls_cert_file, &raw.tls_key_file) {
-            (Some(cert), None) => {
-                return Err(at.error(
-                    cert.span(),
-                    key("tls_cert_file"),
-                    "needs `tls_key_file` too",
-                ));
-            }
-            (None, Some(k)) => {
-                return Err(at.error(k.span(), key("tls_key_file"), "needs `tls_cert_file` too"));
-            }
-            _ => {}
+    for (field, name) in tls_keys {
+        if let Some(value) = field {
+            return Err(at.error(
+                value.span(),
+                key(name),
+                "only `https://` endpoints use TLS settings",
+            ));
         }
-        if let Some(name) = &raw.tls_server_name {
-            let value = name.get_ref();
-            if value.is_empty()
-                || value.len() > 253
-                || !value
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-.:[]".contains(c))
-            {
-                return Err(at.error(name.span(), key("tls_server_name"), "not a host name"));
-            }
-        }
-        Some(tls)
-    } else {
-        for (field, name) in tls_keys {
-            if let Some(value) = field {
-                return Err(at.error(
-                    value.span(),
-                    key(name),
-                    "only `https://` endpoints use TLS settings",
-                ));
-            }
-        }
-        None
-    };
-    let token = match (&raw.token_file, &raw.token_env) {
+    }
+    Ok(())
+}
+
+/// `token_file` or `token_env` (a variable's name, never the token).
+fn token(
+    at: &Locator<'_>,
+    env: &Env,
+    raw: &RawSubscriber,
+    key: &dyn Fn(&str) -> String,
+) -> Result<Option<TokenSource>, ConfigError> {
+    Ok(match (&raw.token_file, &raw.token_env) {
         (Some(_), Some(var)) => {
             return Err(at.error(
                 var.span(),
@@ -166,19 +208,6 @@ pub(super) fn connection(
             Some(TokenSource::Env(name.clone()))
         }
         (None, None) => None,
-    };
-    if token.is_some() && first == "http" && !endpoints.iter().all(|e| loopback(e)) {
-        let field = raw.token_file.as_ref().or(raw.token_env.as_ref());
-        return Err(at.error(
-            field.map_or(span, Spanned::span),
-            key(if raw.token_file.is_some() { "token_file" } else { "token_env" }),
-            "a token over plaintext `http://` to another machine could be read on the way; use `https://`",
-        ));
-    }
-    Ok(Connection {
-        endpoints,
-        tls,
-        token,
     })
 }
 
