@@ -84,41 +84,25 @@ const WRAPPERS: &[(&str, &[&str])] = &[
 const MAX_HOPS: usize = 8;
 
 /// Adds `simple` and whatever it runs.
-pub(super) fn emit(w: &mut Walker<'_>, mut simple: Simple, scope: &Scope, hops: usize) {
+pub(super) fn emit(w: &mut Walker<'_>, simple: Simple, scope: &Scope, hops: usize) {
     w.push(simple.clone());
     if hops >= MAX_HOPS {
         return;
     }
     let mut scope = scope.clone();
     match simple.name.as_str() {
-        "find" => return find(w, &simple, &scope, hops),
+        "find" => find(w, &simple, &scope, hops),
         "eval" => {
             let code: Vec<&str> = simple.args.iter().map(|a| a.text.as_str()).collect();
             scope.stdin = simple.stdin.clone();
-            return w.nested(&code.join(" "), &scope);
+            w.nested(&code.join(" "), &scope);
         }
-        // `watch CMD ARGS`: the words, joined, run by `sh -c`.
-        "watch" => {
-            let mut words = simple.args.iter();
-            let mut line = Vec::new();
-            while let Some(word) = words.next() {
-                match word.text.as_str() {
-                    _ if !line.is_empty() => line.push(word.text.as_str()),
-                    "-n" | "--interval" | "-q" | "--equexit" => {
-                        words.next();
-                    }
-                    flag if flag.starts_with('-') => {}
-                    text => line.push(text),
-                }
-            }
-            return w.nested(&line.join(" "), &scope);
-        }
+        "watch" => w.nested(&watch_line(&simple.args), &scope),
         "su" => {
             if let Some(code) = option_value(&simple.args, &["-c", "--command"]) {
                 scope.stdin = simple.stdin.clone();
                 w.nested(&code.text, &scope);
             }
-            return;
         }
         name if SHELLS.contains(&name) => {
             let code = match shell_code(&simple.args) {
@@ -132,16 +116,70 @@ pub(super) fn emit(w: &mut Walker<'_>, mut simple: Simple, scope: &Scope, hops: 
                 scope.stdin_text = None;
                 w.nested(&code, &scope);
             }
-            return;
         }
-        _ => {}
+        _ => wrapped(w, simple, scope, hops),
     }
+}
+
+/// `watch CMD ARGS`: the words, joined, run by `sh -c`.
+fn watch_line(args: &[Word]) -> String {
+    let mut words = args.iter();
+    let mut line = Vec::new();
+    while let Some(word) = words.next() {
+        match word.text.as_str() {
+            _ if !line.is_empty() => line.push(word.text.as_str()),
+            "-n" | "--interval" | "-q" | "--equexit" => {
+                words.next();
+            }
+            flag if flag.starts_with('-') => {}
+            text => line.push(text),
+        }
+    }
+    line.join(" ")
+}
+
+type Args = std::iter::Peekable<std::vec::IntoIter<Word>>;
+
+/// The command a wrapper in [`WRAPPERS`] runs, past its own options.
+fn wrapped(w: &mut Walker<'_>, mut simple: Simple, mut scope: Scope, hops: usize) {
     let Some((_, value_flags)) = WRAPPERS.iter().find(|(n, _)| *n == simple.name) else {
         return;
     };
     let wrapper = simple.name.clone();
     let mut args = std::mem::take(&mut simple.args).into_iter().peekable();
-    // The wrapper's own options.
+    if !skip_options(&wrapper, value_flags, &mut args, &mut simple, &mut scope) {
+        return;
+    }
+    // What it runs; `timeout` first takes a duration, `xargs` defaults to echo.
+    if wrapper == "timeout" {
+        args.next();
+    }
+    let mut rest: Vec<Word> = args.collect();
+    if rest.is_empty() {
+        return;
+    }
+    let name = rest.remove(0);
+    if !name.known() {
+        return;
+    }
+    let inner = Simple {
+        name: super::walk::command_name(&name.text),
+        args: rest,
+        ..simple
+    };
+    emit(w, inner, &scope, hops + 1);
+}
+
+/// Consumes the wrapper's own options from `args`, applying those that
+/// change what the command sees (`env NAME=value`, `-C DIR`, `env -S`);
+/// `false` when the wrapper runs nothing (`command -v rm` only names rm).
+fn skip_options(
+    wrapper: &str,
+    value_flags: &[&str],
+    args: &mut Args,
+    simple: &mut Simple,
+    scope: &mut Scope,
+) -> bool {
     while let Some(arg) = args.peek() {
         let text = arg.text.as_str();
         if text == "--" {
@@ -149,7 +187,7 @@ pub(super) fn emit(w: &mut Walker<'_>, mut simple: Simple, scope: &Scope, hops: 
             break;
         }
         if wrapper == "command" && (text == "-v" || text == "-V") {
-            return; // `command -v rm` only names rm.
+            return false;
         }
         if wrapper == "env" && text.contains('=') && !text.starts_with('-') {
             if let Some((name, value)) = text.split_once('=') {
@@ -171,7 +209,7 @@ pub(super) fn emit(w: &mut Walker<'_>, mut simple: Simple, scope: &Scope, hops: 
         if value_flags.contains(&flag.as_str()) {
             let value = inline.or_else(|| args.next().map(|v| v.text));
             let chdir = matches!(
-                (wrapper.as_str(), flag.as_str()),
+                (wrapper, flag.as_str()),
                 ("env", "-C" | "--chdir") | ("sudo" | "run0", "-D" | "--chdir")
             );
             if chdir {
@@ -185,7 +223,7 @@ pub(super) fn emit(w: &mut Walker<'_>, mut simple: Simple, scope: &Scope, hops: 
                     .map(Word::literal)
                     .collect();
                 let rest: Vec<Word> = args.collect();
-                args = words
+                *args = words
                     .into_iter()
                     .chain(rest)
                     .collect::<Vec<_>>()
@@ -195,24 +233,7 @@ pub(super) fn emit(w: &mut Walker<'_>, mut simple: Simple, scope: &Scope, hops: 
             }
         }
     }
-    // What it runs; `timeout` first takes a duration, `xargs` defaults to echo.
-    if wrapper == "timeout" {
-        args.next();
-    }
-    let mut rest: Vec<Word> = args.collect();
-    if rest.is_empty() {
-        return;
-    }
-    let name = rest.remove(0);
-    if !name.known() {
-        return;
-    }
-    let inner = Simple {
-        name: super::walk::command_name(&name.text),
-        args: rest,
-        ..simple
-    };
-    emit(w, inner, &scope, hops + 1);
+    true
 }
 
 /// The command line of `sh [options] -c STRING`, when there is one.
