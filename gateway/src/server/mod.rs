@@ -162,51 +162,10 @@ async fn read_request(
 }
 
 async fn connection(mut stream: Connection, _open: OwnedSemaphorePermit, shared: Arc<Admission>) {
-    let metrics = &shared.metrics;
-    let read = tokio::time::timeout(
-        shared.read_timeout,
-        read_request(&mut stream, &shared.budget),
-    );
-    let (request, reservation) = match read.await {
-        Ok(Ok(read)) => read,
-        Ok(Err(ReadError::Empty)) => {
-            tracing::debug!("connection closed before a request");
-            return;
-        }
-        Ok(Err(err @ ReadError::OverBudget(_))) => {
-            metrics.refused(Refusal::OverBudget);
-            warnings::warn(Warning::Budget, format_args!("{err}; answered busy"));
-            busy_now(&stream);
-            return;
-        }
-        Ok(Err(err @ ReadError::Wire(WireError::TooLarge { .. }))) => {
-            metrics.refused(Refusal::Oversize);
-            warnings::warn(
-                Warning::Connection,
-                format_args!("request frame too large ({err}); connection closed"),
-            );
-            return;
-        }
-        Ok(Err(err)) => {
-            metrics.refused(Refusal::BadFrame);
-            warnings::warn(
-                Warning::Connection,
-                format_args!("bad request frame ({err}); connection closed"),
-            );
-            return;
-        }
-        Err(_elapsed) => {
-            metrics.refused(Refusal::ReadTimeout);
-            warnings::warn(
-                Warning::Connection,
-                format_args!(
-                    "request not received within {:?}; connection closed",
-                    shared.read_timeout
-                ),
-            );
-            return;
-        }
+    let Some((request, reservation)) = read_or_refuse(&mut stream, &shared).await else {
+        return;
     };
+    let metrics = &shared.metrics;
     let Some(_slot) = shared.slot().await else {
         metrics.refused(Refusal::Busy);
         warnings::warn(
@@ -225,30 +184,67 @@ async fn connection(mut stream: Connection, _open: OwnedSemaphorePermit, shared:
         return;
     }
     let reply = shared.pipeline.handle(request, Some(reservation)).await;
-    let frame = reply.encode();
+    write_reply(&mut stream, &reply.encode(), &shared).await;
+}
+
+/// The request, read under the read deadline and the memory budget; on
+/// failure the refusal is counted and said, and the connection answered
+/// "busy" where the shim can use that.
+async fn read_or_refuse(
+    stream: &mut Connection,
+    shared: &Admission,
+) -> Option<(Request, Reservation)> {
+    let metrics = &shared.metrics;
+    let read = tokio::time::timeout(shared.read_timeout, read_request(stream, &shared.budget));
+    let (refusal, why) = match read.await {
+        Ok(Ok(read)) => return Some(read),
+        Ok(Err(ReadError::Empty)) => {
+            tracing::debug!("connection closed before a request");
+            return None;
+        }
+        Ok(Err(err @ ReadError::OverBudget(_))) => {
+            metrics.refused(Refusal::OverBudget);
+            warnings::warn(Warning::Budget, format_args!("{err}; answered busy"));
+            busy_now(stream);
+            return None;
+        }
+        Ok(Err(err @ ReadError::Wire(WireError::TooLarge { .. }))) => (
+            Refusal::Oversize,
+            format!("request frame too large ({err}); connection closed"),
+        ),
+        Ok(Err(err)) => (
+            Refusal::BadFrame,
+            format!("bad request frame ({err}); connection closed"),
+        ),
+        Err(_elapsed) => (
+            Refusal::ReadTimeout,
+            format!(
+                "request not received within {:?}; connection closed",
+                shared.read_timeout
+            ),
+        ),
+    };
+    metrics.refused(refusal);
+    warnings::warn(Warning::Connection, format_args!("{why}"));
+    None
+}
+
+/// Writes the reply frame and closes, under the read deadline (a shim
+/// that stopped reading must not hold the task).
+async fn write_reply(stream: &mut Connection, frame: &[u8], shared: &Admission) {
     debug_assert!(frame.len() <= HEADER_LEN + MAX_REPLY_BODY);
     let written = tokio::time::timeout(shared.read_timeout, async {
-        stream.write_all(&frame).await?;
+        stream.write_all(frame).await?;
         stream.shutdown().await
     })
     .await;
-    match written {
-        Ok(Ok(())) => {}
-        Ok(Err(err)) => {
-            metrics.refused(Refusal::WriteFailed);
-            warnings::warn(
-                Warning::Connection,
-                format_args!("reply could not be written (shim gone?): {err}"),
-            );
-        }
-        Err(_elapsed) => {
-            metrics.refused(Refusal::WriteFailed);
-            warnings::warn(
-                Warning::Connection,
-                format_args!("reply not taken within the deadline"),
-            );
-        }
-    }
+    let why = match written {
+        Ok(Ok(())) => return,
+        Ok(Err(err)) => format!("reply could not be written (shim gone?): {err}"),
+        Err(_elapsed) => "reply not taken within the deadline".to_owned(),
+    };
+    shared.metrics.refused(Refusal::WriteFailed);
+    warnings::warn(Warning::Connection, format_args!("{why}"));
 }
 
 #[cfg(test)]
