@@ -48,16 +48,26 @@ pub(super) async fn answer(
             .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         return response;
     }
-    let route = match route(req.method(), req.uri().path(), req.uri().query()) {
-        Ok(route) => route,
+    match route(req.method(), req.uri().path(), req.uri().query()) {
+        Ok(route) => evaluate(shared, &route, req).await,
         Err(status) => {
             shared.metrics.http_refused(HttpRefusal::NotFound);
-            return plain(
+            plain(
                 status,
                 "hookgate: POST /hook/<agent>[/<event>][?fail=open|closed], for an agent with HTTP hooks",
-            );
+            )
         }
-    };
+    }
+}
+
+/// An authorized, routed hook call: its body under the budget and the
+/// read deadline, a slot, the pipeline. When no decision can be had the
+/// call's fail mode answers, as the shim's would.
+async fn evaluate(
+    shared: &Admission,
+    route: &Route,
+    req: hyper::Request<Incoming>,
+) -> Response<Full<Bytes>> {
     let Some(length) = content_length(&req).filter(|len| *len <= MAX_STDIN) else {
         shared.metrics.http_refused(HttpRefusal::Oversize);
         return plain(
@@ -73,32 +83,11 @@ pub(super) async fn answer(
                 "an HTTP hook body of {length} bytes does not fit in the memory budget now; answered with its fail mode"
             ),
         );
-        return reply(adapters::http_fallback(
-            route.agent,
-            None,
-            route.event.as_deref(),
-            route.fail,
-            BUSY_MESSAGE,
-        ));
+        return busy(route, None);
     };
-    let body = Limited::new(req.into_body(), length).collect();
-    let body = match tokio::time::timeout(shared.read_timeout, body).await {
-        Ok(Ok(collected)) => collected.to_bytes(),
-        Ok(Err(err)) => {
-            shared.metrics.http_refused(HttpRefusal::Oversize);
-            tracing::debug!(error = %err, "HTTP hook body unreadable");
-            return plain(
-                StatusCode::BAD_REQUEST,
-                "hookgate: the body could not be read in full",
-            );
-        }
-        Err(_elapsed) => {
-            shared.metrics.http_refused(HttpRefusal::ReadTimeout);
-            return plain(
-                StatusCode::REQUEST_TIMEOUT,
-                "hookgate: the body did not arrive in time",
-            );
-        }
+    let body = match read_body(shared, req, length).await {
+        Ok(body) => body,
+        Err(refused) => return refused,
     };
     let Some(_slot) = shared.slot().await else {
         shared.metrics.http_refused(HttpRefusal::Busy);
@@ -109,16 +98,10 @@ pub(super) async fn answer(
                 shared.queue_wait
             ),
         );
-        return reply(adapters::http_fallback(
-            route.agent,
-            Some(&body),
-            route.event.as_deref(),
-            route.fail,
-            BUSY_MESSAGE,
-        ));
+        return busy(route, Some(&body));
     };
     let mut args = vec![route.agent.as_str().to_owned()];
-    args.extend(route.event);
+    args.extend(route.event.clone());
     let request = Request {
         args,
         cwd: String::new(),
@@ -131,6 +114,45 @@ pub(super) async fn answer(
         stderr: answered.stderr,
         exit_code: answered.exit_code,
     }))
+}
+
+/// The body, at most `length` bytes, within the read deadline.
+async fn read_body(
+    shared: &Admission,
+    req: hyper::Request<Incoming>,
+    length: usize,
+) -> Result<Bytes, Response<Full<Bytes>>> {
+    let body = Limited::new(req.into_body(), length).collect();
+    match tokio::time::timeout(shared.read_timeout, body).await {
+        Ok(Ok(collected)) => Ok(collected.to_bytes()),
+        Ok(Err(err)) => {
+            shared.metrics.http_refused(HttpRefusal::Oversize);
+            tracing::debug!(error = %err, "HTTP hook body unreadable");
+            Err(plain(
+                StatusCode::BAD_REQUEST,
+                "hookgate: the body could not be read in full",
+            ))
+        }
+        Err(_elapsed) => {
+            shared.metrics.http_refused(HttpRefusal::ReadTimeout);
+            Err(plain(
+                StatusCode::REQUEST_TIMEOUT,
+                "hookgate: the body did not arrive in time",
+            ))
+        }
+    }
+}
+
+/// The hook call's fail-mode answer when the gateway is too busy to
+/// decide (the payload, when read, lets it name the event).
+fn busy(route: &Route, body: Option<&[u8]>) -> Response<Full<Bytes>> {
+    reply(adapters::http_fallback(
+        route.agent,
+        body,
+        route.event.as_deref(),
+        route.fail,
+        BUSY_MESSAGE,
+    ))
 }
 
 /// The bearer token must be this gateway's, compared in constant time.
