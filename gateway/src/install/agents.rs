@@ -1,14 +1,14 @@
 //! The table of agents `gateway install` knows: where each keeps its hooks,
-//! in which format, and which of its events hookgate registers. Adding an
-//! agent is one entry here (plus a format module if its config is new).
+//! in which format, and in which dialect. Adding an agent is one entry here
+//! (plus a format module if its config is new).
 //!
-//! Events are every event the agent fires that hookgate's adapter
-//! understands (docs/agents.md), minus those a hook must not answer
-//! (Claude Code's `WorktreeCreate` replaces worktree creation).
+//! The events hooked are the rows of the dialect's table in the adapters
+//! ([`hookgate_adapters::hook_names`]), in its order, minus the entry's
+//! documented `unhooked` list: install holds no list of its own.
 
 use std::path::{Path, PathBuf};
 
-use hookgate_adapters::Agent;
+use hookgate_adapters::{Agent, Dialect};
 
 use super::hooks::{Layout, Shape};
 use super::toml_switch::TomlSwitch;
@@ -71,7 +71,13 @@ pub(crate) struct AgentSpec {
     pub(crate) programs: &'static [&'static str],
     pub(crate) home_dir: &'static str,
     pub(crate) format: Format,
-    pub(crate) events: &'static [&'static str],
+    /// The dialect the config registers hooks in: its adapters table is
+    /// the list of events hooked.
+    pub(crate) dialect: Dialect,
+    /// Events of that table install leaves alone, on purpose: hooking one
+    /// changes what every install writes and, under `--fail-closed`, what
+    /// is blocked while the gateway is down.
+    pub(crate) unhooked: &'static [&'static str],
     /// Events that can block an action: where `--fail-closed` also sets
     /// the agent's own fail-closed switch.
     pub(crate) guarded: &'static [&'static str],
@@ -80,6 +86,13 @@ pub(crate) struct AgentSpec {
 }
 
 impl AgentSpec {
+    /// The events install hooks: the dialect's table minus `unhooked`.
+    pub(crate) fn events(&self) -> Vec<&'static str> {
+        let mut events = hookgate_adapters::hook_names(self.dialect);
+        events.retain(|event| !self.unhooked.contains(event));
+        events
+    }
+
     /// The config file (or hooks directory) for a scope rooted at `base`.
     pub(crate) fn path(&self, base: &Path, project: bool) -> PathBuf {
         base.join(if project {
@@ -120,25 +133,31 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             // Claude Code 2.1.295+; older versions ignore the key.
             fail_closed: Some(("onFailure", FailSwitch::Text("block"))),
         }),
-        // PreSkillShellCommand and PreModelSwitch are newer than 2.1.197,
-        // which ignores them: without the first, a skill's inline command
+        dialect: Dialect::ClaudeCode,
+        // WorktreeCreate never: a hook there replaces worktree creation.
+        // PreSkillShellCommand and PreModelSwitch are hooked although
+        // 2.1.197 ignores them: without the first, a skill's inline command
         // runs past every policy on the versions that have it.
-        events: &[
-            "SessionStart",
-            "UserPromptSubmit",
-            "PreToolUse",
-            "PreSkillShellCommand",
-            "PreModelSwitch",
-            "PermissionRequest",
-            "PostToolUse",
-            "PostToolUseFailure",
-            "PostToolBatch",
-            "Notification",
-            "SubagentStart",
-            "SubagentStop",
-            "Stop",
-            "PreCompact",
-            "SessionEnd",
+        unhooked: &[
+            "Setup",
+            "InstructionsLoaded",
+            "UserPromptExpansion",
+            "MessageDisplay",
+            "PostModelSwitch",
+            "PermissionDenied",
+            "TaskCreated",
+            "TaskCompleted",
+            "StopFailure",
+            "TeammateIdle",
+            "ConfigChange",
+            "CwdChanged",
+            "DirectoryAdded",
+            "FileChanged",
+            "WorktreeCreate",
+            "WorktreeRemove",
+            "PostCompact",
+            "Elicitation",
+            "ElicitationResult",
         ],
         guarded: &[
             "PreToolUse",
@@ -165,28 +184,8 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             event_arg: false,
             fail_closed: Some(("failClosed", FailSwitch::True)),
         }),
-        events: &[
-            "sessionStart",
-            "beforeSubmitPrompt",
-            "preToolUse",
-            "beforeShellExecution",
-            "beforeMCPExecution",
-            "beforeReadFile",
-            "beforeTabFileRead",
-            "subagentStart",
-            "postToolUse",
-            "postToolUseFailure",
-            "afterShellExecution",
-            "afterMCPExecution",
-            "afterFileEdit",
-            "afterTabFileEdit",
-            "afterAgentResponse",
-            "afterAgentThought",
-            "subagentStop",
-            "stop",
-            "preCompact",
-            "sessionEnd",
-        ],
+        dialect: Dialect::Cursor,
+        unhooked: &[],
         guarded: &[
             "beforeSubmitPrompt",
             "preToolUse",
@@ -207,18 +206,9 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         programs: &["cline"],
         home_dir: ".cline",
         format: Format::ScriptDir,
-        events: &[
-            "TaskStart",
-            "TaskResume",
-            "UserPromptSubmit",
-            "PreToolUse",
-            "PostToolUse",
-            "TaskComplete",
-            "TaskError",
-            "TaskCancel",
-            "PreCompact",
-            "SessionShutdown",
-        ],
+        // The hook files the Cline CLI runs (SDK payloads).
+        dialect: Dialect::ClineSdk,
+        unhooked: &[],
         // Cline has no fail-closed switch; `--fail-closed` on the shim is
         // its only one (a `cancel` reply).
         guarded: &[],
@@ -242,22 +232,9 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             event_arg: false,
             fail_closed: None,
         }),
-        events: &[
-            "SessionStart",
-            "UserPromptSubmit",
-            "PreToolUse",
-            "PermissionRequest",
-            "PostToolUse",
-            "PostToolUseFailure",
-            "PostToolBatch",
-            "Notification",
-            "SubagentStart",
-            "SubagentStop",
-            "Stop",
-            "PreCompact",
-            "PostCompact",
-            "SessionEnd",
-        ],
+        dialect: Dialect::QwenCode,
+        // Left alone as on Claude Code, whose protocol Qwen follows.
+        unhooked: &["PermissionDenied", "StopFailure", "MessageDisplay"],
         guarded: &[],
         switch: None,
     },
@@ -278,17 +255,8 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             event_arg: false,
             fail_closed: None,
         }),
-        events: &[
-            "SessionStart",
-            "UserPromptSubmit",
-            "PreToolUse",
-            "PostToolUse",
-            "Notification",
-            "Stop",
-            "SubagentStop",
-            "PreCompact",
-            "SessionEnd",
-        ],
+        dialect: Dialect::Droid,
+        unhooked: &[],
         guarded: &[],
         switch: None,
     },
@@ -313,19 +281,8 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         }),
         // The model events fire on every model call: hooked all the same,
         // a policy may want to see (or block) what the model is sent.
-        events: &[
-            "SessionStart",
-            "BeforeAgent",
-            "BeforeModel",
-            "BeforeToolSelection",
-            "AfterModel",
-            "BeforeTool",
-            "AfterTool",
-            "AfterAgent",
-            "PreCompress",
-            "Notification",
-            "SessionEnd",
-        ],
+        dialect: Dialect::GeminiCli,
+        unhooked: &[],
         guarded: &[],
         switch: None,
     },
@@ -347,20 +304,8 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             event_arg: false,
             fail_closed: None,
         }),
-        events: &[
-            "SessionStart",
-            "UserPromptSubmit",
-            "PreToolUse",
-            "PermissionRequest",
-            "PostToolUse",
-            "Stop",
-            "SubagentStart",
-            "SubagentStop",
-            "PreCompact",
-            "PostCompact",
-            "Interrupt",
-            "SessionEnd",
-        ],
+        dialect: Dialect::Codex,
+        unhooked: &[],
         guarded: &[],
         // Without it Codex reads no hooks.json at all.
         switch: Some(TomlSwitch {
@@ -395,21 +340,8 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             // A crashing hook already denies (1.0.57+); no switch.
             fail_closed: None,
         }),
-        events: &[
-            "sessionStart",
-            "userPromptSubmitted",
-            "preToolUse",
-            "permissionRequest",
-            "postToolUse",
-            "postToolUseFailure",
-            "agentStop",
-            "subagentStart",
-            "subagentStop",
-            "preCompact",
-            "errorOccurred",
-            "notification",
-            "sessionEnd",
-        ],
+        dialect: Dialect::CopilotCamel,
+        unhooked: &[],
         guarded: &[],
         switch: None,
     },
@@ -427,11 +359,30 @@ mod tests {
     #[test]
     fn every_entry_is_consistent() {
         for entry in AGENTS {
+            let events = entry.events();
             for event in entry.guarded {
-                assert!(entry.events.contains(event), "{:?}: {event}", entry.agent);
+                assert!(events.contains(event), "{:?}: {event}", entry.agent);
             }
-            assert!(!entry.events.contains(&"WorktreeCreate"));
+            assert!(!events.contains(&"WorktreeCreate"));
             assert_eq!(spec(entry.agent).map(|s| s.agent), Some(entry.agent));
+        }
+    }
+
+    /// What install hooks and the adapters' table agree: the dialect is
+    /// the agent's, and every name left out is a row of the table (a
+    /// renamed or dropped row would otherwise be hooked unnoticed).
+    #[test]
+    fn installed_events_are_the_adapters_table_minus_the_exclusions() {
+        for entry in AGENTS {
+            assert_eq!(entry.dialect.agent(), entry.agent);
+            let table = hookgate_adapters::hook_names(entry.dialect);
+            for event in entry.unhooked {
+                assert!(table.contains(event), "{:?}: {event}", entry.agent);
+            }
+            let events = entry.events();
+            assert!(!events.is_empty(), "{:?}", entry.agent);
+            assert_eq!(events.len() + entry.unhooked.len(), table.len());
+            assert!(events.iter().all(|event| table.contains(event)));
         }
     }
 }

@@ -204,11 +204,12 @@ mod tests {
             let Format::Json(format) = &spec.format else {
                 continue;
             };
+            let events = spec.events();
             for fail_closed in [false, true] {
                 let cmd = command(fail_closed);
                 let what = Registration {
                     agent: spec.agent,
-                    events: spec.events,
+                    events: &events,
                     guarded: spec.guarded,
                     command: &cmd,
                     http: None,
@@ -218,7 +219,7 @@ mod tests {
                     let twice = install(format, Some(&once), what).unwrap();
                     assert_eq!(once, twice, "{:?}", spec.agent);
                     let found = installed(format, &once).unwrap();
-                    assert_eq!(found.len(), spec.events.len(), "{:?}", spec.agent);
+                    assert_eq!(found.len(), events.len(), "{:?}", spec.agent);
                     let removed = uninstall(format, &once).unwrap().unwrap();
                     let expected = Json::parse(original.unwrap_or("{}")).unwrap();
                     let mut expected = expected;
@@ -335,9 +336,10 @@ mod tests {
             panic!("Claude Code is JSON");
         };
         let cmd = command(false);
+        let events = spec.events();
         let what = Registration {
             agent: spec.agent,
-            events: spec.events,
+            events: &events,
             guarded: spec.guarded,
             command: &cmd,
             http: None,
