@@ -42,6 +42,22 @@ pub(crate) struct JsonFormat {
     pub(crate) fail_closed: Option<(&'static str, FailSwitch)>,
 }
 
+/// Claude Code's settings shape, which most agents copy: a `hooks` object
+/// of event → matcher groups (`"matcher": ""`) of typed command handlers,
+/// the timeout in seconds, no fail-closed switch. Entries say how they
+/// differ.
+const SETTINGS: JsonFormat = JsonFormat {
+    hooks_key: Some("hooks"),
+    version: None,
+    layout: Layout::GROUPED,
+    matcher: Some(""),
+    typed: true,
+    timeout: HOOK_TIMEOUT_SECS,
+    timeout_key: "timeout",
+    event_arg: false,
+    fail_closed: None,
+};
+
 /// The value of an agent's fail-closed switch.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum FailSwitch {
@@ -122,16 +138,10 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         programs: &["claude"],
         home_dir: ".claude",
         format: Format::Json(JsonFormat {
-            hooks_key: Some("hooks"),
-            version: None,
-            layout: Layout::GROUPED,
             matcher: None,
-            typed: true,
-            timeout: HOOK_TIMEOUT_SECS,
-            timeout_key: "timeout",
-            event_arg: false,
             // Claude Code 2.1.295+; older versions ignore the key.
             fail_closed: Some(("onFailure", FailSwitch::Text("block"))),
+            ..SETTINGS
         }),
         dialect: Dialect::ClaudeCode,
         // WorktreeCreate never: a hook there replaces worktree creation.
@@ -174,15 +184,12 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         programs: &["cursor-agent", "cursor"],
         home_dir: ".cursor",
         format: Format::Json(JsonFormat {
-            hooks_key: Some("hooks"),
             version: Some(1),
             layout: Layout::FLAT,
             matcher: None,
             typed: false,
-            timeout: HOOK_TIMEOUT_SECS,
-            timeout_key: "timeout",
-            event_arg: false,
             fail_closed: Some(("failClosed", FailSwitch::True)),
+            ..SETTINGS
         }),
         dialect: Dialect::Cursor,
         unhooked: &[],
@@ -221,16 +228,9 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         programs: &["qwen"],
         home_dir: ".qwen",
         format: Format::Json(JsonFormat {
-            hooks_key: Some("hooks"),
-            version: None,
-            layout: Layout::GROUPED,
-            matcher: Some(""),
-            typed: true,
             // Qwen's command timeout is in milliseconds.
             timeout: HOOK_TIMEOUT_SECS * 1000,
-            timeout_key: "timeout",
-            event_arg: false,
-            fail_closed: None,
+            ..SETTINGS
         }),
         dialect: Dialect::QwenCode,
         // Left alone as on Claude Code, whose protocol Qwen follows.
@@ -246,14 +246,8 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         home_dir: ".factory",
         format: Format::Json(JsonFormat {
             hooks_key: None,
-            version: None,
-            layout: Layout::GROUPED,
             matcher: Some("*"),
-            typed: true,
-            timeout: HOOK_TIMEOUT_SECS,
-            timeout_key: "timeout",
-            event_arg: false,
-            fail_closed: None,
+            ..SETTINGS
         }),
         dialect: Dialect::Droid,
         unhooked: &[],
@@ -267,17 +261,10 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         programs: &["gemini"],
         home_dir: ".gemini",
         format: Format::Json(JsonFormat {
-            hooks_key: Some("hooks"),
-            version: None,
-            layout: Layout::GROUPED,
-            matcher: Some(""),
-            typed: true,
-            // Gemini's command timeout is in milliseconds.
+            // Gemini's command timeout is in milliseconds; it has no
+            // fail-closed switch (0.61.0).
             timeout: HOOK_TIMEOUT_SECS * 1000,
-            timeout_key: "timeout",
-            event_arg: false,
-            // Gemini has no fail-closed switch (0.61.0).
-            fail_closed: None,
+            ..SETTINGS
         }),
         // The model events fire on every model call: hooked all the same,
         // a policy may want to see (or block) what the model is sent.
@@ -293,17 +280,7 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         project_path: ".codex/hooks.json",
         programs: &["codex"],
         home_dir: ".codex",
-        format: Format::Json(JsonFormat {
-            hooks_key: Some("hooks"),
-            version: None,
-            layout: Layout::GROUPED,
-            matcher: Some(""),
-            typed: true,
-            timeout: HOOK_TIMEOUT_SECS,
-            timeout_key: "timeout",
-            event_arg: false,
-            fail_closed: None,
-        }),
+        format: Format::Json(SETTINGS),
         dialect: Dialect::Codex,
         unhooked: &[],
         guarded: &[],
@@ -323,22 +300,19 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         programs: &["copilot"],
         home_dir: ".copilot",
         format: Format::Json(JsonFormat {
-            hooks_key: Some("hooks"),
             version: Some(1),
             layout: Layout {
                 shape: Shape::Flat,
                 command_key: "bash",
             },
             matcher: None,
-            typed: true,
-            timeout: HOOK_TIMEOUT_SECS,
             timeout_key: "timeoutSec",
             // camelCase: Copilot's own dialect, with every event
             // (permissionRequest, subagentStart, preCompact... have no
             // PascalCase form); its payloads name no event.
             event_arg: true,
             // A crashing hook already denies (1.0.57+); no switch.
-            fail_closed: None,
+            ..SETTINGS
         }),
         dialect: Dialect::CopilotCamel,
         unhooked: &[],
