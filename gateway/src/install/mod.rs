@@ -343,13 +343,7 @@ fn install_changes(
             let path = &change::resolve(path);
             let before = change::read(path)?;
             let events = spec.events();
-            let what = Registration {
-                agent: spec.agent,
-                events: &events,
-                guarded: spec.guarded,
-                command,
-                http,
-            };
+            let what = Registration::new(spec, &events, command, http);
             let after = json_config::install(format, before.as_deref(), what)
                 .with_context(|| format!("{}: {}", spec.agent, path.display()))?;
             let mut changes = vec![Change {
