@@ -35,6 +35,7 @@ mod droid;
 mod error;
 mod event;
 mod gemini_cli;
+mod hook_names;
 mod http;
 mod json;
 mod merge;
@@ -48,6 +49,7 @@ pub use {
     decode::{MAX_DEPTH, STACK_SIZE},
     error::{ParseError, ParseErrorKind},
     event::{Capabilities, EventKind, HookEvent, StopInfo, Tool, ToolClass, TraceContext},
+    hook_names::hook_names,
     http::{HTTP_AGENTS, HttpReply, http_fallback, http_reply, speaks_http},
     merge::{Merged, RankedDecision, merge},
     parse::{parse, parse_detected},

@@ -114,9 +114,10 @@ pub(crate) const NONE: (bool, bool, bool, bool) = (false, false, false, false);
 pub(crate) const CTX: (bool, bool, bool, bool) = (false, true, false, false);
 pub(crate) const ASK: (bool, bool, bool, bool) = (true, false, false, false);
 
-/// The events Claude Code documents for its hooks, then those added since
-/// 2.1.197. "Blocking" is true wherever Claude Code waits for the hook
-/// (every event whose answer it reads).
+/// The events Claude Code documents for its hooks, in `gateway install`
+/// order (those added since 2.1.197 say since when). "Blocking" is true
+/// wherever Claude Code waits for the hook (every event whose answer it
+/// reads).
 #[rustfmt::skip]
 pub(crate) const EVENTS: [EventSpec; 34] = [
     // `continue: false` is ignored on SessionStart (2.1.197 and 2.1.332).
@@ -127,6 +128,13 @@ pub(crate) const EVENTS: [EventSpec; 34] = [
     row("UserPromptExpansion", K::Other, true, D::Block, CTX_HALT, F::None, None),
     row("MessageDisplay", K::Other, false, D::None, NONE, F::None, None),
     row("PreToolUse", K::PreToolUse, true, D::PermissionDecision, (true, true, true, true), F::None, None),
+    // 2.1.332: the shell command a skill or slash command runs inline
+    // (`` !`cmd` ``), guarded like a shell tool call.
+    row("PreSkillShellCommand", K::PreToolUse, true, D::PermissionDecision, ASK, F::None, Some("command_name")),
+    // 2.1.251: a model switch (`/model`), allowed, denied or asked.
+    row("PreModelSwitch", K::Other, true, D::PermissionDecision, ASK, F::None, Some("source")),
+    // Did not fire in `-p` runs: nothing is promised for it.
+    row("PostModelSwitch", K::Other, false, D::None, NONE, F::None, Some("source")),
     row("PermissionRequest", K::PermissionRequest, true, D::Behavior, (true, false, true, true), F::None, None),
     row("PermissionDenied", K::Other, false, D::None, NONE, F::None, Some("reason")),
     row("PostToolUse", K::PostToolUse, true, D::Feedback, CTX_HALT, F::None, None),
@@ -154,13 +162,6 @@ pub(crate) const EVENTS: [EventSpec; 34] = [
     row("SessionEnd", K::SessionEnd, false, D::None, NONE, F::None, Some("reason")),
     row("Elicitation", K::Other, true, D::Decline, HALT, F::None, Some("message")),
     row("ElicitationResult", K::Other, true, D::Decline, HALT, F::None, Some("action")),
-    // 2.1.332: the shell command a skill or slash command runs inline
-    // (`` !`cmd` ``), guarded like a shell tool call.
-    row("PreSkillShellCommand", K::PreToolUse, true, D::PermissionDecision, ASK, F::None, Some("command_name")),
-    // 2.1.251: a model switch (`/model`), allowed, denied or asked.
-    row("PreModelSwitch", K::Other, true, D::PermissionDecision, ASK, F::None, Some("source")),
-    // Did not fire in `-p` runs: nothing is promised for it.
-    row("PostModelSwitch", K::Other, false, D::None, NONE, F::None, Some("source")),
 ];
 
 /// Any event not in [`EVENTS`].

@@ -15,7 +15,7 @@
 //! Cline stops the task (docs/agents.md).
 
 mod envelope;
-mod events;
+pub(crate) mod events;
 mod legacy;
 mod render;
 mod sdk;

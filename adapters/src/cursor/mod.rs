@@ -7,7 +7,7 @@
 //! answers, so the capabilities are per event ([`events`]) and `render`
 //! degrades whatever an event cannot express, reporting a [`crate::Loss`].
 
-mod events;
+pub(crate) mod events;
 mod parse;
 mod render;
 mod tools;

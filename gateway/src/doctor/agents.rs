@@ -93,11 +93,11 @@ fn commands(spec: &AgentSpec, path: &std::path::Path) -> anyhow::Result<Vec<(Str
         },
         Format::ScriptDir => {
             let mut found = Vec::new();
-            for event in spec.events {
+            for event in spec.events() {
                 if let Some(text) = change::read(&path.join(event))?
                     && let Some(line) = script_dir::command_of(&text)
                 {
-                    found.push(((*event).to_owned(), line.to_owned()));
+                    found.push((event.to_owned(), line.to_owned()));
                 }
             }
             Ok(found)
@@ -122,12 +122,8 @@ fn check_entries(
             ""
         }
     );
-    let missing: Vec<&str> = spec
-        .events
-        .iter()
-        .filter(|event| !commands.iter().any(|(e, _)| e == *event))
-        .copied()
-        .collect();
+    let mut missing = spec.events();
+    missing.retain(|event| !commands.iter().any(|(e, _)| e == event));
     if missing.is_empty() {
         report.ok(&format!(
             "{agent}: {} hooks {} events",

@@ -1,14 +1,14 @@
 //! The table of agents `gateway install` knows: where each keeps its hooks,
-//! in which format, and which of its events hookgate registers. Adding an
-//! agent is one entry here (plus a format module if its config is new).
+//! in which format, and in which dialect. Adding an agent is one entry here
+//! (plus a format module if its config is new).
 //!
-//! Events are every event the agent fires that hookgate's adapter
-//! understands (docs/agents.md), minus those a hook must not answer
-//! (Claude Code's `WorktreeCreate` replaces worktree creation).
+//! The events hooked are the rows of the dialect's table in the adapters
+//! ([`hookgate_adapters::hook_names`]), in its order, minus the entry's
+//! documented `unhooked` list: install holds no list of its own.
 
 use std::path::{Path, PathBuf};
 
-use hookgate_adapters::Agent;
+use hookgate_adapters::{Agent, Dialect};
 
 use super::hooks::{Layout, Shape};
 use super::toml_switch::TomlSwitch;
@@ -42,6 +42,22 @@ pub(crate) struct JsonFormat {
     pub(crate) fail_closed: Option<(&'static str, FailSwitch)>,
 }
 
+/// Claude Code's settings shape, which most agents copy: a `hooks` object
+/// of event → matcher groups (`"matcher": ""`) of typed command handlers,
+/// the timeout in seconds, no fail-closed switch. Entries say how they
+/// differ.
+const SETTINGS: JsonFormat = JsonFormat {
+    hooks_key: Some("hooks"),
+    version: None,
+    layout: Layout::GROUPED,
+    matcher: Some(""),
+    typed: true,
+    timeout: HOOK_TIMEOUT_SECS,
+    timeout_key: "timeout",
+    event_arg: false,
+    fail_closed: None,
+};
+
 /// The value of an agent's fail-closed switch.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum FailSwitch {
@@ -71,7 +87,13 @@ pub(crate) struct AgentSpec {
     pub(crate) programs: &'static [&'static str],
     pub(crate) home_dir: &'static str,
     pub(crate) format: Format,
-    pub(crate) events: &'static [&'static str],
+    /// The dialect the config registers hooks in: its adapters table is
+    /// the list of events hooked.
+    pub(crate) dialect: Dialect,
+    /// Events of that table install leaves alone, on purpose: hooking one
+    /// changes what every install writes and, under `--fail-closed`, what
+    /// is blocked while the gateway is down.
+    pub(crate) unhooked: &'static [&'static str],
     /// Events that can block an action: where `--fail-closed` also sets
     /// the agent's own fail-closed switch.
     pub(crate) guarded: &'static [&'static str],
@@ -80,6 +102,13 @@ pub(crate) struct AgentSpec {
 }
 
 impl AgentSpec {
+    /// The events install hooks: the dialect's table minus `unhooked`.
+    pub(crate) fn events(&self) -> Vec<&'static str> {
+        let mut events = hookgate_adapters::hook_names(self.dialect);
+        events.retain(|event| !self.unhooked.contains(event));
+        events
+    }
+
     /// The config file (or hooks directory) for a scope rooted at `base`.
     pub(crate) fn path(&self, base: &Path, project: bool) -> PathBuf {
         base.join(if project {
@@ -109,36 +138,36 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         programs: &["claude"],
         home_dir: ".claude",
         format: Format::Json(JsonFormat {
-            hooks_key: Some("hooks"),
-            version: None,
-            layout: Layout::GROUPED,
             matcher: None,
-            typed: true,
-            timeout: HOOK_TIMEOUT_SECS,
-            timeout_key: "timeout",
-            event_arg: false,
             // Claude Code 2.1.295+; older versions ignore the key.
             fail_closed: Some(("onFailure", FailSwitch::Text("block"))),
+            ..SETTINGS
         }),
-        // PreSkillShellCommand and PreModelSwitch are newer than 2.1.197,
-        // which ignores them: without the first, a skill's inline command
+        dialect: Dialect::ClaudeCode,
+        // WorktreeCreate never: a hook there replaces worktree creation.
+        // PreSkillShellCommand and PreModelSwitch are hooked although
+        // 2.1.197 ignores them: without the first, a skill's inline command
         // runs past every policy on the versions that have it.
-        events: &[
-            "SessionStart",
-            "UserPromptSubmit",
-            "PreToolUse",
-            "PreSkillShellCommand",
-            "PreModelSwitch",
-            "PermissionRequest",
-            "PostToolUse",
-            "PostToolUseFailure",
-            "PostToolBatch",
-            "Notification",
-            "SubagentStart",
-            "SubagentStop",
-            "Stop",
-            "PreCompact",
-            "SessionEnd",
+        unhooked: &[
+            "Setup",
+            "InstructionsLoaded",
+            "UserPromptExpansion",
+            "MessageDisplay",
+            "PostModelSwitch",
+            "PermissionDenied",
+            "TaskCreated",
+            "TaskCompleted",
+            "StopFailure",
+            "TeammateIdle",
+            "ConfigChange",
+            "CwdChanged",
+            "DirectoryAdded",
+            "FileChanged",
+            "WorktreeCreate",
+            "WorktreeRemove",
+            "PostCompact",
+            "Elicitation",
+            "ElicitationResult",
         ],
         guarded: &[
             "PreToolUse",
@@ -155,38 +184,15 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         programs: &["cursor-agent", "cursor"],
         home_dir: ".cursor",
         format: Format::Json(JsonFormat {
-            hooks_key: Some("hooks"),
             version: Some(1),
             layout: Layout::FLAT,
             matcher: None,
             typed: false,
-            timeout: HOOK_TIMEOUT_SECS,
-            timeout_key: "timeout",
-            event_arg: false,
             fail_closed: Some(("failClosed", FailSwitch::True)),
+            ..SETTINGS
         }),
-        events: &[
-            "sessionStart",
-            "beforeSubmitPrompt",
-            "preToolUse",
-            "beforeShellExecution",
-            "beforeMCPExecution",
-            "beforeReadFile",
-            "beforeTabFileRead",
-            "subagentStart",
-            "postToolUse",
-            "postToolUseFailure",
-            "afterShellExecution",
-            "afterMCPExecution",
-            "afterFileEdit",
-            "afterTabFileEdit",
-            "afterAgentResponse",
-            "afterAgentThought",
-            "subagentStop",
-            "stop",
-            "preCompact",
-            "sessionEnd",
-        ],
+        dialect: Dialect::Cursor,
+        unhooked: &[],
         guarded: &[
             "beforeSubmitPrompt",
             "preToolUse",
@@ -207,18 +213,9 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         programs: &["cline"],
         home_dir: ".cline",
         format: Format::ScriptDir,
-        events: &[
-            "TaskStart",
-            "TaskResume",
-            "UserPromptSubmit",
-            "PreToolUse",
-            "PostToolUse",
-            "TaskComplete",
-            "TaskError",
-            "TaskCancel",
-            "PreCompact",
-            "SessionShutdown",
-        ],
+        // The hook files the Cline CLI runs (SDK payloads).
+        dialect: Dialect::ClineSdk,
+        unhooked: &[],
         // Cline has no fail-closed switch; `--fail-closed` on the shim is
         // its only one (a `cancel` reply).
         guarded: &[],
@@ -231,33 +228,13 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         programs: &["qwen"],
         home_dir: ".qwen",
         format: Format::Json(JsonFormat {
-            hooks_key: Some("hooks"),
-            version: None,
-            layout: Layout::GROUPED,
-            matcher: Some(""),
-            typed: true,
             // Qwen's command timeout is in milliseconds.
             timeout: HOOK_TIMEOUT_SECS * 1000,
-            timeout_key: "timeout",
-            event_arg: false,
-            fail_closed: None,
+            ..SETTINGS
         }),
-        events: &[
-            "SessionStart",
-            "UserPromptSubmit",
-            "PreToolUse",
-            "PermissionRequest",
-            "PostToolUse",
-            "PostToolUseFailure",
-            "PostToolBatch",
-            "Notification",
-            "SubagentStart",
-            "SubagentStop",
-            "Stop",
-            "PreCompact",
-            "PostCompact",
-            "SessionEnd",
-        ],
+        dialect: Dialect::QwenCode,
+        // Left alone as on Claude Code, whose protocol Qwen follows.
+        unhooked: &["PermissionDenied", "StopFailure", "MessageDisplay"],
         guarded: &[],
         switch: None,
     },
@@ -269,26 +246,11 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         home_dir: ".factory",
         format: Format::Json(JsonFormat {
             hooks_key: None,
-            version: None,
-            layout: Layout::GROUPED,
             matcher: Some("*"),
-            typed: true,
-            timeout: HOOK_TIMEOUT_SECS,
-            timeout_key: "timeout",
-            event_arg: false,
-            fail_closed: None,
+            ..SETTINGS
         }),
-        events: &[
-            "SessionStart",
-            "UserPromptSubmit",
-            "PreToolUse",
-            "PostToolUse",
-            "Notification",
-            "Stop",
-            "SubagentStop",
-            "PreCompact",
-            "SessionEnd",
-        ],
+        dialect: Dialect::Droid,
+        unhooked: &[],
         guarded: &[],
         switch: None,
     },
@@ -299,33 +261,15 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         programs: &["gemini"],
         home_dir: ".gemini",
         format: Format::Json(JsonFormat {
-            hooks_key: Some("hooks"),
-            version: None,
-            layout: Layout::GROUPED,
-            matcher: Some(""),
-            typed: true,
-            // Gemini's command timeout is in milliseconds.
+            // Gemini's command timeout is in milliseconds; it has no
+            // fail-closed switch (0.61.0).
             timeout: HOOK_TIMEOUT_SECS * 1000,
-            timeout_key: "timeout",
-            event_arg: false,
-            // Gemini has no fail-closed switch (0.61.0).
-            fail_closed: None,
+            ..SETTINGS
         }),
         // The model events fire on every model call: hooked all the same,
         // a policy may want to see (or block) what the model is sent.
-        events: &[
-            "SessionStart",
-            "BeforeAgent",
-            "BeforeModel",
-            "BeforeToolSelection",
-            "AfterModel",
-            "BeforeTool",
-            "AfterTool",
-            "AfterAgent",
-            "PreCompress",
-            "Notification",
-            "SessionEnd",
-        ],
+        dialect: Dialect::GeminiCli,
+        unhooked: &[],
         guarded: &[],
         switch: None,
     },
@@ -336,31 +280,9 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         project_path: ".codex/hooks.json",
         programs: &["codex"],
         home_dir: ".codex",
-        format: Format::Json(JsonFormat {
-            hooks_key: Some("hooks"),
-            version: None,
-            layout: Layout::GROUPED,
-            matcher: Some(""),
-            typed: true,
-            timeout: HOOK_TIMEOUT_SECS,
-            timeout_key: "timeout",
-            event_arg: false,
-            fail_closed: None,
-        }),
-        events: &[
-            "SessionStart",
-            "UserPromptSubmit",
-            "PreToolUse",
-            "PermissionRequest",
-            "PostToolUse",
-            "Stop",
-            "SubagentStart",
-            "SubagentStop",
-            "PreCompact",
-            "PostCompact",
-            "Interrupt",
-            "SessionEnd",
-        ],
+        format: Format::Json(SETTINGS),
+        dialect: Dialect::Codex,
+        unhooked: &[],
         guarded: &[],
         // Without it Codex reads no hooks.json at all.
         switch: Some(TomlSwitch {
@@ -378,38 +300,22 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         programs: &["copilot"],
         home_dir: ".copilot",
         format: Format::Json(JsonFormat {
-            hooks_key: Some("hooks"),
             version: Some(1),
             layout: Layout {
                 shape: Shape::Flat,
                 command_key: "bash",
             },
             matcher: None,
-            typed: true,
-            timeout: HOOK_TIMEOUT_SECS,
             timeout_key: "timeoutSec",
             // camelCase: Copilot's own dialect, with every event
             // (permissionRequest, subagentStart, preCompact... have no
             // PascalCase form); its payloads name no event.
             event_arg: true,
             // A crashing hook already denies (1.0.57+); no switch.
-            fail_closed: None,
+            ..SETTINGS
         }),
-        events: &[
-            "sessionStart",
-            "userPromptSubmitted",
-            "preToolUse",
-            "permissionRequest",
-            "postToolUse",
-            "postToolUseFailure",
-            "agentStop",
-            "subagentStart",
-            "subagentStop",
-            "preCompact",
-            "errorOccurred",
-            "notification",
-            "sessionEnd",
-        ],
+        dialect: Dialect::CopilotCamel,
+        unhooked: &[],
         guarded: &[],
         switch: None,
     },
@@ -427,11 +333,30 @@ mod tests {
     #[test]
     fn every_entry_is_consistent() {
         for entry in AGENTS {
+            let events = entry.events();
             for event in entry.guarded {
-                assert!(entry.events.contains(event), "{:?}: {event}", entry.agent);
+                assert!(events.contains(event), "{:?}: {event}", entry.agent);
             }
-            assert!(!entry.events.contains(&"WorktreeCreate"));
+            assert!(!events.contains(&"WorktreeCreate"));
             assert_eq!(spec(entry.agent).map(|s| s.agent), Some(entry.agent));
+        }
+    }
+
+    /// What install hooks and the adapters' table agree: the dialect is
+    /// the agent's, and every name left out is a row of the table (a
+    /// renamed or dropped row would otherwise be hooked unnoticed).
+    #[test]
+    fn installed_events_are_the_adapters_table_minus_the_exclusions() {
+        for entry in AGENTS {
+            assert_eq!(entry.dialect.agent(), entry.agent);
+            let table = hookgate_adapters::hook_names(entry.dialect);
+            for event in entry.unhooked {
+                assert!(table.contains(event), "{:?}: {event}", entry.agent);
+            }
+            let events = entry.events();
+            assert!(!events.is_empty(), "{:?}", entry.agent);
+            assert_eq!(events.len() + entry.unhooked.len(), table.len());
+            assert!(events.iter().all(|event| table.contains(event)));
         }
     }
 }

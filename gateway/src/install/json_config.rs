@@ -5,7 +5,7 @@
 
 use hookgate_adapters::Agent;
 
-use super::agents::{FailSwitch, JsonFormat};
+use super::agents::{AgentSpec, FailSwitch, JsonFormat};
 use super::command::HookCommand;
 use super::hooks::{self, Shape, ShapeError};
 use super::http::HttpTarget;
@@ -31,6 +31,25 @@ pub(crate) struct Registration<'a> {
     pub(crate) command: &'a HookCommand,
     /// `--transport http`: HTTP handlers to this endpoint instead.
     pub(crate) http: Option<&'a HttpTarget>,
+}
+
+impl<'a> Registration<'a> {
+    /// `events` of `spec`'s agent, through `command` (or `http`), with its
+    /// guarded events failing closed as `command` says.
+    pub(crate) fn new(
+        spec: &'a AgentSpec,
+        events: &'a [&'a str],
+        command: &'a HookCommand,
+        http: Option<&'a HttpTarget>,
+    ) -> Self {
+        Registration {
+            agent: spec.agent,
+            events,
+            guarded: spec.guarded,
+            command,
+            http,
+        }
+    }
 }
 
 /// The file text with hookgate's handlers merged into `original` (`None`:
@@ -182,8 +201,21 @@ fn item(format: &JsonFormat, handler: Json) -> Json {
 mod tests {
     use std::path::PathBuf;
 
-    use super::super::agents::{AGENTS, Format};
+    use super::super::agents::{AGENTS, Format, spec};
     use super::*;
+
+    /// `agent`'s entry and its JSON format.
+    fn json_spec(agent: Agent) -> (&'static AgentSpec, &'static JsonFormat) {
+        match spec(agent) {
+            Some(
+                spec @ AgentSpec {
+                    format: Format::Json(format),
+                    ..
+                },
+            ) => (spec, format),
+            _ => panic!("{agent} has no JSON config"),
+        }
+    }
 
     fn command(fail_closed: bool) -> HookCommand {
         HookCommand {
@@ -204,21 +236,16 @@ mod tests {
             let Format::Json(format) = &spec.format else {
                 continue;
             };
+            let events = spec.events();
             for fail_closed in [false, true] {
                 let cmd = command(fail_closed);
-                let what = Registration {
-                    agent: spec.agent,
-                    events: spec.events,
-                    guarded: spec.guarded,
-                    command: &cmd,
-                    http: None,
-                };
+                let what = Registration::new(spec, &events, &cmd, None);
                 for original in [None, Some(ORIGINAL)] {
                     let once = install(format, original, what).unwrap();
                     let twice = install(format, Some(&once), what).unwrap();
                     assert_eq!(once, twice, "{:?}", spec.agent);
                     let found = installed(format, &once).unwrap();
-                    assert_eq!(found.len(), spec.events.len(), "{:?}", spec.agent);
+                    assert_eq!(found.len(), events.len(), "{:?}", spec.agent);
                     let removed = uninstall(format, &once).unwrap().unwrap();
                     let expected = Json::parse(original.unwrap_or("{}")).unwrap();
                     let mut expected = expected;
@@ -234,18 +261,9 @@ mod tests {
 
     #[test]
     fn handlers_carry_the_timeout_and_the_fail_closed_switch() {
-        let spec = &AGENTS[0];
-        let Format::Json(format) = &spec.format else {
-            panic!("Claude Code is JSON");
-        };
+        let (spec, format) = json_spec(Agent::ClaudeCode);
         let cmd = command(true);
-        let what = Registration {
-            agent: spec.agent,
-            events: &["PreToolUse", "Stop"],
-            guarded: spec.guarded,
-            command: &cmd,
-            http: None,
-        };
+        let what = Registration::new(spec, &["PreToolUse", "Stop"], &cmd, None);
         let text = install(format, None, what).unwrap();
         let root = Json::parse(&text).unwrap();
         let pre = &root.get("hooks").unwrap().get("PreToolUse").unwrap();
@@ -265,48 +283,21 @@ mod tests {
     }
 
     /// (agent, event, the handler's keys in order, how its command ends).
+    #[rustfmt::skip]
     const HANDLERS: [(Agent, &str, &[&str], &str); 4] = [
-        (
-            Agent::ClaudeCode,
-            "PreToolUse",
-            &["type", "command", "timeout"],
-            " claude-code",
-        ),
-        (
-            Agent::GeminiCli,
-            "BeforeTool",
-            &["type", "command", "timeout"],
-            " gemini-cli",
-        ),
-        (
-            Agent::Codex,
-            "PreToolUse",
-            &["type", "command", "timeout"],
-            " codex",
-        ),
-        (
-            Agent::Copilot,
-            "preToolUse",
-            &["type", "bash", "timeoutSec"],
-            " copilot preToolUse",
-        ),
+        (Agent::ClaudeCode, "PreToolUse", &["type", "command", "timeout"], " claude-code"),
+        (Agent::GeminiCli, "BeforeTool", &["type", "command", "timeout"], " gemini-cli"),
+        (Agent::Codex, "PreToolUse", &["type", "command", "timeout"], " codex"),
+        (Agent::Copilot, "preToolUse", &["type", "bash", "timeoutSec"], " copilot preToolUse"),
     ];
 
     #[test]
     fn each_agent_gets_its_own_handler_keys_and_command() {
         for (agent, event, keys, tail) in HANDLERS {
-            let spec = AGENTS.iter().find(|s| s.agent == agent).unwrap();
-            let Format::Json(format) = &spec.format else {
-                panic!("{agent} is JSON");
-            };
+            let (spec, format) = json_spec(agent);
             let cmd = command(false);
-            let what = Registration {
-                agent,
-                events: &[event],
-                guarded: &[],
-                command: &cmd,
-                http: None,
-            };
+            let events = [event];
+            let what = Registration::new(spec, &events, &cmd, None);
             let root = Json::parse(&install(format, None, what).unwrap()).unwrap();
             let Some(Json::Array(items)) = root.get("hooks").and_then(|h| h.get(event)) else {
                 panic!("{agent}: no {event}");
@@ -330,18 +321,10 @@ mod tests {
 
     #[test]
     fn configs_that_are_not_objects_are_refused() {
-        let spec = &AGENTS[0];
-        let Format::Json(format) = &spec.format else {
-            panic!("Claude Code is JSON");
-        };
+        let (spec, format) = json_spec(Agent::ClaudeCode);
         let cmd = command(false);
-        let what = Registration {
-            agent: spec.agent,
-            events: spec.events,
-            guarded: spec.guarded,
-            command: &cmd,
-            http: None,
-        };
+        let events = spec.events();
+        let what = Registration::new(spec, &events, &cmd, None);
         for bad in [
             "[1]",
             "{\"hooks\": []}",

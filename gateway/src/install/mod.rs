@@ -338,17 +338,12 @@ fn install_changes(
     http: Option<&http::HttpTarget>,
 ) -> anyhow::Result<(Vec<Change>, Vec<String>)> {
     match &spec.format {
-        Format::ScriptDir => script_dir::install(path, spec.events, command, spec.agent),
+        Format::ScriptDir => script_dir::install(path, &spec.events(), command, spec.agent),
         Format::Json(format) => {
             let path = &change::resolve(path);
             let before = change::read(path)?;
-            let what = Registration {
-                agent: spec.agent,
-                events: spec.events,
-                guarded: spec.guarded,
-                command,
-                http,
-            };
+            let events = spec.events();
+            let what = Registration::new(spec, &events, command, http);
             let after = json_config::install(format, before.as_deref(), what)
                 .with_context(|| format!("{}: {}", spec.agent, path.display()))?;
             let mut changes = vec![Change {
@@ -371,7 +366,7 @@ fn install_changes(
 /// created it and nothing else was added since.
 fn uninstall_changes(spec: &AgentSpec, path: &Path) -> anyhow::Result<Vec<Change>> {
     let format = match &spec.format {
-        Format::ScriptDir => return script_dir::uninstall(path, spec.events),
+        Format::ScriptDir => return script_dir::uninstall(path, &spec.events()),
         Format::Json(format) => format,
     };
     let path = &change::resolve(path);

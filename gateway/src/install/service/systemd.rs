@@ -96,6 +96,13 @@ fn quote_arg(text: &str) -> String {
 mod tests {
     use super::*;
 
+    /// Each of `lines` is a whole line of the unit `text`.
+    fn assert_has_lines(text: &str, lines: &[&str]) {
+        for line in lines {
+            assert!(text.lines().any(|l| l == *line), "{line}\n{text}");
+        }
+    }
+
     #[test]
     fn the_socket_unit_listens_where_the_hooks_point() {
         let units = units(
@@ -106,31 +113,25 @@ mod tests {
             panic!("two units")
         };
         assert_eq!(socket.name, "hookgate.socket");
-        for line in [
-            "ListenStream=/run/user/1000/hookgate/gateway.sock",
-            "FileDescriptorName=hookgate",
-            "SocketMode=0600",
-            "DirectoryMode=0700",
-            "WantedBy=sockets.target",
-        ] {
-            assert!(
-                socket.text.lines().any(|l| l == line),
-                "{line}\n{}",
-                socket.text
-            );
-        }
+        assert_has_lines(
+            &socket.text,
+            &[
+                "ListenStream=/run/user/1000/hookgate/gateway.sock",
+                "FileDescriptorName=hookgate",
+                "SocketMode=0600",
+                "DirectoryMode=0700",
+                "WantedBy=sockets.target",
+            ],
+        );
         assert_eq!(service.name, "hookgate.service");
-        for line in [
-            r#"ExecStart="/home/ada/.cargo/bin/gateway" serve --socket "/run/user/1000/hookgate/gateway.sock""#,
-            "Requires=hookgate.socket",
-            "Also=hookgate.socket",
-        ] {
-            assert!(
-                service.text.lines().any(|l| l == line),
-                "{line}\n{}",
-                service.text
-            );
-        }
+        assert_has_lines(
+            &service.text,
+            &[
+                r#"ExecStart="/home/ada/.cargo/bin/gateway" serve --socket "/run/user/1000/hookgate/gateway.sock""#,
+                "Requires=hookgate.socket",
+                "Also=hookgate.socket",
+            ],
+        );
         assert!(socket.text.starts_with(MARKER) && service.text.starts_with(MARKER));
     }
 
