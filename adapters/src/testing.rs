@@ -8,6 +8,7 @@ pub(crate) mod claude_protocol;
 mod malformed;
 mod parsed;
 mod replies;
+mod suite;
 
 use serde_json::{Map, Value};
 
@@ -17,6 +18,7 @@ pub(crate) use parsed::{Case, check_parsed_fixtures};
 pub(crate) use replies::{
     ScenarioText, check_json_replies, check_replies, every_answer, scenarios, stdout_json,
 };
+pub(crate) use suite::{Suite, check_tool_classes};
 
 /// A fixture payload (`test_data/<rel>`, a JSON object) after `edit`.
 pub(crate) fn edited_fixture(rel: &str, edit: impl FnOnce(&mut Map<String, Value>)) -> Vec<u8> {
