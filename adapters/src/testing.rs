@@ -16,7 +16,8 @@ pub(crate) use hookgate_test_data::{check_golden, fixture, fixtures};
 pub(crate) use malformed::{never_panics_on_truncated_or_retyped_fields, wrong};
 pub(crate) use parsed::{Case, check_parsed_fixtures};
 pub(crate) use replies::{
-    ScenarioText, check_json_replies, check_replies, every_answer, scenarios, stdout_json,
+    EVERY_LOSS, ScenarioText, check_json_replies, check_replies, every_answer, scenarios,
+    stdout_json,
 };
 pub(crate) use suite::{Suite, check_tool_classes};
 

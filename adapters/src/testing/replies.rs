@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use super::{check_golden, fixtures};
-use crate::{Decision, HookEvent, ParseError, Permission, Rendered};
+use crate::{Decision, HookEvent, Loss, ParseError, Permission, Rendered};
 
 /// What an agent's sample answers say. `ask_reason` is separate from
 /// `deny_reason` so a dialect can tell them apart in its golden files.
@@ -98,6 +98,16 @@ pub(crate) fn every_answer() -> Decision {
         ..Decision::default()
     }
 }
+
+/// What Cline and Cursor report for [`every_answer`] on an event that
+/// can take none of it, in the order their renderers check the parts.
+pub(crate) const EVERY_LOSS: [Loss; 5] = [
+    Loss::Deny,
+    Loss::Halt,
+    Loss::Context,
+    Loss::InputRewrite,
+    Loss::Followup,
+];
 
 /// The reply's stdout as JSON.
 pub(crate) fn stdout_json(rendered: &Rendered) -> Value {
