@@ -60,6 +60,19 @@ pub struct Capabilities {
     pub followup: bool,
 }
 
+impl Capabilities {
+    /// An event whose answer the agent ignores; an agent's events table
+    /// starts its rows from it.
+    pub(crate) const NONE: Capabilities = Capabilities {
+        deny: false,
+        ask: false,
+        context: false,
+        input_rewrite: false,
+        halt: false,
+        followup: false,
+    };
+}
+
 /// The tool a tool event is about.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tool {

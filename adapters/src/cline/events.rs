@@ -7,14 +7,7 @@
 
 use crate::{Capabilities, EventKind};
 
-const NONE: Capabilities = Capabilities {
-    deny: false,
-    ask: false,
-    context: false,
-    input_rewrite: false,
-    halt: false,
-    followup: false,
-};
+const NONE: Capabilities = Capabilities::NONE;
 
 /// The SDK file hooks. `cancel` on a tool event ends the run, so it is both
 /// a deny (the tool does not run) and a halt. A deny after the tool ran

@@ -4,14 +4,7 @@
 
 use crate::{Capabilities, EventKind};
 
-const NONE: Capabilities = Capabilities {
-    deny: false,
-    ask: false,
-    context: false,
-    input_rewrite: false,
-    halt: false,
-    followup: false,
-};
+const NONE: Capabilities = Capabilities::NONE;
 
 /// The canonical kind of `native` and the answers Cursor honours for it.
 /// Unknown events are [`EventKind::Other`] with no capabilities.
