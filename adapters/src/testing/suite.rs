@@ -3,7 +3,9 @@
 //! render) and calls these checks with its tables (parse cases, detection
 //! variables, tool names), then adds the rules measured on its real CLI.
 
-use super::{Case, check_parsed_fixtures, check_replies, fixture, fixtures};
+use serde_json::Value;
+
+use super::{Case, check_json_replies, check_parsed_fixtures, check_replies, fixture, fixtures};
 use crate::claude_code::events::EventSpec;
 use crate::{
     Decision, Dialect, FailMode, HookEvent, ParseError, Rendered, ToolClass, detect, fallback,
@@ -47,6 +49,17 @@ impl Suite {
     pub(crate) fn check_replies(&self, scenarios: &[(&'static str, Decision)]) {
         let parse = |bytes: &[u8]| (self.parse)("", bytes);
         check_replies(self.dir, parse, self.render, scenarios);
+    }
+
+    /// [`Suite::check_replies`] for a dialect that answers only in JSON on
+    /// stdout: every reply also exits 0 with empty stderr and one JSON
+    /// value, which `check(stem, scenario, stdout)` may look at further.
+    pub(crate) fn check_json_replies(
+        &self,
+        scenarios: &[(&'static str, Decision)],
+        check: impl Fn(&str, &str, &Value),
+    ) {
+        check_json_replies(self.dir, self.parse, self.render, scenarios, check);
     }
 
     /// The dialect `detect` finds, with no hint and the variables `env`
