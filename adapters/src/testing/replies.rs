@@ -125,16 +125,17 @@ fn describe(name: &str, rendered: &Rendered) -> String {
     )
 }
 
-/// Renders every fixture of `agent` with every scenario and pins the
-/// replies (exit code, losses, stdout, stderr) in `<agent>/replies/<stem>.txt`.
+/// Renders every fixture of `agent` (parsed by `parse(stem, bytes)`) with
+/// every scenario and pins the replies (exit code, losses, stdout,
+/// stderr) in `<agent>/replies/<stem>.txt`.
 pub(crate) fn check_replies(
     agent: &str,
-    parse: impl Fn(&[u8]) -> Result<HookEvent, ParseError>,
+    parse: impl Fn(&str, &[u8]) -> Result<HookEvent, ParseError>,
     render: impl Fn(&HookEvent, &Decision) -> Rendered,
     scenarios: &[(&'static str, Decision)],
 ) {
     for (stem, bytes) in fixtures(agent) {
-        let event = parse(&bytes).unwrap_or_else(|err| panic!("{stem}: {err}"));
+        let event = parse(&stem, &bytes).unwrap_or_else(|err| panic!("{stem}: {err}"));
         let mut golden = format!("# {stem}: {:?}\n\n", event.capabilities);
         for (name, decision) in scenarios {
             golden.push_str(&describe(name, &render(&event, decision)));

@@ -47,8 +47,7 @@ impl Suite {
     /// Every sample rendered with every scenario, pinned in
     /// `<dir>/replies/<stem>.txt`.
     pub(crate) fn check_replies(&self, scenarios: &[(&'static str, Decision)]) {
-        let parse = |bytes: &[u8]| (self.parse)("", bytes);
-        check_replies(self.dir, parse, self.render, scenarios);
+        check_replies(self.dir, self.parse, self.render, scenarios);
     }
 
     /// [`Suite::check_replies`] for a dialect that answers only in JSON on
