@@ -1,5 +1,5 @@
-//! The sample answers of the agents whose payloads are Claude Code's
-//! (Qwen Code, Droid, Gemini CLI, Codex, Copilot CLI), in Claude's words.
+//! The sample answers of Claude Code and the agents whose payloads are
+//! its (Qwen Code, Droid, Gemini CLI, Codex, Copilot CLI), in one wording.
 
 use serde_json::Value;
 
