@@ -132,35 +132,39 @@ impl<'a> Fields<'a> {
 
     /// A non-negative integer field (floats with no fraction are accepted).
     pub(crate) fn opt_u64(&self, key: &str) -> Result<Option<u64>, ParseError> {
-        match self.value(key) {
-            None => Ok(None),
-            Some(Value::Number(n)) => n
-                .as_u64()
-                .or_else(|| {
-                    n.as_f64()
-                        .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= u64::MAX as f64)
-                        .map(|f| f as u64)
-                })
-                .map(Some)
-                .ok_or_else(|| self.wrong_type(key, "a non-negative integer")),
-            Some(_) => Err(self.wrong_type(key, "a number")),
-        }
+        self.opt_count(key, "a non-negative integer", |f| {
+            (f.fract() == 0.0).then_some(f)
+        })
     }
 
     /// A duration in milliseconds, fractions rounded (Cursor sends
     /// `"duration": 728.221`).
     pub(crate) fn opt_millis(&self, key: &str) -> Result<Option<u64>, ParseError> {
+        self.opt_count(key, "a non-negative number", |f| {
+            f.is_finite().then(|| f.round())
+        })
+    }
+
+    /// A number field as a `u64`: an integer as it is; any other number in
+    /// `u64`'s range through `whole` (`None`: not `expected`).
+    fn opt_count(
+        &self,
+        key: &str,
+        expected: &'static str,
+        whole: fn(f64) -> Option<f64>,
+    ) -> Result<Option<u64>, ParseError> {
         match self.value(key) {
             None => Ok(None),
             Some(Value::Number(n)) => n
                 .as_u64()
                 .or_else(|| {
                     n.as_f64()
-                        .filter(|f| f.is_finite() && *f >= 0.0 && *f <= u64::MAX as f64)
-                        .map(|f| f.round() as u64)
+                        .filter(|f| *f >= 0.0 && *f <= u64::MAX as f64)
+                        .and_then(whole)
+                        .map(|f| f as u64)
                 })
                 .map(Some)
-                .ok_or_else(|| self.wrong_type(key, "a non-negative number")),
+                .ok_or_else(|| self.wrong_type(key, expected)),
             Some(_) => Err(self.wrong_type(key, "a number")),
         }
     }
@@ -199,6 +203,36 @@ impl<'a> Fields<'a> {
                 map,
             })),
             Some(_) => Err(self.wrong_type(key, "an object")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::Fields;
+    use crate::Dialect;
+
+    /// (value, `opt_u64`, `opt_millis`); `Err` is a wrong-type error.
+    #[test]
+    fn counts_and_durations() {
+        let table = [
+            (json!(7), Ok(Some(7)), Ok(Some(7))),
+            (json!(7.0), Ok(Some(7)), Ok(Some(7))),
+            (json!(728.221), Err(()), Ok(Some(728))),
+            (json!(0.5), Err(()), Ok(Some(1))),
+            (json!(-0.4), Err(()), Err(())),
+            (json!(-3), Err(()), Err(())),
+            (json!(1e30), Err(()), Err(())),
+            (json!("7"), Err(()), Err(())),
+            (json!(null), Ok(None), Ok(None)),
+        ];
+        for (value, count, millis) in table {
+            let map = json!({ "n": value }).as_object().cloned().unwrap();
+            let fields = Fields::root(Dialect::ClaudeCode, &map);
+            assert_eq!(fields.opt_u64("n").map_err(|_| ()), count, "{value}");
+            assert_eq!(fields.opt_millis("n").map_err(|_| ()), millis, "{value}");
         }
     }
 }

@@ -3,40 +3,12 @@
 //! and every truncation of every sample payload.
 //! Every dialect's parser sees every input, whatever `detect` says.
 
-#![allow(
-    clippy::disallowed_methods,
-    reason = "test and bench code drives real processes and files; the runtime rules are the gateway's"
-)]
-use std::path::Path;
-
 use hookgate_adapters::{Decision, Dialect, FailMode, Permission, detect, fallback, parse, render};
+use hookgate_test_data::all_fixtures;
 use proptest::prelude::*;
 use serde_json::json;
 
 const ENV: [&str; 3] = ["CLAUDE_PROJECT_DIR", "CURSOR_VERSION", "CLINE_VERSION"];
-
-/// Every sample payload in test_data/<agent>/.
-fn all_fixtures() -> Vec<(String, Vec<u8>)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("test_data");
-    let mut out = Vec::new();
-    for agent in std::fs::read_dir(&root).expect("test_data readable") {
-        let agent = agent.expect("dir entry").path();
-        if !agent.is_dir() {
-            continue;
-        }
-        for file in std::fs::read_dir(&agent).expect("agent dir readable") {
-            let path = file.expect("dir entry").path();
-            if path.extension().is_some_and(|ext| ext == "json") {
-                out.push((
-                    path.display().to_string(),
-                    std::fs::read(&path).expect("fixture readable"),
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 fn decisions() -> Vec<Decision> {
     vec![

@@ -234,19 +234,15 @@ fn closed(dialect: Option<Dialect>, native_event: Option<&str>, message: &str) -
         },
         Some(Dialect::CopilotCamel) => match native_event {
             Some("preToolUse") => Reply {
-                stdout: json_line(&[
+                stdout: with_message(
                     r#"{"permissionDecision":"deny","permissionDecisionReason":"#,
-                    &json_string(message),
+                    message,
                     "}",
-                ]),
+                ),
                 ..Reply::default()
             },
             Some("permissionRequest") => Reply {
-                stdout: json_line(&[
-                    r#"{"behavior":"deny","message":"#,
-                    &json_string(message),
-                    "}",
-                ]),
+                stdout: with_message(r#"{"behavior":"deny","message":"#, message, "}"),
                 ..Reply::default()
             },
             Some(event) if COPILOT_NOTHING_TO_BLOCK.contains(&event) => Reply::default(),
@@ -280,11 +276,11 @@ fn claude_closed(native_event: Option<&str>, message: &str) -> Reply {
         },
         // Exit 2 is ignored here; only the decision object denies.
         Some("PermissionRequest") => Reply {
-            stdout: json_line(&[
+            stdout: with_message(
                 r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"#,
-                &json_string(message),
+                message,
                 "}}}",
-            ]),
+            ),
             ..Reply::default()
         },
         Some(event) if CLAUDE_EXIT2_BLOCKS.contains(&event) => exit2(message),
@@ -299,17 +295,12 @@ fn claude_closed(native_event: Option<&str>, message: &str) -> Reply {
 /// must be JSON. Exit 2 and stderr also deny should stdout not be read.
 fn gemini_deny(message: &str) -> Reply {
     Reply {
-        stdout: json_line(&[
-            r#"{"decision":"deny","reason":"#,
-            &json_string(message),
-            "}",
-        ]),
+        stdout: with_message(r#"{"decision":"deny","reason":"#, message, "}"),
         stderr: line(message),
         exit_code: 2,
     }
 }
 
-/// Claude Code's PreToolUse deny, as one JSON line.
 /// Claude Code's JSON deny of a pre-tool `event` (`PreToolUse`, or
 /// `PreSkillShellCommand`, which takes the same reply).
 fn claude_pre_tool_deny(event: &str, message: &str) -> Vec<u8> {
@@ -331,11 +322,12 @@ fn exit2(message: &str) -> Reply {
 }
 
 fn cline_cancel(message: &str) -> Vec<u8> {
-    json_line(&[
-        r#"{"cancel":true,"errorMessage":"#,
-        &json_string(message),
-        "}",
-    ])
+    with_message(r#"{"cancel":true,"errorMessage":"#, message, "}")
+}
+
+/// One JSON line: `before`, `message` as a JSON string, `after`.
+fn with_message(before: &str, message: &str, after: &str) -> Vec<u8> {
+    json_line(&[before, &json_string(message), after])
 }
 
 fn json_line(parts: &[&str]) -> Vec<u8> {

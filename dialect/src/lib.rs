@@ -24,8 +24,6 @@ mod fallback;
 mod probe;
 mod reply;
 pub mod sniff;
-#[cfg(test)]
-mod testing;
 
 pub use detect::{DetectError, Detected, args_hint, detect, detect_with_event};
 pub use dialect::{Agent, Dialect, FailMode, UnknownAgent};

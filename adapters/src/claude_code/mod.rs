@@ -6,8 +6,9 @@
 //! `parse` and `render` both read it, so they cannot disagree.
 
 pub(crate) mod events;
+pub(crate) mod output;
 mod parse;
-pub(crate) mod render;
+mod render;
 
 use crate::{Decision, Dialect, HookEvent, ParseError, Rendered, ToolClass};
 use events::EventSpec;

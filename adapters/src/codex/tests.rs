@@ -7,21 +7,25 @@
 use serde_json::{Value, json};
 
 use super::{PROTOCOL, render};
-use crate::testing::{self, Case, check_parsed_fixtures, check_replies, claude_protocol, fixture};
-use crate::{
-    Decision, Dialect, EventKind as K, FailMode, HookEvent, Loss, ToolClass, detect, fallback,
+use crate::testing::{
+    self, Case, Suite, check_tool_classes, claude_protocol, fixture, stdout_json,
 };
+use crate::{Decision, Dialect, EventKind as K, FailMode, HookEvent, Loss, ToolClass};
+use crate::{detect, fallback};
 
-fn parse(payload: &[u8]) -> Result<HookEvent, crate::ParseError> {
-    PROTOCOL.parse(payload)
-}
+const SUITE: Suite = Suite {
+    dir: "codex",
+    dialect: Dialect::Codex,
+    parse: |_, bytes| PROTOCOL.parse(bytes),
+    render,
+};
 
 fn samples() -> Vec<(&'static str, Decision)> {
     claude_protocol::samples(json!({"command": "npm test -- --ci"}))
 }
 
 fn event(stem: &str) -> HookEvent {
-    parse(&fixture(&format!("codex/{stem}.json"))).unwrap()
+    SUITE.event(stem)
 }
 
 const BASH: Option<(&str, ToolClass)> = Some(("Bash", ToolClass::Shell));
@@ -45,15 +49,9 @@ const CASES: [Case; 13] = [
 
 #[test]
 fn captured_payloads_parse() {
-    check_parsed_fixtures(
-        "codex",
-        &CASES,
-        |_, bytes| parse(bytes),
-        |stem, event| {
-            assert_eq!(event.dialect, Dialect::Codex, "{stem}");
-            assert!(event.session_id.is_some(), "{stem}");
-        },
-    );
+    SUITE.check_parsed(&CASES, |stem, event| {
+        assert!(event.session_id.is_some(), "{stem}");
+    });
     let pre = event("PreToolUse").tool.unwrap();
     assert!(pre.command.unwrap().starts_with("touch "));
     assert!(pre.call_id.unwrap().starts_with("call_"));
@@ -66,32 +64,17 @@ fn captured_payloads_parse() {
 
 #[test]
 fn replies_golden() {
-    check_replies("codex", parse, render, &samples());
+    SUITE.check_replies(&samples());
 }
 
 /// The top-level and `hookSpecificOutput` keys Codex 0.171.0's output
 /// schema for each event accepts (from the schemas in its binary; every
 /// one rejects any other key). `None`: the event has no
 /// `hookSpecificOutput`.
-fn schema(event: &str) -> (&'static [&'static str], Option<&'static [&'static str]>) {
+fn schema(event: &str) -> (Vec<&'static str>, Option<&'static [&'static str]>) {
     const COMMON: &[&str] = &["continue", "stopReason", "suppressOutput", "systemMessage"];
-    const DECIDING: &[&str] = &[
-        "continue",
-        "stopReason",
-        "suppressOutput",
-        "systemMessage",
-        "decision",
-        "reason",
-        "hookSpecificOutput",
-    ];
-    const SPECIFIC: &[&str] = &[
-        "continue",
-        "stopReason",
-        "suppressOutput",
-        "systemMessage",
-        "hookSpecificOutput",
-    ];
-    match event {
+    const DECIDING: &[&str] = &["decision", "reason", "hookSpecificOutput"];
+    let (extra, specific): (&[&str], Option<&'static [&'static str]>) = match event {
         "PreToolUse" => (
             DECIDING,
             Some(&[
@@ -107,24 +90,19 @@ fn schema(event: &str) -> (&'static [&'static str], Option<&'static [&'static st
             Some(&["hookEventName", "additionalContext", "updatedMCPToolOutput"]),
         ),
         "UserPromptSubmit" => (DECIDING, Some(&["hookEventName", "additionalContext"])),
-        "SessionStart" | "SubagentStart" => {
-            (SPECIFIC, Some(&["hookEventName", "additionalContext"]))
-        }
-        "PermissionRequest" => (SPECIFIC, Some(&["hookEventName", "decision"])),
-        "Stop" | "SubagentStop" => (
-            &[
-                "continue",
-                "stopReason",
-                "suppressOutput",
-                "systemMessage",
-                "decision",
-                "reason",
-            ],
-            None,
+        "SessionStart" | "SubagentStart" => (
+            &["hookSpecificOutput"],
+            Some(&["hookEventName", "additionalContext"]),
         ),
-        "Interrupt" => (&["systemMessage"], None),
-        _ => (COMMON, None),
-    }
+        "PermissionRequest" => (
+            &["hookSpecificOutput"],
+            Some(&["hookEventName", "decision"]),
+        ),
+        "Stop" | "SubagentStop" => (&["decision", "reason"], None),
+        "Interrupt" => return (vec!["systemMessage"], None),
+        _ => (&[], None),
+    };
+    ([COMMON, extra].concat(), specific)
 }
 
 /// Every sample answer on every payload renders only keys and values
@@ -133,15 +111,15 @@ fn schema(event: &str) -> (&'static [&'static str], Option<&'static [&'static st
 fn every_reply_fits_codexs_schema() {
     let mut all = samples();
     all.push(("everything", testing::every_answer()));
-    for (stem, bytes) in testing::fixtures("codex") {
-        let event = parse(&bytes).unwrap();
+    for (stem, _) in hookgate_test_data::fixtures("codex") {
+        let event = event(&stem);
         let (top, specific) = schema(&event.native_event);
         for (name, decision) in &all {
             let rendered = render(&event, decision);
             if rendered.reply.stdout.is_empty() {
                 continue;
             }
-            let reply = testing::stdout_json(&rendered);
+            let reply = stdout_json(&rendered);
             let object = reply.as_object().unwrap();
             for key in object.keys() {
                 assert!(
@@ -200,18 +178,18 @@ fn pre_tool_use_degrades_what_codex_rejects() {
     let ask = render(&pre, &samples()[3].1);
     assert_eq!(ask.losses, [Loss::Ask]);
     assert_eq!(
-        testing::stdout_json(&ask)["hookSpecificOutput"]["permissionDecision"],
+        stdout_json(&ask)["hookSpecificOutput"]["permissionDecision"],
         "deny"
     );
     let halt = render(&pre, &samples()[6].1);
     assert_eq!(halt.losses, [Loss::Halt]);
-    let halt = testing::stdout_json(&halt);
+    let halt = stdout_json(&halt);
     assert_eq!(halt["hookSpecificOutput"]["permissionDecision"], "deny");
     assert_eq!(
         halt["hookSpecificOutput"]["permissionDecisionReason"],
         "Build is red"
     );
-    let rewrite = testing::stdout_json(&render(&pre, &samples()[5].1));
+    let rewrite = stdout_json(&render(&pre, &samples()[5].1));
     assert_eq!(rewrite["hookSpecificOutput"]["permissionDecision"], "allow");
     assert_eq!(
         rewrite["hookSpecificOutput"]["updatedInput"]["command"],
@@ -225,7 +203,7 @@ fn pre_tool_use_degrades_what_codex_rejects() {
         },
     );
     assert!(
-        !testing::stdout_json(&bare)["hookSpecificOutput"]["permissionDecisionReason"]
+        !stdout_json(&bare)["hookSpecificOutput"]["permissionDecisionReason"]
             .as_str()
             .unwrap()
             .is_empty()
@@ -236,10 +214,8 @@ fn pre_tool_use_degrades_what_codex_rejects() {
 
 #[test]
 fn captured_payloads_are_detected_as_codex_without_a_hint() {
-    for (stem, bytes) in testing::fixtures("codex") {
-        let by_env = detect(&bytes, None, &["CODEX_HOME", "CODEX_MANAGED_BY_NPM"]).unwrap();
-        assert_eq!(by_env.dialect, Dialect::Codex, "{stem}");
-        let by_payload = detect(&bytes, None, &[]).unwrap();
+    SUITE.check_detected(&["CODEX_HOME", "CODEX_MANAGED_BY_NPM"], None);
+    for (stem, dialect) in SUITE.detected(&[], None) {
         // SessionEnd carries no Codex field: without the variables it
         // reads as Claude Code's, which is harmless (non-blocking, same
         // neutral reply).
@@ -248,7 +224,7 @@ fn captured_payloads_are_detected_as_codex_without_a_hint() {
         } else {
             Dialect::Codex
         };
-        assert_eq!(by_payload.dialect, expected, "{stem}");
+        assert_eq!(dialect, expected, "{stem}");
     }
     let claude = fixture("claude-code/SessionStart.json");
     assert_eq!(
@@ -261,20 +237,9 @@ fn captured_payloads_are_detected_as_codex_without_a_hint() {
 
 #[test]
 fn fallback_blocks_the_tool_and_the_prompt_only() {
-    for spec in PROTOCOL.events {
-        let payload = format!(r#"{{"hook_event_name":"{}"}}"#, spec.name);
-        let parsed = parse(payload.as_bytes()).unwrap();
-        let reply = |mode| fallback(Some(Dialect::Codex), Some(spec.name), mode, "down");
-        let (closed, open) = (reply(FailMode::Closed), reply(FailMode::Open));
-        let blocks = ["PreToolUse", "PermissionRequest", "UserPromptSubmit"].contains(&spec.name);
-        assert_eq!(closed != open, blocks, "{}", spec.name);
-        assert_eq!(
-            open,
-            render(&parsed, &Decision::default()).reply,
-            "{}",
-            spec.name
-        );
-    }
+    SUITE.check_fallback(PROTOCOL.events, |spec, _| {
+        ["PreToolUse", "PermissionRequest", "UserPromptSubmit"].contains(&spec.name)
+    });
     let pre = fallback(
         Some(Dialect::Codex),
         Some("PreToolUse"),
@@ -291,12 +256,13 @@ fn fallback_blocks_the_tool_and_the_prompt_only() {
 
 #[test]
 fn tool_classes() {
-    for (name, class) in [
-        ("Bash", ToolClass::Shell),
-        ("apply_patch", ToolClass::FileWrite),
-        ("mcp__github__create_issue", ToolClass::Mcp),
-        ("exec_command", ToolClass::Other),
-    ] {
-        assert_eq!(super::tools::tool_class(name), class, "{name}");
-    }
+    check_tool_classes(
+        super::tools::tool_class,
+        &[
+            ("Bash", ToolClass::Shell),
+            ("apply_patch", ToolClass::FileWrite),
+            ("mcp__github__create_issue", ToolClass::Mcp),
+            ("exec_command", ToolClass::Other),
+        ],
+    );
 }

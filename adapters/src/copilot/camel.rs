@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 
 use super::CAMEL;
 use crate::claude_code::events::{DenyForm, EventSpec, FollowupForm};
-use crate::claude_code::render::{DEFAULT_DENY, user_message};
+use crate::claude_code::output::{DEFAULT_DENY, user_message};
 use crate::decision::non_empty;
 use crate::json::{self, Fields};
 use crate::{Decision, HookEvent, Loss, ParseError, Permission, Rendered, StopInfo, Tool};

@@ -7,10 +7,25 @@
 use serde_json::json;
 
 use super::{CAMEL, PASCAL, parse_camel, parse_pascal, render_camel, render_pascal};
-use crate::testing::{self, Case, check_parsed_fixtures, check_replies, claude_protocol, fixture};
+use crate::testing::{self, Case, Suite, claude_protocol, fixture};
 use crate::{
     Decision, Dialect, EventKind as K, FailMode, Loss, ToolClass, detect, detect_with_event,
     fallback, parse_detected,
+};
+
+const PASCAL_SUITE: Suite = Suite {
+    dir: "copilot",
+    dialect: Dialect::CopilotPascal,
+    parse: |_, bytes| parse_pascal(bytes),
+    render: render_pascal,
+};
+
+/// The file stem is the configured event: camelCase payloads name none.
+const CAMEL_SUITE: Suite = Suite {
+    dir: "copilot-camel",
+    dialect: Dialect::CopilotCamel,
+    parse: |stem, bytes| parse_camel(bytes, stem),
+    render: render_camel,
 };
 
 fn samples() -> Vec<(&'static str, Decision)> {
@@ -41,24 +56,14 @@ const CAMEL_CASES: [Case; 7] = [
 
 #[test]
 fn captured_payloads_parse() {
-    check_parsed_fixtures(
-        "copilot",
-        &PASCAL_CASES,
-        |_, b| parse_pascal(b),
-        |stem, e| {
-            assert_eq!(e.dialect, Dialect::CopilotPascal, "{stem}");
-            assert!(e.session_id.is_some(), "{stem}");
-        },
-    );
-    check_parsed_fixtures(
-        "copilot-camel",
-        &CAMEL_CASES,
-        |stem, b| parse_camel(b, stem),
-        |stem, e| {
-            assert_eq!(e.dialect, Dialect::CopilotCamel, "{stem}");
-            assert!(e.session_id.is_some(), "{stem}");
-        },
-    );
+    for (suite, cases) in [
+        (PASCAL_SUITE, &PASCAL_CASES[..]),
+        (CAMEL_SUITE, &CAMEL_CASES),
+    ] {
+        suite.check_parsed(cases, |stem, event| {
+            assert!(event.session_id.is_some(), "{stem}");
+        });
+    }
     let post = parse_pascal(&fixture("copilot/PostToolUse.json")).unwrap();
     assert!(post.tool.unwrap().output.unwrap().starts_with("HGOUT"));
     let post = parse_camel(&fixture("copilot-camel/postToolUse.json"), "postToolUse").unwrap();
@@ -69,7 +74,7 @@ fn captured_payloads_parse() {
 
 #[test]
 fn replies_golden() {
-    check_replies("copilot", parse_pascal, render_pascal, &samples());
+    PASCAL_SUITE.check_replies(&samples());
     for (stem, bytes) in testing::fixtures("copilot-camel") {
         let event = parse_camel(&bytes, &stem).unwrap();
         let mut golden = format!("# {stem}: {:?}\n\n", event.capabilities);
@@ -165,29 +170,16 @@ fn camel_replies_speak_copilots_format() {
 /// fail-open is the rendered neutral reply, in both dialects.
 #[test]
 fn fallback_agrees_with_the_capabilities() {
-    for (protocol, dialect) in [
-        (&PASCAL, Dialect::CopilotPascal),
-        (&CAMEL, Dialect::CopilotCamel),
-    ] {
+    for (suite, protocol) in [(PASCAL_SUITE, &PASCAL), (CAMEL_SUITE, &CAMEL)] {
+        suite.check_fallback(protocol.events, |spec, _| spec.capabilities().deny);
         for spec in protocol.events {
-            let reply = |mode| fallback(Some(dialect), Some(spec.name), mode, "down");
-            let (closed, open) = (reply(FailMode::Closed), reply(FailMode::Open));
-            assert_eq!(closed != open, spec.capabilities().deny, "{}", spec.name);
+            let closed = fallback(
+                Some(suite.dialect),
+                Some(spec.name),
+                FailMode::Closed,
+                "down",
+            );
             assert_eq!(closed.exit_code, 0, "{}", spec.name);
-            let neutral = match dialect {
-                Dialect::CopilotCamel => render_camel(
-                    &parse_camel(b"{}", spec.name).unwrap(),
-                    &Decision::default(),
-                ),
-                _ => {
-                    let payload = format!(r#"{{"hook_event_name":"{}"}}"#, spec.name);
-                    render_pascal(
-                        &parse_pascal(payload.as_bytes()).unwrap(),
-                        &Decision::default(),
-                    )
-                }
-            };
-            assert_eq!(open, neutral.reply, "{}", spec.name);
         }
     }
 }

@@ -3,9 +3,16 @@
 
 use serde_json::{Value, json};
 
-use super::parse;
-use crate::testing::{self, Case};
+use super::{parse, render};
+use crate::testing::{self, Case, Suite};
 use crate::{Dialect, EventKind, ToolClass};
+
+pub(super) const SUITE: Suite = Suite {
+    dir: "cursor",
+    dialect: Dialect::Cursor,
+    parse: |_, bytes| parse(bytes),
+    render,
+};
 
 const SESSION: &str = "74676b03-2f7e-4a1b-9d3c-6e5f4a3b2c1d";
 const ROOT: &str = "/Users/dev/acme-web";
@@ -96,20 +103,14 @@ const CASES: &[Case] = &[
 
 #[test]
 fn every_fixture_parses_to_its_canonical_event() {
-    testing::check_parsed_fixtures(
-        "cursor",
-        CASES,
-        |_, bytes| parse(bytes),
-        |stem, event| {
-            assert_eq!(event.dialect, Dialect::Cursor, "{stem}");
-            assert_eq!(event.native_event, stem);
-            assert_eq!(event.agent_version.as_deref(), Some("3.9.16"), "{stem}");
-            assert_eq!(event.cwd.as_deref(), Some(ROOT), "{stem}");
-            assert_eq!(event.workspace_roots, vec![ROOT.to_owned()], "{stem}");
-            let session = (stem != "workspaceOpen").then_some(SESSION);
-            assert_eq!(event.session_id.as_deref(), session, "{stem}");
-        },
-    );
+    SUITE.check_parsed(CASES, |stem, event| {
+        assert_eq!(event.native_event, stem);
+        assert_eq!(event.agent_version.as_deref(), Some("3.9.16"), "{stem}");
+        assert_eq!(event.cwd.as_deref(), Some(ROOT), "{stem}");
+        assert_eq!(event.workspace_roots, vec![ROOT.to_owned()], "{stem}");
+        let session = (stem != "workspaceOpen").then_some(SESSION);
+        assert_eq!(event.session_id.as_deref(), session, "{stem}");
+    });
 }
 
 #[test]

@@ -4,8 +4,9 @@
 
 use serde_json::json;
 
+use super::parse_tests::SUITE;
 use super::{parse, render};
-use crate::testing::{self, ScenarioText, fixture, fixtures, stdout_json};
+use crate::testing::{self, ScenarioText, fixtures, stdout_json};
 use crate::{Decision, HookEvent, Loss, Permission};
 
 /// The answers every event is rendered with, by name.
@@ -38,17 +39,11 @@ fn scenarios() -> Vec<(&'static str, Decision)> {
 /// Every reply exits 0 with JSON on stdout: on exit 2 Cursor drops the JSON.
 #[test]
 fn every_event_renders_every_answer() {
-    testing::check_json_replies(
-        "cursor",
-        |_, bytes| parse(bytes),
-        render,
-        &scenarios(),
-        |_, _, _| {},
-    );
+    SUITE.check_json_replies(&scenarios(), |_, _, _| {});
 }
 
 fn event(stem: &str) -> HookEvent {
-    parse(&fixture(&format!("cursor/{stem}.json"))).unwrap()
+    SUITE.event(stem)
 }
 
 #[test]
@@ -89,16 +84,7 @@ fn answers_an_event_cannot_take_are_reported_not_rendered() {
     let everything = testing::every_answer();
     let rendered = render(&event("afterShellExecution"), &everything);
     assert_eq!(rendered.reply.stdout, b"{}\n");
-    assert_eq!(
-        rendered.losses,
-        vec![
-            Loss::Deny,
-            Loss::Halt,
-            Loss::Context,
-            Loss::InputRewrite,
-            Loss::Followup
-        ]
-    );
+    assert_eq!(rendered.losses, testing::EVERY_LOSS);
 }
 
 #[test]

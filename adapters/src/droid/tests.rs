@@ -5,16 +5,15 @@
 use serde_json::json;
 
 use super::PROTOCOL;
-use crate::testing::{self, Case, check_parsed_fixtures, check_replies, claude_protocol, fixture};
+use crate::testing::{self, Case, Suite, check_tool_classes, claude_protocol, stdout_json};
 use crate::{Decision, Dialect, EventKind as K, HookEvent, Loss, ToolClass, detect};
 
-fn parse(payload: &[u8]) -> Result<HookEvent, crate::ParseError> {
-    PROTOCOL.parse(payload)
-}
-
-fn render(event: &HookEvent, decision: &Decision) -> crate::Rendered {
-    PROTOCOL.render(event, decision)
-}
+const SUITE: Suite = Suite {
+    dir: "droid",
+    dialect: Dialect::Droid,
+    parse: |_, bytes| PROTOCOL.parse(bytes),
+    render: |event, decision| PROTOCOL.render(event, decision),
+};
 
 fn samples() -> Vec<(&'static str, Decision)> {
     claude_protocol::samples(
@@ -24,7 +23,7 @@ fn samples() -> Vec<(&'static str, Decision)> {
 }
 
 fn event(stem: &str) -> HookEvent {
-    parse(&fixture(&format!("droid/{stem}.json"))).unwrap()
+    SUITE.event(stem)
 }
 
 const SHELL: Option<(&str, ToolClass)> = Some(("Execute", ToolClass::Shell));
@@ -40,15 +39,9 @@ const CASES: [Case; 5] = [
 
 #[test]
 fn captured_payloads_parse() {
-    check_parsed_fixtures(
-        "droid",
-        &CASES,
-        |_, bytes| parse(bytes),
-        |stem, event| {
-            assert_eq!(event.dialect, Dialect::Droid, "{stem}");
-            assert!(event.cwd.is_some(), "{stem}");
-        },
-    );
+    SUITE.check_parsed(&CASES, |stem, event| {
+        assert!(event.cwd.is_some(), "{stem}");
+    });
     let post = event("PostToolUse");
     let tool = post.tool.as_ref().unwrap();
     assert!(tool.command.as_deref().unwrap().starts_with("touch "));
@@ -62,18 +55,14 @@ fn captured_payloads_parse() {
 
 #[test]
 fn replies_golden() {
-    check_replies("droid", parse, render, &samples());
+    SUITE.check_replies(&samples());
 }
 
 #[test]
 fn captured_payloads_are_detected_as_droid_without_a_hint() {
-    for (stem, bytes) in testing::fixtures("droid") {
-        // Droid sets CLAUDE_PROJECT_DIR too, which proves nothing.
-        let by_env = detect(&bytes, None, &["CLAUDE_PROJECT_DIR", "FACTORY_PROJECT_DIR"]);
-        assert_eq!(by_env.unwrap().dialect, Dialect::Droid, "{stem}");
-        let by_payload = detect(&bytes, None, &["CLAUDE_PROJECT_DIR"]);
-        assert_eq!(by_payload.unwrap().dialect, Dialect::Droid, "{stem}");
-    }
+    // Droid sets CLAUDE_PROJECT_DIR too, which proves nothing.
+    SUITE.check_detected(&["CLAUDE_PROJECT_DIR", "FACTORY_PROJECT_DIR"], None);
+    SUITE.check_detected(&["CLAUDE_PROJECT_DIR"], None);
     let claude = testing::edited_fixture("droid/PreToolUse.json", |map| {
         map.insert("permission_mode".into(), json!("default"));
     });
@@ -91,21 +80,21 @@ fn captured_payloads_are_detected_as_droid_without_a_hint() {
 #[test]
 fn pre_tool_use_answers() {
     let pre = event("PreToolUse");
-    let ask = render(&pre, &samples()[3].1);
+    let ask = SUITE.rendered(&pre, &samples()[3].1);
     assert_eq!(ask.losses, [Loss::Ask]);
-    let reply = testing::stdout_json(&ask);
+    let reply = stdout_json(&ask);
     assert_eq!(reply["hookSpecificOutput"]["permissionDecision"], "deny");
-    let context = render(&pre, &samples()[4].1);
+    let context = SUITE.rendered(&pre, &samples()[4].1);
     assert_eq!(context.losses, [Loss::Context]);
-    let rewrite = render(&pre, &samples()[5].1);
+    let rewrite = SUITE.rendered(&pre, &samples()[5].1);
     assert!(rewrite.losses.is_empty(), "{:?}", rewrite.losses);
-    let reply = testing::stdout_json(&rewrite);
+    let reply = stdout_json(&rewrite);
     assert_eq!(
         reply["hookSpecificOutput"]["updatedInput"]["command"],
         "npm test -- --ci"
     );
-    let post = render(&event("PostToolUse"), &samples()[4].1);
-    let reply = testing::stdout_json(&post);
+    let post = SUITE.rendered(&event("PostToolUse"), &samples()[4].1);
+    let reply = stdout_json(&post);
     assert_eq!(
         reply["hookSpecificOutput"]["additionalContext"],
         "Deploy target: staging."
@@ -114,26 +103,27 @@ fn pre_tool_use_answers() {
 
 #[test]
 fn tool_classes() {
-    for (name, class) in [
-        ("Execute", ToolClass::Shell),
-        ("Read", ToolClass::FileRead),
-        ("Create", ToolClass::FileWrite),
-        ("Edit", ToolClass::FileWrite),
-        ("LS", ToolClass::Search),
-        ("Grep", ToolClass::Search),
-        ("Glob", ToolClass::Search),
-        ("Task", ToolClass::Subagent),
-        ("mcp__linear__list_issues", ToolClass::Mcp),
-        ("Skill", ToolClass::Other),
-        ("Bash", ToolClass::Other),
-    ] {
-        assert_eq!(super::tools::tool_class(name), class, "{name}");
-    }
+    check_tool_classes(
+        super::tools::tool_class,
+        &[
+            ("Execute", ToolClass::Shell),
+            ("Read", ToolClass::FileRead),
+            ("Create", ToolClass::FileWrite),
+            ("Edit", ToolClass::FileWrite),
+            ("LS", ToolClass::Search),
+            ("Grep", ToolClass::Search),
+            ("Glob", ToolClass::Search),
+            ("Task", ToolClass::Subagent),
+            ("mcp__linear__list_issues", ToolClass::Mcp),
+            ("Skill", ToolClass::Other),
+            ("Bash", ToolClass::Other),
+        ],
+    );
 }
 
 /// Fail-closed blocks exactly where a deny can be said; fail-open is the
 /// neutral reply.
 #[test]
 fn fallback_agrees_with_the_capabilities() {
-    claude_protocol::check_fallback_agrees(&PROTOCOL);
+    SUITE.check_fallback(PROTOCOL.events, |_, parsed| parsed.capabilities.deny);
 }

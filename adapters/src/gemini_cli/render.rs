@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 
 use super::PROTOCOL;
 use crate::claude_code::events::{DenyForm, EventSpec, FollowupForm};
-use crate::claude_code::render::{DEFAULT_DENY, DEFAULT_HALT, user_message};
+use crate::claude_code::output::{DEFAULT_DENY, DEFAULT_HALT, effective_permission, user_message};
 use crate::decision::non_empty;
 use crate::json;
 use crate::{Decision, HookEvent, Loss, Permission, Rendered};
@@ -57,7 +57,9 @@ pub(crate) fn render(event: &HookEvent, decision: &Decision) -> Rendered {
     let mut output = Output::default();
     let mut specific = Specific::default();
 
-    match permission(spec, decision, &mut losses) {
+    // No Gemini row asks or denies calls by `permissionDecision`: an ask
+    // is a deny where one can be said, else nothing (Claude Code's rule).
+    match effective_permission(spec, decision, &mut losses) {
         Permission::Deny => deny(spec, decision, &mut output, &mut losses),
         Permission::Allow if spec.deny != DenyForm::None && event.tool.is_some() => {
             losses.push(Loss::Allow);
@@ -95,22 +97,6 @@ pub(crate) fn render(event: &HookEvent, decision: &Decision) -> Rendered {
         output.hook_specific_output = Some(specific);
     }
     finish(&output, losses)
-}
-
-/// The permission to render: an ask becomes a deny where a deny can be
-/// said (nobody can be asked headless), else nothing; either way a loss.
-fn permission(spec: &EventSpec, decision: &Decision, losses: &mut Vec<Loss>) -> Permission {
-    match decision.permission {
-        Permission::Ask => {
-            losses.push(Loss::Ask);
-            if spec.capabilities().deny {
-                Permission::Deny
-            } else {
-                Permission::Unspecified
-            }
-        }
-        permission => permission,
-    }
 }
 
 fn deny(spec: &EventSpec, decision: &Decision, output: &mut Output<'_>, losses: &mut Vec<Loss>) {

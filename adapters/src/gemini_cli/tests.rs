@@ -5,10 +5,16 @@
 use serde_json::json;
 
 use super::{PROTOCOL, parse, render};
-use crate::testing::{self, Case, check_parsed_fixtures, check_replies, claude_protocol, fixture};
-use crate::{
-    Decision, Dialect, EventKind as K, FailMode, HookEvent, Loss, Permission, ToolClass, detect,
-    fallback,
+use crate::claude_code::events::{DenyForm, EventSpec};
+use crate::testing::{Case, Suite, check_tool_classes, claude_protocol, fixture, stdout_json};
+use crate::{Decision, Dialect, EventKind as K, FailMode, Loss, Permission, ToolClass};
+use crate::{HookEvent, detect, fallback};
+
+const SUITE: Suite = Suite {
+    dir: "gemini-cli",
+    dialect: Dialect::GeminiCli,
+    parse: |_, bytes| parse(bytes),
+    render,
 };
 
 fn samples() -> Vec<(&'static str, Decision)> {
@@ -17,7 +23,7 @@ fn samples() -> Vec<(&'static str, Decision)> {
 }
 
 fn event(stem: &str) -> HookEvent {
-    parse(&fixture(&format!("gemini-cli/{stem}.json"))).unwrap()
+    SUITE.event(stem)
 }
 
 const SHELL: Option<(&str, ToolClass)> = Some(("run_shell_command", ToolClass::Shell));
@@ -39,15 +45,9 @@ const CASES: [Case; 11] = [
 
 #[test]
 fn captured_payloads_parse() {
-    check_parsed_fixtures(
-        "gemini-cli",
-        &CASES,
-        |_, bytes| parse(bytes),
-        |stem, event| {
-            assert_eq!(event.dialect, Dialect::GeminiCli, "{stem}");
-            assert!(event.session_id.is_some(), "{stem}");
-        },
-    );
+    SUITE.check_parsed(&CASES, |stem, event| {
+        assert!(event.session_id.is_some(), "{stem}");
+    });
     let pre = event("BeforeTool");
     assert!(pre.tool.unwrap().command.unwrap().starts_with("touch "));
     let post = event("AfterTool").tool.unwrap();
@@ -63,7 +63,7 @@ fn captured_payloads_parse() {
 
 #[test]
 fn replies_golden() {
-    check_replies("gemini-cli", parse, render, &samples());
+    SUITE.check_replies(&samples());
 }
 
 /// From the payload alone (`timestamp` without `permission_mode`), from
@@ -78,16 +78,12 @@ fn captured_payloads_are_detected_as_gemini_without_a_hint() {
         "GEMINI_PROJECT_DIR",
         "GEMINI_SESSION_ID",
     ];
-    for (stem, bytes) in testing::fixtures("gemini-cli") {
+    for (stem, bytes) in hookgate_test_data::fixtures("gemini-cli") {
         let by_payload = detect(&bytes, None, &["CLAUDE_PROJECT_DIR"]).unwrap();
-        assert_eq!(by_payload.dialect, Dialect::GeminiCli, "{stem}");
         assert_eq!(by_payload.native_event.as_deref(), Some(stem.as_str()));
-        let stripped = testing::edited_fixture(&format!("gemini-cli/{stem}.json"), |map| {
-            map.remove("timestamp");
-        });
-        let by_env = detect(&stripped, None, &GEMINI_ENV).unwrap();
-        assert_eq!(by_env.dialect, Dialect::GeminiCli, "{stem}");
     }
+    SUITE.check_detected(&["CLAUDE_PROJECT_DIR"], None);
+    SUITE.check_detected(&GEMINI_ENV, Some("timestamp"));
     let qwen = fixture("qwen-code/PreToolUse.json");
     let qwen = detect(&qwen, None, &["GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR"]).unwrap();
     assert_eq!(qwen.dialect, Dialect::QwenCode);
@@ -99,7 +95,7 @@ fn captured_payloads_are_detected_as_gemini_without_a_hint() {
 #[test]
 fn before_tool_speaks_geminis_own_reply_format() {
     let pre = event("BeforeTool");
-    let deny = testing::stdout_json(&render(&pre, &samples()[2].1));
+    let deny = stdout_json(&render(&pre, &samples()[2].1));
     assert_eq!(deny["decision"], "deny");
     assert!(deny["reason"].as_str().unwrap().contains("off limits"));
     assert!(deny.get("hookSpecificOutput").is_none());
@@ -111,7 +107,7 @@ fn before_tool_speaks_geminis_own_reply_format() {
     };
     let ask = render(&pre, &ask);
     assert_eq!(ask.losses, [Loss::Ask]);
-    assert_eq!(testing::stdout_json(&ask)["decision"], "deny");
+    assert_eq!(stdout_json(&ask)["decision"], "deny");
 
     let context = render(&pre, &samples()[4].1);
     assert_eq!(context.losses, [Loss::Context]);
@@ -119,13 +115,13 @@ fn before_tool_speaks_geminis_own_reply_format() {
 
     let rewrite = render(&pre, &samples()[5].1);
     assert!(rewrite.losses.is_empty(), "{:?}", rewrite.losses);
-    let rewrite = testing::stdout_json(&rewrite);
+    let rewrite = stdout_json(&rewrite);
     assert_eq!(
         rewrite["hookSpecificOutput"]["tool_input"]["command"],
         "npm test -- --ci"
     );
 
-    let halt = testing::stdout_json(&render(&pre, &samples()[6].1));
+    let halt = stdout_json(&render(&pre, &samples()[6].1));
     assert_eq!(halt["continue"], false);
     assert_eq!(halt["stopReason"], "Build is red");
 }
@@ -141,7 +137,7 @@ fn a_rewrite_that_drops_a_key_is_a_loss() {
     };
     let rendered = render(&pre, &partial);
     assert_eq!(rendered.losses, [Loss::InputRewrite]);
-    let reply = testing::stdout_json(&rendered);
+    let reply = stdout_json(&rendered);
     assert_eq!(
         reply["hookSpecificOutput"]["tool_input"],
         json!({"command": "ls"})
@@ -151,13 +147,13 @@ fn a_rewrite_that_drops_a_key_is_a_loss() {
 #[test]
 fn context_and_followup_where_gemini_reads_them() {
     for stem in ["SessionStart", "BeforeAgent", "AfterTool"] {
-        let reply = testing::stdout_json(&render(&event(stem), &samples()[4].1));
+        let reply = stdout_json(&render(&event(stem), &samples()[4].1));
         assert_eq!(
             reply["hookSpecificOutput"]["additionalContext"], "Deploy target: staging.",
             "{stem}"
         );
     }
-    let followup = testing::stdout_json(&render(&event("AfterAgent"), &samples()[7].1));
+    let followup = stdout_json(&render(&event("AfterAgent"), &samples()[7].1));
     assert_eq!(
         followup,
         json!({"decision": "block", "reason": "Run the test suite again."})
@@ -166,18 +162,19 @@ fn context_and_followup_where_gemini_reads_them() {
 
 #[test]
 fn tool_classes() {
-    for (name, class) in [
-        ("run_shell_command", ToolClass::Shell),
-        ("read_file", ToolClass::FileRead),
-        ("write_file", ToolClass::FileWrite),
-        ("replace", ToolClass::FileWrite),
-        ("grep_search", ToolClass::Search),
-        ("google_web_search", ToolClass::Web),
-        ("invoke_agent", ToolClass::Subagent),
-        ("Bash", ToolClass::Other),
-    ] {
-        assert_eq!(super::tools::tool_class(name), class, "{name}");
-    }
+    check_tool_classes(
+        super::tools::tool_class,
+        &[
+            ("run_shell_command", ToolClass::Shell),
+            ("read_file", ToolClass::FileRead),
+            ("write_file", ToolClass::FileWrite),
+            ("replace", ToolClass::FileWrite),
+            ("grep_search", ToolClass::Search),
+            ("google_web_search", ToolClass::Web),
+            ("invoke_agent", ToolClass::Subagent),
+            ("Bash", ToolClass::Other),
+        ],
+    );
 }
 
 /// Fail-closed denies in JSON exactly where a deny can be said before the
@@ -185,26 +182,21 @@ fn tool_classes() {
 /// the rendered neutral reply.
 #[test]
 fn fallback_agrees_with_the_capabilities() {
-    for spec in PROTOCOL.events {
-        let payload = format!(r#"{{"hook_event_name":"{}"}}"#, spec.name);
-        let parsed = parse(payload.as_bytes()).unwrap();
-        let reply = |mode| fallback(Some(Dialect::GeminiCli), Some(spec.name), mode, "down");
-        let (closed, open) = (reply(FailMode::Closed), reply(FailMode::Open));
-        let before =
-            parsed.capabilities.deny && spec.deny != crate::claude_code::events::DenyForm::Feedback;
-        assert_eq!(closed != open, before, "{}", spec.name);
-        if before {
-            let json: serde_json::Value = serde_json::from_slice(&closed.stdout).unwrap();
-            assert_eq!(
-                json,
-                json!({"decision": "deny", "reason": "down"}),
-                "{}",
-                spec.name
-            );
-        }
+    let before = |spec: &EventSpec| spec.deny != DenyForm::None && spec.deny != DenyForm::Feedback;
+    SUITE.check_fallback(PROTOCOL.events, |spec, parsed| {
+        parsed.capabilities.deny && before(spec)
+    });
+    for spec in PROTOCOL.events.iter().filter(|spec| before(spec)) {
+        let closed = fallback(
+            Some(Dialect::GeminiCli),
+            Some(spec.name),
+            FailMode::Closed,
+            "down",
+        );
+        let json: serde_json::Value = serde_json::from_slice(&closed.stdout).unwrap();
         assert_eq!(
-            open,
-            render(&parsed, &Decision::default()).reply,
+            json,
+            json!({"decision": "deny", "reason": "down"}),
             "{}",
             spec.name
         );

@@ -5,26 +5,23 @@
 use serde_json::json;
 
 use super::PROTOCOL;
-use crate::testing::{self, Case, check_parsed_fixtures, check_replies, claude_protocol, fixture};
-use crate::{
-    Decision, Dialect, EventKind as K, FailMode, HookEvent, Loss, Permission, ToolClass, detect,
-    fallback,
+use crate::fallback;
+use crate::testing::{Case, Suite, check_tool_classes, claude_protocol, stdout_json};
+use crate::{Decision, Dialect, EventKind as K, FailMode, HookEvent, Loss, Permission, ToolClass};
+
+const SUITE: Suite = Suite {
+    dir: "qwen-code",
+    dialect: Dialect::QwenCode,
+    parse: |_, bytes| PROTOCOL.parse(bytes),
+    render: |event, decision| PROTOCOL.render(event, decision),
 };
-
-fn parse(payload: &[u8]) -> Result<HookEvent, crate::ParseError> {
-    PROTOCOL.parse(payload)
-}
-
-fn render(event: &HookEvent, decision: &Decision) -> crate::Rendered {
-    PROTOCOL.render(event, decision)
-}
 
 fn samples() -> Vec<(&'static str, Decision)> {
     claude_protocol::samples(json!({"command": "npm test -- --ci", "is_background": false}))
 }
 
 fn event(stem: &str) -> HookEvent {
-    parse(&fixture(&format!("qwen-code/{stem}.json"))).unwrap()
+    SUITE.event(stem)
 }
 
 const SHELL: Option<(&str, ToolClass)> = Some(("run_shell_command", ToolClass::Shell));
@@ -42,15 +39,9 @@ const CASES: [Case; 7] = [
 
 #[test]
 fn captured_payloads_parse() {
-    check_parsed_fixtures(
-        "qwen-code",
-        &CASES,
-        |_, bytes| parse(bytes),
-        |stem, event| {
-            assert_eq!(event.dialect, Dialect::QwenCode, "{stem}");
-            assert!(event.session_id.is_some(), "{stem}");
-        },
-    );
+    SUITE.check_parsed(&CASES, |stem, event| {
+        assert!(event.session_id.is_some(), "{stem}");
+    });
     let pre = event("PreToolUse");
     let tool = pre.tool.as_ref().unwrap();
     assert!(tool.command.as_deref().unwrap().starts_with("touch "));
@@ -63,22 +54,18 @@ fn captured_payloads_parse() {
 
 #[test]
 fn replies_golden() {
-    check_replies("qwen-code", parse, render, &samples());
+    SUITE.check_replies(&samples());
 }
 
+/// From the payload alone, and from the variables alone (Qwen also sets
+/// GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR).
 #[test]
 fn captured_payloads_are_detected_as_qwen_without_a_hint() {
-    for (stem, bytes) in testing::fixtures("qwen-code") {
-        // From the payload alone, and from the variables alone (Qwen also
-        // sets GEMINI_PROJECT_DIR and CLAUDE_PROJECT_DIR).
-        let by_payload = detect(&bytes, None, &["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"]);
-        assert_eq!(by_payload.unwrap().dialect, Dialect::QwenCode, "{stem}");
-        let stripped = testing::edited_fixture(&format!("qwen-code/{stem}.json"), |map| {
-            map.remove("timestamp");
-        });
-        let by_env = detect(&stripped, None, &["QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR"]);
-        assert_eq!(by_env.unwrap().dialect, Dialect::QwenCode, "{stem}");
-    }
+    SUITE.check_detected(&["CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR"], None);
+    SUITE.check_detected(
+        &["QWEN_PROJECT_DIR", "GEMINI_PROJECT_DIR"],
+        Some("timestamp"),
+    );
 }
 
 /// Measured on 0.24.4: PreToolUse ignores `updatedInput` and
@@ -86,46 +73,47 @@ fn captured_payloads_are_detected_as_qwen_without_a_hint() {
 #[test]
 fn pre_tool_use_loses_rewrite_and_context() {
     let pre = event("PreToolUse");
-    let rewrite = render(&pre, &samples()[5].1);
+    let rewrite = SUITE.rendered(&pre, &samples()[5].1);
     assert_eq!(rewrite.losses, [Loss::InputRewrite]);
     assert!(rewrite.reply.stdout.is_empty(), "nothing Qwen would read");
-    let context = render(&pre, &samples()[4].1);
+    let context = SUITE.rendered(&pre, &samples()[4].1);
     assert_eq!(context.losses, [Loss::Context]);
-    let deny = render(&pre, &samples()[2].1);
-    let reply = testing::stdout_json(&deny);
+    let deny = SUITE.rendered(&pre, &samples()[2].1);
+    let reply = stdout_json(&deny);
     assert_eq!(reply["hookSpecificOutput"]["permissionDecision"], "deny");
     let ask = Decision {
         permission: Permission::Ask,
         ..Decision::default()
     };
-    let ask = testing::stdout_json(&render(&pre, &ask));
+    let ask = stdout_json(&SUITE.rendered(&pre, &ask));
     assert_eq!(ask["hookSpecificOutput"]["permissionDecision"], "ask");
 }
 
 #[test]
 fn tool_classes() {
-    for (name, class) in [
-        ("run_shell_command", ToolClass::Shell),
-        ("read_file", ToolClass::FileRead),
-        ("write_file", ToolClass::FileWrite),
-        ("edit", ToolClass::FileWrite),
-        ("grep_search", ToolClass::Search),
-        ("glob", ToolClass::Search),
-        ("web_fetch", ToolClass::Web),
-        ("agent", ToolClass::Subagent),
-        ("mcp__github__create_issue", ToolClass::Mcp),
-        ("skill", ToolClass::Other),
-        ("Bash", ToolClass::Other),
-    ] {
-        assert_eq!(super::tools::tool_class(name), class, "{name}");
-    }
+    check_tool_classes(
+        super::tools::tool_class,
+        &[
+            ("run_shell_command", ToolClass::Shell),
+            ("read_file", ToolClass::FileRead),
+            ("write_file", ToolClass::FileWrite),
+            ("edit", ToolClass::FileWrite),
+            ("grep_search", ToolClass::Search),
+            ("glob", ToolClass::Search),
+            ("web_fetch", ToolClass::Web),
+            ("agent", ToolClass::Subagent),
+            ("mcp__github__create_issue", ToolClass::Mcp),
+            ("skill", ToolClass::Other),
+            ("Bash", ToolClass::Other),
+        ],
+    );
 }
 
 /// Fail-closed blocks exactly where a deny can be said; fail-open is the
 /// neutral reply.
 #[test]
 fn fallback_agrees_with_the_capabilities() {
-    claude_protocol::check_fallback_agrees(&PROTOCOL);
+    SUITE.check_fallback(PROTOCOL.events, |_, parsed| parsed.capabilities.deny);
     let unknown = fallback(
         Some(Dialect::QwenCode),
         Some("TodoCreated"),

@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use super::{check_golden, fixtures};
-use crate::{Decision, HookEvent, ParseError, Permission, Rendered};
+use crate::{Decision, HookEvent, Loss, ParseError, Permission, Rendered};
 
 /// What an agent's sample answers say. `ask_reason` is separate from
 /// `deny_reason` so a dialect can tell them apart in its golden files.
@@ -99,6 +99,16 @@ pub(crate) fn every_answer() -> Decision {
     }
 }
 
+/// What Cline and Cursor report for [`every_answer`] on an event that
+/// can take none of it, in the order their renderers check the parts.
+pub(crate) const EVERY_LOSS: [Loss; 5] = [
+    Loss::Deny,
+    Loss::Halt,
+    Loss::Context,
+    Loss::InputRewrite,
+    Loss::Followup,
+];
+
 /// The reply's stdout as JSON.
 pub(crate) fn stdout_json(rendered: &Rendered) -> Value {
     serde_json::from_slice(&rendered.reply.stdout).expect("stdout is JSON")
@@ -115,16 +125,17 @@ fn describe(name: &str, rendered: &Rendered) -> String {
     )
 }
 
-/// Renders every fixture of `agent` with every scenario and pins the
-/// replies (exit code, losses, stdout, stderr) in `<agent>/replies/<stem>.txt`.
+/// Renders every fixture of `agent` (parsed by `parse(stem, bytes)`) with
+/// every scenario and pins the replies (exit code, losses, stdout,
+/// stderr) in `<agent>/replies/<stem>.txt`.
 pub(crate) fn check_replies(
     agent: &str,
-    parse: impl Fn(&[u8]) -> Result<HookEvent, ParseError>,
+    parse: impl Fn(&str, &[u8]) -> Result<HookEvent, ParseError>,
     render: impl Fn(&HookEvent, &Decision) -> Rendered,
     scenarios: &[(&'static str, Decision)],
 ) {
     for (stem, bytes) in fixtures(agent) {
-        let event = parse(&bytes).unwrap_or_else(|err| panic!("{stem}: {err}"));
+        let event = parse(&stem, &bytes).unwrap_or_else(|err| panic!("{stem}: {err}"));
         let mut golden = format!("# {stem}: {:?}\n\n", event.capabilities);
         for (name, decision) in scenarios {
             golden.push_str(&describe(name, &render(&event, decision)));

@@ -1,7 +1,7 @@
 //! Table tests for `detect` over every sample payload.
 
 use super::*;
-use crate::testing::{fixture, fixtures};
+use hookgate_test_data::{fixture, fixtures};
 
 fn ok(dialect: Dialect, native: &str) -> Result<Detected, DetectError> {
     Ok(Detected {

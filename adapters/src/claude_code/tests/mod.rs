@@ -10,25 +10,23 @@ use serde_json::{Value, json};
 
 use super::events::{EVENTS, spec};
 use super::{parse, render};
-use crate::testing::{self, ScenarioText, check_golden, fixture, fixtures};
+use crate::testing::{Suite, check_golden, claude_protocol, fixtures};
 use crate::{Decision, Dialect, FailMode, HookEvent, Loss, Permission, Rendered, fallback};
 
+const SUITE: Suite = Suite {
+    dir: "claude-code",
+    dialect: Dialect::ClaudeCode,
+    parse: |_, bytes| parse(bytes),
+    render,
+};
+
 fn event(name: &str) -> HookEvent {
-    parse(&fixture(&format!("claude-code/{name}.json"))).unwrap()
+    SUITE.event(name)
 }
 
 /// The sample decisions every event is rendered with.
 fn samples() -> Vec<(&'static str, Decision)> {
-    testing::scenarios(ScenarioText {
-        allow_reason: Some("Read-only command"),
-        deny_reason: "Production database is off limits",
-        agent_message: "Use the staging database instead.",
-        ask_reason: "Touches production config",
-        context: "Deploy target: staging.",
-        rewrite: json!({"command": "npm test -- --ci"}),
-        halt_reason: "Build is red",
-        followup: "Run the test suite again.",
-    })
+    claude_protocol::samples(json!({"command": "npm test -- --ci"}))
 }
 
 /// Keys sorted, whatever serde_json's map implementation.
