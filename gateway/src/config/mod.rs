@@ -216,24 +216,12 @@ impl Config {
     pub fn embedded() -> Result<Config, ConfigError> {
         let env = Env::from_process();
         let base = ServerConfig::default();
-        Config::parse_layer(EMBEDDED_NAME, DEFAULT_TOML, &env, Layer::Default, &base)
+        validate::parse(EMBEDDED_NAME, DEFAULT_TOML, &env, Layer::Default, &base)
     }
 
     /// Parses and validates `text` as a user config; `origin` names it in errors.
     pub fn parse(origin: &str, text: &str, env: &Env) -> Result<Config, ConfigError> {
-        Config::parse_layer(origin, text, env, Layer::User, &ServerConfig::default())
-    }
-
-    /// [`Config::parse`] for one `layer`, over the `[server]` values of the
-    /// layer below.
-    pub fn parse_layer(
-        origin: &str,
-        text: &str,
-        env: &Env,
-        layer: Layer,
-        base: &ServerConfig,
-    ) -> Result<Config, ConfigError> {
-        validate::parse(origin, text, env, layer, base)
+        validate::parse(origin, text, env, Layer::User, &ServerConfig::default())
     }
 
     /// Decide subscribers whose deadline plus `queue_wait` reaches the
@@ -294,7 +282,7 @@ impl Config {
         let Some(system) = system else {
             return match path {
                 Some(path) => read_layer(&path, &env, Layer::User, &ServerConfig::default()),
-                None => Ok(Config::parse_layer(
+                None => Ok(validate::parse(
                     EMBEDDED_NAME,
                     DEFAULT_TOML,
                     &env,
@@ -332,7 +320,7 @@ fn read_layer(
             path: origin.clone(),
             source,
         })?;
-    Ok(Config::parse_layer(&origin, &text, env, layer, base)?)
+    Ok(validate::parse(&origin, &text, env, layer, base)?)
 }
 
 /// The environment config resolution depends on, injected so tests need

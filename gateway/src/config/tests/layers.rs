@@ -39,7 +39,7 @@ reason = "team: no make"
 "#;
 
 fn layer(text: &str, layer: Layer, base: &ServerConfig) -> Config {
-    Config::parse_layer("f.toml", text, &env(), layer, base).unwrap()
+    crate::config::validate::parse("f.toml", text, &env(), layer, base).unwrap()
 }
 
 fn merged(user: &str) -> Config {
