@@ -110,7 +110,17 @@ pub struct UnknownAgent;
 
 impl fmt::Display for UnknownAgent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("unknown agent (expected claude-code, cursor, cline, gemini-cli, codex, qwen-code, droid or copilot)")
+        f.write_str("unknown agent (expected ")?;
+        let last = Agent::ALL.len() - 1;
+        for (i, agent) in Agent::ALL.iter().enumerate() {
+            let before = match i {
+                0 => "",
+                _ if i == last => " or ",
+                _ => ", ",
+            };
+            write!(f, "{before}{}", agent.as_str())?;
+        }
+        f.write_str(")")
     }
 }
 
@@ -178,5 +188,26 @@ impl Dialect {
             // Copilot CLI documents no cap either.
             Dialect::CopilotPascal | Dialect::CopilotCamel => 10_000,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_parses_back_and_the_error_lists_them_all() {
+        let listed = UnknownAgent.to_string();
+        for agent in Agent::ALL {
+            assert_eq!(agent.as_str().parse::<Agent>(), Ok(agent));
+            assert!(listed.contains(agent.as_str()), "{listed}");
+        }
+        let names: alloc::vec::Vec<&str> = Agent::ALL.iter().map(|a| a.as_str()).collect();
+        let (last, rest) = names.split_last().unwrap();
+        assert_eq!(
+            listed,
+            alloc::format!("unknown agent (expected {} or {last})", rest.join(", "))
+        );
+        assert_eq!("claude".parse::<Agent>(), Err(UnknownAgent));
     }
 }

@@ -9,8 +9,7 @@
 //! whose payloads name no event (Copilot CLI's camelCase hooks:
 //! `gateway-shim copilot preToolUse`); it must follow the agent.
 //!
-//! `USAGE` lists the agents that work (an agent name without an adapter is
-//! still parsed, so the gateway can count it, but is not advertised).
+//! [`usage`] lists every agent of `Agent::ALL`, the one list of agents.
 //!
 //! A bad command line must never hurt the agent: it is reported on stderr and
 //! answered with a fallback reply (see `run`), not with a usage exit code the
@@ -24,9 +23,13 @@ use alloc::vec::Vec;
 use hookgate_dialect::{Agent, FailMode};
 
 /// Shown for `--help` and after a usage error.
-pub(crate) const USAGE: &str = "usage: gateway-shim \
-                                [claude-code|cursor|cline|gemini-cli|codex|qwen-code|droid|copilot \
-                                [EVENT]] [--fail-closed|--fail-open]";
+pub(crate) fn usage() -> String {
+    let agents: Vec<&str> = Agent::ALL.iter().map(|agent| agent.as_str()).collect();
+    format!(
+        "usage: gateway-shim [{} [EVENT]] [--fail-closed|--fail-open]",
+        agents.join("|")
+    )
+}
 
 /// The longest native event name accepted (Claude Code's longest is 18).
 const MAX_EVENT: usize = 64;

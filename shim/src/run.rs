@@ -22,7 +22,7 @@ use hookgate_dialect::{Agent, FailMode, detect_with_event, fallback};
 use hookgate_wire::Request;
 
 use crate::autostart;
-use crate::cli::{self, Command, USAGE};
+use crate::cli::{self, Command};
 use crate::config::Config;
 use crate::output;
 use crate::record::{self, Reason};
@@ -55,7 +55,7 @@ pub(crate) fn run(argv: Vec<Vec<u8>>, environ: Vec<(Vec<u8>, Vec<u8>)>) -> u8 {
         output::note(note);
     }
     if let Some(error) = &usage_error {
-        output::note(&format!("{error}; {USAGE}"));
+        output::note(&format!("{error}; {}", cli::usage()));
     }
     let deadline = start + config.timeout;
     let mut env = request::forwarded_env(environ);
@@ -177,11 +177,12 @@ impl Fallback<'_> {
 
 /// `--help`'s text (the default socket differs per platform).
 fn help() -> String {
+    let usage = cli::usage();
     format!(
         "\
 gateway-shim: the hook command agents run; forwards each hook call to the hookgate gateway.
 
-{USAGE}
+{usage}
 
 Reads the hook payload on stdin and answers on stdout/stderr/exit code.
 Without an agent name the agent is detected from the payload. EVENT (the

@@ -55,8 +55,9 @@ pub(crate) enum Scope {
 /// Which agents, where, and whether to only show the changes.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Target {
-    /// An agent to act on (repeatable): claude-code, cursor, cline,
-    /// qwen-code, droid, gemini-cli, codex, copilot.
+    /// An agent to act on (repeatable), by the name the shim takes
+    /// (claude-code, codex, ...); a name install does not support is
+    /// refused with the list of those it does.
     #[arg(long = "agent", value_name = "NAME", value_parser = parse_agent, required_unless_present_any = ["all", "service"])]
     pub(crate) agents: Vec<Agent>,
     /// Every supported agent found on this machine (for uninstall: every
