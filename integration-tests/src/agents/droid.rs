@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::run::{Launch, RunPaths, hook_groups};
+use super::setup::{Launch, Setup, hook_groups};
 
 /// The events a Droid run hooks by default: every event of `droid exec`
 /// (UserPromptSubmit does not fire for its prompt).
@@ -24,36 +24,33 @@ pub(crate) const DEFAULT_HOOKS: [&str; 5] = [
 const HOOK_TIMEOUT_SECS: u64 = 30;
 
 /// Writes `~/.factory/{settings,hooks}.json`; returns how to start Droid.
-pub(crate) fn prepare(
-    program: &Path,
-    paths: &RunPaths,
-    port: u16,
-    prompt: &str,
-    hooks: &[String],
-    shim: &Path,
-) -> std::io::Result<Launch> {
-    let dir = paths.home.join(".factory");
-    std::fs::create_dir_all(&dir)?;
-    std::fs::write(dir.join("hooks.json"), hooks_json(hooks, shim).to_string())?;
+pub(crate) fn prepare(program: &Path, setup: &Setup<'_>) -> std::io::Result<Launch> {
+    let hooks = hooks_json(setup.hooks, setup.shim).to_string();
+    setup.write_home(".factory/hooks.json", &hooks)?;
     let settings = json!({
         "customModels": [{
             "model": crate::fake_model::MODEL,
             "displayName": crate::fake_model::MODEL,
-            "baseUrl": format!("http://127.0.0.1:{port}"),
+            "baseUrl": setup.model_url(""),
             "apiKey": "hookgate-test-key",
             "provider": "anthropic",
             "maxOutputTokens": 4096,
         }],
         "enableTelemetry": false,
     });
-    std::fs::write(dir.join("settings.json"), settings.to_string())?;
+    setup.write_home(".factory/settings.json", &settings.to_string())?;
     let model = format!("custom:{}", crate::fake_model::MODEL);
-    let args = ["exec", "--auto", "high", "-o", "json", "-m", &model, prompt];
-    Ok(Launch {
-        program: program.to_path_buf(),
-        args: args.map(str::to_owned).to_vec(),
-        env: Vec::new(),
-    })
+    let args = [
+        "exec",
+        "--auto",
+        "high",
+        "-o",
+        "json",
+        "-m",
+        &model,
+        setup.prompt,
+    ];
+    Ok(Launch::new(program, &args, &[]))
 }
 
 /// `{"<Event>": [{"matcher": "*", "hooks": [{"type": "command", "command":
