@@ -54,7 +54,7 @@ pub(crate) fn prepare(program: &Path, setup: &Setup<'_>) -> std::io::Result<Laun
 /// API-key auth, folder trust, telemetry, usage statistics and updates
 /// off, hooks on, and `{"hooks": {"<Event>": [{"matcher": "", "hooks":
 /// [{"type": "command", "command": "'<shim>'", "timeout": <ms>}]}]}}`.
-fn settings_json(hooks: &[String], shim: &Path) -> Value {
+pub(super) fn settings_json(hooks: &[String], shim: &Path) -> Value {
     let events = hook_groups(hooks, shim, "", HOOK_TIMEOUT_MS);
     json!({
         "security": {
@@ -74,12 +74,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_hooked_event_runs_the_shim_without_an_agent_argument() {
+    fn hooks_are_on_with_api_key_auth() {
         let settings = settings_json(&["BeforeTool".to_owned()], Path::new("/opt/gateway-shim"));
-        assert_eq!(
-            settings["hooks"]["BeforeTool"][0]["hooks"][0],
-            json!({"type": "command", "command": "'/opt/gateway-shim'", "timeout": 30_000})
-        );
         assert_eq!(settings["hooksConfig"]["enabled"], true);
         assert_eq!(
             settings["security"]["auth"]["selectedType"],

@@ -31,6 +31,8 @@ mod outcome;
 mod qwen;
 mod run;
 mod setup;
+#[cfg(test)]
+mod tests;
 
 pub use cli::{has_real_cli, pre_tool_event};
 pub use install::{ClaudeCode, Clis, NpmCli, clis, npm_cli};
