@@ -5,10 +5,10 @@
 
 use std::path::Path;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::install::{ClaudeCode, Clis};
-use super::run::{Launch, RunPaths, shell_quote};
+use super::setup::{self, Launch, Setup, groups, shell_word, write_file};
 
 /// The events a Claude Code run hooks by default: every event of a plain
 /// headless run.
@@ -38,15 +38,7 @@ pub(crate) struct Options {
 }
 
 /// Writes `settings.json` and returns how to start Claude Code.
-pub(crate) fn prepare(
-    clis: &Clis,
-    options: Options,
-    paths: &RunPaths,
-    port: u16,
-    prompt: &str,
-    hooks: &[String],
-    shim: &Path,
-) -> std::io::Result<Launch> {
+pub(crate) fn prepare(clis: &Clis, options: Options, setup: &Setup<'_>) -> std::io::Result<Launch> {
     // As root, bypassing permissions is refused; the Bash tool must be
     // allowed explicitly or it is blocked before any hook could allow it.
     // With permission prompts the Bash call asks instead, which fires
@@ -56,20 +48,21 @@ pub(crate) fn prepare(
     } else {
         ["--allowedTools", "Bash"]
     };
-    let mut args = vec!["-p".to_owned(), prompt.to_owned()];
+    let settings = setup.paths.root.join("settings.json").display().to_string();
+    let mut args = vec!["-p", setup.prompt];
     if !options.installed_hooks {
-        let settings = paths.root.join("settings.json");
         let hook = match &options.http_url {
             Some(url) => http_hook(url, options.http_block),
-            None => command_hook(shim),
+            None => command_hook(setup.shim),
         };
-        std::fs::write(&settings, settings_json(hooks, &hook).to_string())?;
-        args.extend(["--settings".to_owned(), settings.display().to_string()]);
+        let text = settings_json(setup.hooks, &hook).to_string();
+        write_file(Path::new(&settings), &text)?;
+        args.extend(["--settings", &settings]);
     }
-    args.extend(permissions.map(str::to_owned));
-    args.extend(["--output-format", "stream-json", "--verbose"].map(str::to_owned));
+    args.extend(permissions);
+    args.extend(["--output-format", "stream-json", "--verbose"]);
     let env = [
-        ("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{port}")),
+        ("ANTHROPIC_BASE_URL", setup.model_url("")),
         ("ANTHROPIC_API_KEY", "hookgate-test-key".to_owned()),
         // Without these four it resolves api.anthropic.com.
         ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".to_owned()),
@@ -77,16 +70,12 @@ pub(crate) fn prepare(
         ("DISABLE_AUTOUPDATER", "1".to_owned()),
         ("DISABLE_ERROR_REPORTING", "1".to_owned()),
     ];
-    Ok(Launch {
-        program: clis.claude(options.which).to_path_buf(),
-        args,
-        env: env.map(|(k, v)| (k.to_owned(), v)).to_vec(),
-    })
+    Ok(Launch::new(clis.claude(options.which), &args, &env))
 }
 
 /// `{"type": "command", "command": "'<shim>' claude-code"}`.
 fn command_hook(shim: &Path) -> Value {
-    let command = format!("{} claude-code", shell_quote(&shim.display().to_string()));
+    let command = format!("{} claude-code", shell_word(shim));
     json!({"type": "command", "command": command})
 }
 
@@ -95,13 +84,7 @@ fn command_hook(shim: &Path) -> Value {
 /// itself; both reach the same header).
 fn http_hook(url: &str, block: bool) -> Value {
     let var = crate::http_hook::TOKEN_VAR;
-    let mut hook = json!({
-        "type": "http",
-        "url": url,
-        "headers": {"Authorization": format!("Bearer ${var}")},
-        "allowedEnvVars": [var],
-        "timeout": 30,
-    });
+    let mut hook = setup::http_hook(url, &format!("Bearer ${var}"));
     if block {
         hook["onFailure"] = json!("block");
     }
@@ -111,15 +94,13 @@ fn http_hook(url: &str, block: bool) -> Value {
 /// `{"hooks": {"<Event>": [{"hooks": [<hook>]}]}}`: no matcher, so every
 /// tool matches.
 fn settings_json(hooks: &[String], hook: &Value) -> Value {
-    let mut events = Map::new();
-    for event in hooks {
-        events.insert(event.clone(), json!([{"hooks": [hook]}]));
-    }
-    json!({"hooks": events})
+    json!({"hooks": groups(hooks, None, hook)})
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::Map;
+
     use super::*;
 
     #[test]

@@ -12,7 +12,7 @@ use std::path::Path;
 use serde_json::json;
 
 use super::install::Clis;
-use super::run::{Launch, RunPaths, shell_quote};
+use super::setup::{Launch, Setup, shell_word, write_file};
 
 /// The events a Cline run hooks by default: the blocking tool hooks (the
 /// others run detached and their output is ignored).
@@ -24,22 +24,13 @@ const GLOBAL_SETTINGS: &str = r#"{"telemetryOptOut":true,"autoUpdateEnabled":fal
 
 /// Writes the data dir, settings and hook files; returns how to start
 /// Cline.
-pub(crate) fn prepare(
-    clis: &Clis,
-    paths: &RunPaths,
-    port: u16,
-    prompt: &str,
-    hooks: &[String],
-    shim: &Path,
-) -> std::io::Result<Launch> {
-    let home_settings = paths.home.join(".cline/data/settings");
-    std::fs::create_dir_all(&home_settings)?;
-    std::fs::write(home_settings.join("global-settings.json"), GLOBAL_SETTINGS)?;
+pub(crate) fn prepare(clis: &Clis, setup: &Setup<'_>) -> std::io::Result<Launch> {
+    let paths = setup.paths;
+    setup.write_home(".cline/data/settings/global-settings.json", GLOBAL_SETTINGS)?;
 
     let data = paths.root.join("cline-data");
     let data_settings = data.join("settings");
-    std::fs::create_dir_all(&data_settings)?;
-    std::fs::write(data_settings.join("global-settings.json"), GLOBAL_SETTINGS)?;
+    write_file(&data_settings.join("global-settings.json"), GLOBAL_SETTINGS)?;
     // What `cline auth --provider openai-compatible` writes (3 s faster to
     // write it). Without `updatedAt` the file is silently replaced by the
     // default provider, which then tries the internet.
@@ -52,48 +43,40 @@ pub(crate) fn prepare(
                 "provider": "openai-compatible",
                 "apiKey": "hookgate-test-key",
                 "model": crate::fake_model::MODEL,
-                "baseUrl": format!("http://127.0.0.1:{port}/v1"),
+                "baseUrl": setup.model_url("/v1"),
             },
             "updatedAt": "2026-01-01T00:00:00.000Z",
             "tokenSource": "manual",
         }},
     });
-    std::fs::write(data_settings.join("providers.json"), providers.to_string())?;
+    write_file(
+        &data_settings.join("providers.json"),
+        &providers.to_string(),
+    )?;
 
     let hooks_dir = paths.work.join(".clinerules/hooks");
-    std::fs::create_dir_all(&hooks_dir)?;
-    let wrapper = hook_wrapper(shim);
-    for event in hooks {
+    let wrapper = hook_wrapper(setup.shim);
+    for event in setup.hooks {
         let file = hooks_dir.join(event);
-        std::fs::write(&file, &wrapper)?;
+        write_file(&file, &wrapper)?;
         std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755))?;
     }
 
     // Always with --data-dir: without it the CLI leaves a hub daemon behind.
-    let args = vec![
-        "--data-dir".to_owned(),
-        data.display().to_string(),
-        "--cwd".to_owned(),
-        paths.work.display().to_string(),
-        "--json".to_owned(),
-        prompt.to_owned(),
-    ];
+    let (data, work) = (data.display().to_string(), paths.work.display().to_string());
+    let args = ["--data-dir", &data, "--cwd", &work, "--json", setup.prompt];
     let env = [
-        ("E2E_TEST", "true"),
-        ("CLINE_NO_AUTO_UPDATE", "1"),
-        ("DO_NOT_TRACK", "1"),
+        ("E2E_TEST", "true".to_owned()),
+        ("CLINE_NO_AUTO_UPDATE", "1".to_owned()),
+        ("DO_NOT_TRACK", "1".to_owned()),
     ];
-    Ok(Launch {
-        program: clis.cline.clone(),
-        args,
-        env: env.map(|(k, v)| (k.to_owned(), v.to_owned())).to_vec(),
-    })
+    Ok(Launch::new(&clis.cline, &args, &env))
 }
 
 fn hook_wrapper(shim: &Path) -> String {
     format!(
         "#!/bin/bash\n# hookgate: Cline runs hook files with bash, so this script hands over to the shim.\nexec {} cline\n",
-        shell_quote(&shim.display().to_string())
+        shell_word(shim)
     )
 }
 

@@ -10,18 +10,11 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::run::{Launch, RunPaths, hook_groups};
+use super::setup::{Launch, Setup, hook_groups};
 
 /// The events a Codex run hooks by default: every event of a plain
-/// `codex exec` run.
-pub(crate) const DEFAULT_HOOKS: [&str; 6] = [
-    "SessionStart",
-    "UserPromptSubmit",
-    "PreToolUse",
-    "PostToolUse",
-    "Stop",
-    "SessionEnd",
-];
+/// `codex exec` run, the same six as Claude Code's headless run.
+pub(crate) const DEFAULT_HOOKS: [&str; 6] = super::claude::DEFAULT_HOOKS;
 
 /// Codex's hook timeout is in seconds.
 const HOOK_TIMEOUT_SECS: u64 = 30;
@@ -30,24 +23,16 @@ const HOOK_TIMEOUT_SECS: u64 = 30;
 const KEY_ENV: &str = "HOOKGATE_FAKE_MODEL_KEY";
 
 /// Writes `~/.codex/{config.toml,hooks.json}`; returns how to start Codex.
-pub(crate) fn prepare(
-    program: &Path,
-    paths: &RunPaths,
-    port: u16,
-    prompt: &str,
-    hooks: &[String],
-    shim: &Path,
-) -> std::io::Result<Launch> {
-    let dir = paths.home.join(".codex");
-    std::fs::create_dir_all(&dir)?;
+pub(crate) fn prepare(program: &Path, setup: &Setup<'_>) -> std::io::Result<Launch> {
     // No hooks (a run whose hooks `gateway install` writes): neither
     // hooks.json nor the `hooks` feature, which install must turn on.
-    let hooked = !hooks.is_empty();
-    std::fs::write(dir.join("config.toml"), config_toml(port, hooked))?;
+    let hooked = !setup.hooks.is_empty();
+    setup.write_home(".codex/config.toml", &config_toml(setup.port, hooked))?;
     if hooked {
-        std::fs::write(dir.join("hooks.json"), hooks_json(hooks, shim).to_string())?;
+        let hooks = hooks_json(setup.hooks, setup.shim).to_string();
+        setup.write_home(".codex/hooks.json", &hooks)?;
     }
-    let work = paths.work.display().to_string();
+    let work = setup.paths.work.display().to_string();
     let args = [
         "exec",
         "--skip-git-repo-check",
@@ -56,13 +41,10 @@ pub(crate) fn prepare(
         "--json",
         "-C",
         &work,
-        prompt,
+        setup.prompt,
     ];
-    Ok(Launch {
-        program: program.to_path_buf(),
-        args: args.map(str::to_owned).to_vec(),
-        env: vec![(KEY_ENV.to_owned(), "hookgate-test-key".to_owned())],
-    })
+    let env = [(KEY_ENV, "hookgate-test-key".to_owned())];
+    Ok(Launch::new(program, &args, &env))
 }
 
 /// The provider, features and switches of `config.toml`; the `hooks`
@@ -97,7 +79,7 @@ hooks = {hooks}
 
 /// `{"hooks": {"<Event>": [{"matcher": "", "hooks": [{"type": "command",
 /// "command": "'<shim>'", "timeout": <s>}]}]}}`.
-fn hooks_json(hooks: &[String], shim: &Path) -> Value {
+pub(super) fn hooks_json(hooks: &[String], shim: &Path) -> Value {
     json!({"hooks": hook_groups(hooks, shim, "", HOOK_TIMEOUT_SECS)})
 }
 
@@ -106,12 +88,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_hooked_event_runs_the_shim_without_an_agent_argument() {
-        let hooks = hooks_json(&["PreToolUse".to_owned()], Path::new("/opt/gateway-shim"));
-        assert_eq!(
-            hooks["hooks"]["PreToolUse"][0]["hooks"][0],
-            json!({"type": "command", "command": "'/opt/gateway-shim'", "timeout": 30})
-        );
+    fn the_provider_is_the_fake_model_and_hooks_follow_the_hooks() {
         let config = config_toml(4242, true);
         assert!(config.contains("base_url = \"http://127.0.0.1:4242/v1\""));
         assert!(config.contains("wire_api = \"responses\""));

@@ -10,17 +10,11 @@ use std::path::Path;
 
 use serde_json::{Map, Value, json};
 
-use super::run::{Launch, RunPaths, shell_quote};
+use super::setup::{Launch, Setup, shell_word};
 
-/// The events a PascalCase run hooks by default: every event of a `-p` run.
-pub(crate) const PASCAL_HOOKS: [&str; 6] = [
-    "SessionStart",
-    "UserPromptSubmit",
-    "PreToolUse",
-    "PostToolUse",
-    "Stop",
-    "SessionEnd",
-];
+/// The events a PascalCase run hooks by default: every event of a `-p`
+/// run, the same six as Claude Code's headless run.
+pub(crate) const PASCAL_HOOKS: [&str; 6] = super::claude::DEFAULT_HOOKS;
 
 /// The same events in the camelCase dialect.
 pub(crate) const CAMEL_HOOKS: [&str; 6] = [
@@ -43,48 +37,32 @@ pub(crate) enum Case {
 }
 
 /// Writes `~/.copilot/hooks/hookgate.json`; returns how to start Copilot.
-pub(crate) fn prepare(
-    program: &Path,
-    paths: &RunPaths,
-    port: u16,
-    prompt: &str,
-    (hooks, case): (&[String], Case),
-    shim: &Path,
-) -> std::io::Result<Launch> {
-    let dir = paths.home.join(".copilot").join("hooks");
-    std::fs::create_dir_all(&dir)?;
-    // No hooks: no file (`gateway install` writes its own).
-    if !hooks.is_empty() {
-        std::fs::write(
-            dir.join("hookgate.json"),
-            hooks_json(hooks, shim, case).to_string(),
-        )?;
+pub(crate) fn prepare(program: &Path, setup: &Setup<'_>, case: Case) -> std::io::Result<Launch> {
+    // No hooks: no file (`gateway install` writes its own), but its
+    // directory, where install writes it.
+    std::fs::create_dir_all(setup.paths.home.join(".copilot/hooks"))?;
+    if !setup.hooks.is_empty() {
+        let hooks = hooks_json(setup.hooks, setup.shim, case).to_string();
+        setup.write_home(".copilot/hooks/hookgate.json", &hooks)?;
     }
     let model = crate::fake_model::MODEL;
-    let args = ["-p", prompt, "--allow-all-tools", "--model", model];
+    let args = ["-p", setup.prompt, "--allow-all-tools", "--model", model];
     let env = [
         ("COPILOT_OFFLINE", "true".to_owned()),
         ("COPILOT_PROVIDER_TYPE", "openai".to_owned()),
-        (
-            "COPILOT_PROVIDER_BASE_URL",
-            format!("http://127.0.0.1:{port}/v1"),
-        ),
+        ("COPILOT_PROVIDER_BASE_URL", setup.model_url("/v1")),
         // Any key: the fake model does not check it.
         ("COPILOT_PROVIDER_API_KEY", "hookgate-test-key".to_owned()),
         ("COPILOT_MODEL", model.to_owned()),
     ];
-    Ok(Launch {
-        program: program.to_path_buf(),
-        args: args.map(str::to_owned).to_vec(),
-        env: env.map(|(k, v)| (k.to_owned(), v)).to_vec(),
-    })
+    Ok(Launch::new(program, &args, &env))
 }
 
 /// `{"version": 1, "hooks": {"<event>": [{"type": "command", "bash":
 /// <command>, "timeoutSec": 30}]}}`: PascalCase events run the shim with
 /// no argument, camelCase ones `'<shim>' copilot <event>`.
 fn hooks_json(hooks: &[String], shim: &Path, case: Case) -> Value {
-    let shim = shell_quote(&shim.display().to_string());
+    let shim = shell_word(shim);
     let events: Map<String, Value> = hooks
         .iter()
         .map(|event| {

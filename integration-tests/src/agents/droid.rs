@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::run::{Launch, RunPaths, hook_groups};
+use super::setup::{Launch, Setup, hook_groups};
 
 /// The events a Droid run hooks by default: every event of `droid exec`
 /// (UserPromptSubmit does not fire for its prompt).
@@ -24,41 +24,38 @@ pub(crate) const DEFAULT_HOOKS: [&str; 5] = [
 const HOOK_TIMEOUT_SECS: u64 = 30;
 
 /// Writes `~/.factory/{settings,hooks}.json`; returns how to start Droid.
-pub(crate) fn prepare(
-    program: &Path,
-    paths: &RunPaths,
-    port: u16,
-    prompt: &str,
-    hooks: &[String],
-    shim: &Path,
-) -> std::io::Result<Launch> {
-    let dir = paths.home.join(".factory");
-    std::fs::create_dir_all(&dir)?;
-    std::fs::write(dir.join("hooks.json"), hooks_json(hooks, shim).to_string())?;
+pub(crate) fn prepare(program: &Path, setup: &Setup<'_>) -> std::io::Result<Launch> {
+    let hooks = hooks_json(setup.hooks, setup.shim).to_string();
+    setup.write_home(".factory/hooks.json", &hooks)?;
     let settings = json!({
         "customModels": [{
             "model": crate::fake_model::MODEL,
             "displayName": crate::fake_model::MODEL,
-            "baseUrl": format!("http://127.0.0.1:{port}"),
+            "baseUrl": setup.model_url(""),
             "apiKey": "hookgate-test-key",
             "provider": "anthropic",
             "maxOutputTokens": 4096,
         }],
         "enableTelemetry": false,
     });
-    std::fs::write(dir.join("settings.json"), settings.to_string())?;
+    setup.write_home(".factory/settings.json", &settings.to_string())?;
     let model = format!("custom:{}", crate::fake_model::MODEL);
-    let args = ["exec", "--auto", "high", "-o", "json", "-m", &model, prompt];
-    Ok(Launch {
-        program: program.to_path_buf(),
-        args: args.map(str::to_owned).to_vec(),
-        env: Vec::new(),
-    })
+    let args = [
+        "exec",
+        "--auto",
+        "high",
+        "-o",
+        "json",
+        "-m",
+        &model,
+        setup.prompt,
+    ];
+    Ok(Launch::new(program, &args, &[]))
 }
 
 /// `{"<Event>": [{"matcher": "*", "hooks": [{"type": "command", "command":
 /// "'<shim>'", "timeout": <s>}]}]}`.
-fn hooks_json(hooks: &[String], shim: &Path) -> Value {
+pub(super) fn hooks_json(hooks: &[String], shim: &Path) -> Value {
     Value::Object(hook_groups(hooks, shim, "*", HOOK_TIMEOUT_SECS))
 }
 
@@ -67,12 +64,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn events_are_top_level_keys_and_run_the_shim_without_an_agent_argument() {
+    fn events_are_top_level_keys() {
         let hooks = hooks_json(&["PreToolUse".to_owned()], Path::new("/opt/gateway-shim"));
-        assert_eq!(
-            hooks["PreToolUse"][0]["hooks"][0],
-            json!({"type": "command", "command": "'/opt/gateway-shim'", "timeout": 30})
-        );
-        assert!(hooks.get("hooks").is_none());
+        assert!(hooks.get("PreToolUse").is_some() && hooks.get("hooks").is_none());
     }
 }

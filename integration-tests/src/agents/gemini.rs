@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::run::{Launch, RunPaths, hook_groups};
+use super::setup::{Launch, Setup, hook_groups};
 
 /// The events a Gemini CLI run hooks by default: the session, agent and
 /// tool events of a headless run. The model events (BeforeModel,
@@ -28,23 +28,12 @@ const MODEL: &str = "gemini-2.5-flash";
 const HOOK_TIMEOUT_MS: u64 = 30_000;
 
 /// Writes `~/.gemini/settings.json` and returns how to start Gemini CLI.
-pub(crate) fn prepare(
-    program: &Path,
-    paths: &RunPaths,
-    port: u16,
-    prompt: &str,
-    hooks: &[String],
-    shim: &Path,
-) -> std::io::Result<Launch> {
-    let dir = paths.home.join(".gemini");
-    std::fs::create_dir_all(&dir)?;
-    std::fs::write(
-        dir.join("settings.json"),
-        settings_json(hooks, shim).to_string(),
-    )?;
+pub(crate) fn prepare(program: &Path, setup: &Setup<'_>) -> std::io::Result<Launch> {
+    let settings = settings_json(setup.hooks, setup.shim).to_string();
+    setup.write_home(".gemini/settings.json", &settings)?;
     let args = [
         "-p",
-        prompt,
+        setup.prompt,
         "--approval-mode",
         "yolo",
         "--output-format",
@@ -56,20 +45,16 @@ pub(crate) fn prepare(
         // Any key: the fake model does not check it. Gemini hands it to
         // every hook process; the shim must not forward it.
         ("GEMINI_API_KEY", "hookgate-test-key".to_owned()),
-        ("GOOGLE_GEMINI_BASE_URL", format!("http://127.0.0.1:{port}")),
+        ("GOOGLE_GEMINI_BASE_URL", setup.model_url("")),
         ("GEMINI_TELEMETRY_ENABLED", "false".to_owned()),
     ];
-    Ok(Launch {
-        program: program.to_path_buf(),
-        args: args.map(str::to_owned).to_vec(),
-        env: env.map(|(k, v)| (k.to_owned(), v)).to_vec(),
-    })
+    Ok(Launch::new(program, &args, &env))
 }
 
 /// API-key auth, folder trust, telemetry, usage statistics and updates
 /// off, hooks on, and `{"hooks": {"<Event>": [{"matcher": "", "hooks":
 /// [{"type": "command", "command": "'<shim>'", "timeout": <ms>}]}]}}`.
-fn settings_json(hooks: &[String], shim: &Path) -> Value {
+pub(super) fn settings_json(hooks: &[String], shim: &Path) -> Value {
     let events = hook_groups(hooks, shim, "", HOOK_TIMEOUT_MS);
     json!({
         "security": {
@@ -89,12 +74,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_hooked_event_runs_the_shim_without_an_agent_argument() {
+    fn hooks_are_on_with_api_key_auth() {
         let settings = settings_json(&["BeforeTool".to_owned()], Path::new("/opt/gateway-shim"));
-        assert_eq!(
-            settings["hooks"]["BeforeTool"][0]["hooks"][0],
-            json!({"type": "command", "command": "'/opt/gateway-shim'", "timeout": 30_000})
-        );
         assert_eq!(settings["hooksConfig"]["enabled"], true);
         assert_eq!(
             settings["security"]["auth"]["selectedType"],

@@ -7,6 +7,8 @@
 //!   once by the test setup itself;
 //! - [`isolation`](mod@isolation): a private network and PID namespace per run where the
 //!   machine allows it;
+//! - [`has_real_cli`]: which of the adapters' dialects a real CLI under
+//!   test speaks (a run names its CLI by that dialect);
 //! - [`AgentRun`] / [`AgentOutcome`]: one run (fresh HOME and work dir,
 //!   the fake model from [`crate::fake_model`] as the only peer) and what
 //!   it left: marker files, the model's recorded requests, the agent's
@@ -17,6 +19,7 @@
 //! was observed.
 
 mod claude;
+mod cli;
 mod cline;
 mod codex;
 mod copilot;
@@ -27,8 +30,12 @@ pub mod isolation;
 mod outcome;
 mod qwen;
 mod run;
+mod setup;
+#[cfg(test)]
+mod tests;
 
+pub use cli::{has_real_cli, pre_tool_event};
 pub use install::{ClaudeCode, Clis, NpmCli, clis, npm_cli};
 pub use isolation::{Isolation, isolation};
 pub use outcome::AgentOutcome;
-pub use run::{Agent, AgentRun};
+pub use run::AgentRun;

@@ -7,10 +7,11 @@ use std::path::Path;
 use std::process::ExitStatus;
 use std::time::Duration;
 
+use hookgate_adapters::Dialect;
 use serde_json::Value;
 use tempfile::TempDir;
 
-use super::run::{Agent, RunPaths};
+use super::setup::RunPaths;
 use crate::fake_model::RecordedRequest;
 
 /// Keep every run's directory (set to 1 to inspect a passing run).
@@ -22,7 +23,7 @@ const KEEP_ENV: &str = "HOOKGATE_KEEP_AGENT_RUNS";
 /// test is failing or `HOOKGATE_KEEP_AGENT_RUNS=1`.
 #[derive(Debug)]
 pub struct AgentOutcome {
-    pub(crate) agent: Agent,
+    pub(crate) agent: Dialect,
     /// `None` when the harness had to kill the run.
     pub(crate) status: Option<ExitStatus>,
     pub(crate) elapsed: Duration,

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::run::{Launch, RunPaths, hook_groups};
+use super::setup::{Launch, Setup, groups, hook_groups, http_hook};
 
 /// The events a Qwen Code run hooks by default: every event of a plain
 /// headless run (SessionEnd does not fire in `-p`).
@@ -25,22 +25,17 @@ const HOOK_TIMEOUT_MS: u64 = 30_000;
 /// Writes `~/.qwen/settings.json` and returns how to start Qwen Code.
 pub(crate) fn prepare(
     program: &Path,
-    paths: &RunPaths,
-    port: u16,
-    prompt: &str,
-    hooks: &[String],
-    (shim, http_url): (&Path, Option<&str>),
+    setup: &Setup<'_>,
+    http_url: Option<&str>,
 ) -> std::io::Result<Launch> {
-    let dir = paths.home.join(".qwen");
-    std::fs::create_dir_all(&dir)?;
-    let mut settings = settings_json(hooks, shim);
+    let mut settings = settings_json(setup.hooks, setup.shim);
     if let Some(url) = http_url {
-        settings["hooks"] = http_hooks(hooks, url);
+        settings["hooks"] = http_hooks(setup.hooks, url);
     }
-    std::fs::write(dir.join("settings.json"), settings.to_string())?;
+    setup.write_home(".qwen/settings.json", &settings.to_string())?;
     let args = [
         "-p",
-        prompt,
+        setup.prompt,
         "--approval-mode",
         "yolo",
         "--output-format",
@@ -50,21 +45,17 @@ pub(crate) fn prepare(
         // Any key: the fake model does not check it. Qwen hands it to
         // every hook process; the shim must not forward it.
         ("OPENAI_API_KEY", "hookgate-test-key".to_owned()),
-        ("OPENAI_BASE_URL", format!("http://127.0.0.1:{port}/v1")),
+        ("OPENAI_BASE_URL", setup.model_url("/v1")),
         ("OPENAI_MODEL", crate::fake_model::MODEL.to_owned()),
         ("QWEN_CODE_SUPPRESS_YOLO_WARNING", "1".to_owned()),
     ];
-    Ok(Launch {
-        program: program.to_path_buf(),
-        args: args.map(str::to_owned).to_vec(),
-        env: env.map(|(k, v)| (k.to_owned(), v)).to_vec(),
-    })
+    Ok(Launch::new(program, &args, &env))
 }
 
 /// OpenAI auth, telemetry and updates off, and `{"hooks": {"<Event>":
 /// [{"matcher": "", "hooks": [{"type": "command", "command": "'<shim>'",
 /// "timeout": <ms>}]}]}}`.
-fn settings_json(hooks: &[String], shim: &Path) -> Value {
+pub(super) fn settings_json(hooks: &[String], shim: &Path) -> Value {
     let events = hook_groups(hooks, shim, "", HOOK_TIMEOUT_MS);
     json!({
         "security": {"auth": {"selectedType": "openai"}},
@@ -79,18 +70,8 @@ fn settings_json(hooks: &[String], shim: &Path) -> Value {
 /// environment; their timeout is in seconds.
 fn http_hooks(hooks: &[String], url: &str) -> Value {
     let var = crate::http_hook::TOKEN_VAR;
-    let hook = json!({
-        "type": "http",
-        "url": url,
-        "headers": {"Authorization": format!("Bearer ${{{var}}}")},
-        "allowedEnvVars": [var],
-        "timeout": 30,
-    });
-    hooks
-        .iter()
-        .map(|event| (event.clone(), json!([{"matcher": "", "hooks": [hook]}])))
-        .collect::<serde_json::Map<_, _>>()
-        .into()
+    let hook = http_hook(url, &format!("Bearer ${{{var}}}"));
+    groups(hooks, Some(""), &hook).into()
 }
 
 #[cfg(test)]
@@ -98,12 +79,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_hooked_event_runs_the_shim_without_an_agent_argument() {
+    fn the_provider_is_openai_compatible() {
         let settings = settings_json(&["PreToolUse".to_owned()], Path::new("/opt/gateway-shim"));
-        assert_eq!(
-            settings["hooks"]["PreToolUse"][0]["hooks"][0],
-            json!({"type": "command", "command": "'/opt/gateway-shim'", "timeout": 30_000})
-        );
         assert_eq!(settings["security"]["auth"]["selectedType"], "openai");
     }
 }

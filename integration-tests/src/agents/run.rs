@@ -10,10 +10,14 @@ use std::time::Duration;
 use tempfile::TempDir;
 use tokio::sync::Semaphore;
 
+use hookgate_adapters::Dialect;
+
+use super::cli::{Cli, cli, default_hooks};
 use super::copilot::Case;
-use super::install::{self, ClaudeCode, Clis, NpmCli, clis, npm_cli};
+use super::install::{ClaudeCode, Clis, clis, npm_cli};
 use super::isolation::{Isolation, isolation};
 use super::outcome::AgentOutcome;
+use super::setup::{RunPaths, Setup, base_env};
 use super::{claude, cline, codex, copilot, droid, gemini, qwen};
 use crate::binaries::binaries;
 use crate::fake_model::{Script, read_requests};
@@ -30,96 +34,20 @@ const AGENT_TIMEOUT_SECS: u64 = 120;
 /// after this long.
 const RUN_DEADLINE: Duration = Duration::from_secs(AGENT_TIMEOUT_SECS + 60);
 
-/// The real agent CLIs under test.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Agent {
-    ClaudeCode,
-    Cline,
-    QwenCode,
-    Droid,
-    GeminiCli,
-    Codex,
-    /// Copilot CLI with its hooks in the PascalCase (Claude-compatible)
-    /// config dialect.
-    CopilotPascal,
-    /// Copilot CLI with its hooks in the camelCase config dialect.
-    CopilotCamel,
-}
-
-impl Agent {
-    /// The hook events a run installs unless told otherwise.
-    fn default_hooks(self) -> Vec<String> {
-        let hooks: &[&str] = match self {
-            Agent::ClaudeCode => &claude::DEFAULT_HOOKS,
-            Agent::Cline => &cline::DEFAULT_HOOKS,
-            Agent::QwenCode => &qwen::DEFAULT_HOOKS,
-            Agent::Droid => &droid::DEFAULT_HOOKS,
-            Agent::GeminiCli => &gemini::DEFAULT_HOOKS,
-            Agent::Codex => &codex::DEFAULT_HOOKS,
-            Agent::CopilotPascal => &copilot::PASCAL_HOOKS,
-            Agent::CopilotCamel => &copilot::CAMEL_HOOKS,
-        };
-        hooks.iter().map(|s| (*s).to_owned()).collect()
-    }
-
-    /// The agent's own name of the event before a tool call.
-    pub fn pre_tool_event(self) -> &'static str {
-        match self {
-            Agent::GeminiCli => "BeforeTool",
-            Agent::CopilotCamel => "preToolUse",
-            Agent::ClaudeCode
-            | Agent::Cline
-            | Agent::QwenCode
-            | Agent::Droid
-            | Agent::Codex
-            | Agent::CopilotPascal => "PreToolUse",
-        }
-    }
-
-    /// The agent's own npm install, for those not in [`Clis`].
-    fn npm_cli(self) -> Option<&'static NpmCli> {
-        match self {
-            Agent::ClaudeCode | Agent::Cline => None,
-            Agent::QwenCode => Some(&install::QWEN_CODE),
-            Agent::Droid => Some(&install::DROID),
-            Agent::GeminiCli => Some(&install::GEMINI_CLI),
-            Agent::Codex => Some(&install::CODEX),
-            Agent::CopilotPascal | Agent::CopilotCamel => Some(&install::COPILOT),
-        }
-    }
-}
-
 /// The installed CLI of a run.
 enum Installed {
     /// Claude Code and Cline, installed together.
     Pair(&'static Clis),
-    /// One CLI of its own ([`NpmCli`]).
+    /// One CLI of its own ([`super::install::NpmCli`]).
     Single(PathBuf),
-}
-
-/// The directories of one run.
-#[derive(Debug, Clone)]
-pub(crate) struct RunPaths {
-    /// Everything of the run: settings, logs, the two below.
-    pub(crate) root: PathBuf,
-    /// The agent's `HOME`.
-    pub(crate) home: PathBuf,
-    /// The agent's working directory (the project).
-    pub(crate) work: PathBuf,
-}
-
-/// How to start an agent (inside the fake model's namespace).
-#[derive(Debug, Clone)]
-pub(crate) struct Launch {
-    pub(crate) program: PathBuf,
-    pub(crate) args: Vec<String>,
-    pub(crate) env: Vec<(String, String)>,
+    /// None: no real CLI speaks the dialect (refused by `AgentRun::new`).
+    None,
 }
 
 /// One agent run, built up then [`AgentRun::run`].
 #[derive(Debug)]
 pub struct AgentRun {
-    agent: Agent,
+    agent: Dialect,
     dir: TempDir,
     paths: RunPaths,
     fake_model: PathBuf,
@@ -139,12 +67,13 @@ pub struct AgentRun {
 }
 
 impl AgentRun {
-    /// A run of `agent` in a fresh directory, with its default hooks
+    /// A run of the real CLI speaking `agent` (see
+    /// [`has_real_cli`](super::has_real_cli)) in a fresh directory, with its default hooks
     /// running `gateway-shim` and the fake model binary at `fake_model`
     /// (`env!("CARGO_BIN_EXE_fake-model")` in this package's tests). Set
     /// the gateway with [`AgentRun::socket`] and the conversation with
     /// [`AgentRun::script`].
-    pub fn new(agent: Agent, fake_model: &Path) -> AgentRun {
+    pub fn new(agent: Dialect, fake_model: &Path) -> AgentRun {
         AgentRun::with_hook_program(agent, fake_model, &binaries().shim)
     }
 
@@ -152,7 +81,11 @@ impl AgentRun {
     /// the harness's `gateway-shim` (it gets the same arguments): for
     /// hookbench, which compares the shim with other hooks and brings its
     /// own release binaries.
-    pub fn with_hook_program(agent: Agent, fake_model: &Path, program: &Path) -> AgentRun {
+    pub fn with_hook_program(agent: Dialect, fake_model: &Path, program: &Path) -> AgentRun {
+        assert!(
+            cli(agent).is_some(),
+            "no real CLI under test speaks {agent:?}"
+        );
         let dir = tempfile::Builder::new()
             .prefix("hg-agent-")
             .tempdir_in("/tmp")
@@ -177,7 +110,10 @@ impl AgentRun {
             shim: program.to_path_buf(),
             prompt: "Run the scripted command.".to_owned(),
             script: Script::shell_then_text("true", "Done."),
-            hooks: agent.default_hooks(),
+            hooks: default_hooks(agent)
+                .iter()
+                .map(|s| (*s).to_owned())
+                .collect(),
             env: vec![(
                 "HOOKGATE_TIMEOUT_MS".to_owned(),
                 TEST_SHIM_TIMEOUT_MS.to_owned(),
@@ -214,7 +150,7 @@ impl AgentRun {
     /// reach (the agent stays offline by its settings, as without one).
     pub fn http_hooks(self, endpoint: &crate::http_hook::HttpEndpoint) -> Self {
         let route = match self.agent {
-            Agent::QwenCode => "qwen-code",
+            Dialect::QwenCode => "qwen-code",
             _ => "claude-code",
         };
         let mut run = self.env(crate::http_hook::TOKEN_VAR, &endpoint.token);
@@ -311,10 +247,11 @@ impl AgentRun {
     /// outlives its deadline.
     pub async fn run(self) -> AgentOutcome {
         // The install blocks (a minute, the first time): off the runtime.
-        let cli = self.agent.npm_cli();
+        let cli = cli(self.agent);
         let installed = tokio::task::spawn_blocking(move || match cli {
-            None => Installed::Pair(clis()),
-            Some(cli) => Installed::Single(npm_cli(cli)),
+            Some(Cli::Pair) => Installed::Pair(clis()),
+            Some(Cli::Single(cli)) => Installed::Single(npm_cli(cli)),
+            None => Installed::None,
         })
         .await
         .unwrap_or_else(|err| std::panic::resume_unwind(err.into_panic()));
@@ -338,9 +275,15 @@ impl AgentRun {
         } else {
             &self.hooks[..]
         };
-        let (paths, prompt, shim) = (&self.paths, &self.prompt, &self.shim);
+        let setup = Setup {
+            paths: &self.paths,
+            port,
+            prompt: &self.prompt,
+            hooks,
+            shim: &self.shim,
+        };
         let launch = match (self.agent, &installed) {
-            (Agent::ClaudeCode, Installed::Pair(clis)) => {
+            (Dialect::ClaudeCode, Installed::Pair(clis)) => {
                 let options = claude::Options {
                     which: self.claude,
                     ask_permissions: self.ask_permissions,
@@ -348,31 +291,22 @@ impl AgentRun {
                     http_url: self.http_url.clone(),
                     http_block: self.http_block,
                 };
-                claude::prepare(clis, options, paths, port, prompt, hooks, shim)
+                claude::prepare(clis, options, &setup)
             }
-            (Agent::Cline, Installed::Pair(clis)) => {
-                cline::prepare(clis, paths, port, prompt, hooks, shim)
+            (Dialect::ClineSdk, Installed::Pair(clis)) => cline::prepare(clis, &setup),
+            (Dialect::QwenCode, Installed::Single(program)) => {
+                qwen::prepare(program, &setup, self.http_url.as_deref())
             }
-            (Agent::QwenCode, Installed::Single(program)) => {
-                let http = self.http_url.as_deref();
-                qwen::prepare(program, paths, port, prompt, hooks, (shim, http))
+            (Dialect::Droid, Installed::Single(program)) => droid::prepare(program, &setup),
+            (Dialect::GeminiCli, Installed::Single(program)) => gemini::prepare(program, &setup),
+            (Dialect::Codex, Installed::Single(program)) => codex::prepare(program, &setup),
+            (Dialect::CopilotPascal, Installed::Single(program)) => {
+                copilot::prepare(program, &setup, Case::Pascal)
             }
-            (Agent::Droid, Installed::Single(program)) => {
-                droid::prepare(program, paths, port, prompt, hooks, shim)
+            (Dialect::CopilotCamel, Installed::Single(program)) => {
+                copilot::prepare(program, &setup, Case::Camel)
             }
-            (Agent::GeminiCli, Installed::Single(program)) => {
-                gemini::prepare(program, paths, port, prompt, hooks, shim)
-            }
-            (Agent::Codex, Installed::Single(program)) => {
-                codex::prepare(program, paths, port, prompt, hooks, shim)
-            }
-            (Agent::CopilotPascal, Installed::Single(program)) => {
-                copilot::prepare(program, paths, port, prompt, (hooks, Case::Pascal), shim)
-            }
-            (Agent::CopilotCamel, Installed::Single(program)) => {
-                copilot::prepare(program, paths, port, prompt, (hooks, Case::Camel), shim)
-            }
-            (agent, _) => panic!("{agent:?}: installed the wrong CLI (see Agent::npm_cli)"),
+            (agent, _) => panic!("{agent:?}: installed the wrong CLI (see agents::cli)"),
         }
         .expect("write the agent's configuration");
         if let Some(install) = self.installer {
@@ -447,25 +381,6 @@ impl AgentRun {
     }
 }
 
-/// What every agent gets: its own HOME, a plain terminal, a UTF-8 locale.
-fn base_env(paths: &RunPaths) -> Vec<(String, String)> {
-    let mut env = vec![
-        ("HOME".to_owned(), paths.home.display().to_string()),
-        ("TERM".to_owned(), "dumb".to_owned()),
-        ("LANG".to_owned(), "C.UTF-8".to_owned()),
-        ("SHELL".to_owned(), "/bin/bash".to_owned()),
-        (
-            "USER".to_owned(),
-            std::env::var("USER").unwrap_or_else(|_| "root".to_owned()),
-        ),
-    ];
-    // Node (Cline's launcher), timeout, ip and the shell tools.
-    if let Ok(path) = std::env::var("PATH") {
-        env.push(("PATH".to_owned(), path));
-    }
-    env
-}
-
 /// A port free now on 127.0.0.1. Inside a fresh network namespace any port
 /// is free; without one, another process could take it before the fake
 /// model binds it (the fake model then fails loudly).
@@ -474,31 +389,4 @@ fn free_port() -> u16 {
         .and_then(|listener| listener.local_addr())
         .map(|addr| addr.port())
         .expect("find a free port")
-}
-
-/// Claude Code-style hook groups running `gateway-shim` (no agent
-/// argument) for each of `hooks`: `{"<Event>": [{"matcher": <matcher>,
-/// "hooks": [{"type": "command", "command": "'<shim>'", "timeout":
-/// <timeout>}]}]}`, the timeout in the agent's own unit.
-pub(crate) fn hook_groups(
-    hooks: &[String],
-    shim: &Path,
-    matcher: &str,
-    timeout: u64,
-) -> serde_json::Map<String, serde_json::Value> {
-    let command = shell_quote(&shim.display().to_string());
-    hooks
-        .iter()
-        .map(|event| {
-            let group = serde_json::json!([{"matcher": matcher, "hooks": [
-                {"type": "command", "command": command, "timeout": timeout},
-            ]}]);
-            (event.clone(), group)
-        })
-        .collect()
-}
-
-/// `text` as one single-quoted shell word.
-pub(crate) fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
 }

@@ -106,14 +106,7 @@ pub(crate) fn message(step: &Step, shell: ShellTool, seq: u64, model: &str) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn data(event: &str) -> Value {
-        let line = event
-            .lines()
-            .find_map(|l| l.strip_prefix("data: "))
-            .expect("a data line");
-        serde_json::from_str(line).expect("JSON data")
-    }
+    use crate::fake_model::sse_data as data;
 
     #[test]
     fn a_tool_call_streams_its_input_as_one_json_delta() {

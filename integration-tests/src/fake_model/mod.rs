@@ -31,3 +31,14 @@ pub use server::{FakeModel, serve};
 
 /// The model name the fake server reports when a request names none.
 pub const MODEL: &str = "fake-model";
+
+/// The JSON of a server-sent event's `data:` line: each dialect's unit
+/// tests read their streamed events back with it.
+#[cfg(test)]
+pub(crate) fn sse_data(event: &str) -> serde_json::Value {
+    let line = event
+        .lines()
+        .find_map(|l| l.strip_prefix("data: "))
+        .expect("a data line");
+    serde_json::from_str(line).expect("JSON data")
+}

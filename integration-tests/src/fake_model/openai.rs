@@ -96,10 +96,7 @@ pub(crate) fn completion(step: &Step, shell: ShellTool, seq: u64, model: &str) -
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn data(event: &str) -> Value {
-        serde_json::from_str(event.trim().trim_start_matches("data: ")).expect("JSON data")
-    }
+    use crate::fake_model::sse_data as data;
 
     #[test]
     fn a_tool_call_streams_name_then_arguments() {

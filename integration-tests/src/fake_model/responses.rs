@@ -94,14 +94,7 @@ pub(crate) fn model_turns(body: &Value) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn data(event: &str) -> Value {
-        let line = event
-            .lines()
-            .find_map(|l| l.strip_prefix("data: "))
-            .expect("a data line");
-        serde_json::from_str(line).expect("JSON data")
-    }
+    use crate::fake_model::sse_data as data;
 
     #[test]
     fn a_tool_call_is_one_function_call_item() {

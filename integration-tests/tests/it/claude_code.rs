@@ -6,7 +6,9 @@ use hookgate_integration_tests::{decisions, payloads};
 use hookgate_proto::v1 as pb;
 use serde_json::{Value, json};
 
-use crate::support::{Dialect, answer, assert_claude_deny, claude_specific, str_at};
+use crate::support::{
+    Dialect, answer, assert_claude_deny, assert_claude_reply, claude_specific, str_at,
+};
 
 fn payload() -> String {
     payloads::fixture("claude-code", "PreToolUse.json")
@@ -76,18 +78,9 @@ async fn context_injection() {
     )
     .await;
     assert_canonical(&event, &payload);
-    assert_eq!(out.code, Some(0), "{out}");
-    let json = out.json();
-    let specific = claude_specific(&out, &json, "PreToolUse");
-    assert_eq!(
-        str_at(specific, "additionalContext"),
-        "Deployment target: staging.",
-        "{out}"
-    );
-    assert!(
-        specific.get("permissionDecision").is_none(),
-        "context alone must not decide the permission: {out}"
-    );
+    // Context alone must not decide the permission.
+    let context = Some("Deployment target: staging.");
+    assert_claude_reply(&out, "PreToolUse", None, context);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -6,8 +6,8 @@ use hookgate_proto::v1 as pb;
 use serde_json::json;
 
 use crate::support::{
-    Dialect, UnderTest, assert_claude_deny, assert_cline_cancel, assert_cline_refusal,
-    claude_specific, cline_json, gateway, str_at,
+    Dialect, UnderTest, assert_claude_allow, assert_claude_deny, assert_claude_reply,
+    assert_cline_cancel, assert_cline_refusal, cline_json, gateway, str_at,
 };
 
 const SHIMS: usize = 200;
@@ -51,38 +51,13 @@ fn assert_reply(i: usize, out: &ShimOutput) {
     match dialect_of(i) {
         // Codex's PreToolUse schema has the same deny, allow and context.
         Dialect::ClaudeCode | Dialect::Codex if odd => assert_claude_deny(out, "PreToolUse", &deny),
-        Dialect::ClaudeCode | Dialect::Codex => {
-            assert_eq!(out.code, Some(0), "shim {i}: {out}");
-            let json = out.json();
-            let specific = claude_specific(out, &json, "PreToolUse");
-            assert_eq!(
-                str_at(specific, "permissionDecision"),
-                "allow",
-                "shim {i}: {out}"
-            );
-            assert_eq!(
-                str_at(specific, "additionalContext"),
-                allow,
-                "shim {i}: {out}"
-            );
-        }
+        Dialect::ClaudeCode | Dialect::Codex => assert_claude_allow(out, "PreToolUse", &allow),
         // Claude Code's replies, without PreToolUse context (a loss there).
         Dialect::QwenCode | Dialect::Droid if odd => {
             assert_claude_deny(out, "PreToolUse", &deny);
         }
         Dialect::QwenCode | Dialect::Droid => {
-            assert_eq!(out.code, Some(0), "shim {i}: {out}");
-            let json = out.json();
-            let specific = claude_specific(out, &json, "PreToolUse");
-            assert_eq!(
-                str_at(specific, "permissionDecision"),
-                "allow",
-                "shim {i}: {out}"
-            );
-            assert!(
-                specific.get("additionalContext").is_none(),
-                "shim {i}: {out}"
-            );
+            assert_claude_reply(out, "PreToolUse", Some("allow"), None);
         }
         Dialect::Cursor => {
             assert_eq!(out.code, Some(0), "shim {i}: {out}");

@@ -210,18 +210,36 @@ pub(crate) fn claude_specific<'a>(out: &ShimOutput, json: &'a Value, event: &str
     specific
 }
 
-/// A Claude Code deny of a tool call: either form Claude Code obeys —
-/// `permissionDecision: "deny"` JSON with exit 0, or exit 2 with the reason
-/// on stderr and nothing on stdout.
-/// A Claude Code allow carrying exactly `context`.
-pub(crate) fn assert_claude_allow(out: &ShimOutput, event: &str, context: &str) {
+/// A Claude Code reply to `event` with exit 0 whose `permissionDecision`
+/// and `additionalContext` are `permission` and `context` (`None`: absent).
+pub(crate) fn assert_claude_reply(
+    out: &ShimOutput,
+    event: &str,
+    permission: Option<&str>,
+    context: Option<&str>,
+) {
     assert_eq!(out.code, Some(0), "{out}");
     let json = out.json();
     let specific = claude_specific(out, &json, event);
-    assert_eq!(str_at(specific, "permissionDecision"), "allow", "{out}");
-    assert_eq!(str_at(specific, "additionalContext"), context, "{out}");
+    for (key, expected) in [
+        ("permissionDecision", permission),
+        ("additionalContext", context),
+    ] {
+        match expected {
+            Some(value) => assert_eq!(str_at(specific, key), value, "{key}: {out}"),
+            None => assert!(specific.get(key).is_none(), "no {key} expected: {out}"),
+        }
+    }
 }
 
+/// A Claude Code allow carrying exactly `context`.
+pub(crate) fn assert_claude_allow(out: &ShimOutput, event: &str, context: &str) {
+    assert_claude_reply(out, event, Some("allow"), Some(context));
+}
+
+/// A Claude Code deny of a tool call: either form Claude Code obeys —
+/// `permissionDecision: "deny"` JSON with exit 0, or exit 2 with the reason
+/// on stderr and nothing on stdout.
 pub(crate) fn assert_claude_deny(out: &ShimOutput, event: &str, reason: &str) {
     match out.code {
         Some(0) => {

@@ -7,15 +7,14 @@
 //! Every assertion is on what the agent did: marker files, the model's
 //! requests, how many there were.
 
-use hookgate_integration_tests::agents::{Agent, AgentOutcome, AgentRun, ClaudeCode};
+use hookgate_adapters::Dialect;
+use hookgate_integration_tests::agents::{AgentOutcome, AgentRun, ClaudeCode};
+use hookgate_integration_tests::decisions;
 use hookgate_integration_tests::fake_model::{Script, Step};
-use hookgate_integration_tests::{
-    SubscriberEntry, TestGateway, TestSubscriber, config_toml, decisions,
-};
 use hookgate_proto::v1::{EventKind, HookEvent};
 
-use crate::scenario::Marker;
-use crate::support::run;
+use crate::scenario::{Gated, Marker, only_on};
+use crate::support::{of_kind, run};
 
 /// Every event a plain headless run fires, `PostToolBatch` included.
 const ALL_HOOKS: [&str; 7] = [
@@ -29,18 +28,14 @@ const ALL_HOOKS: [&str; 7] = [
 ];
 
 fn claude(which: ClaudeCode) -> AgentRun {
-    run(Agent::ClaudeCode).claude_code(which).hooks(&ALL_HOOKS)
+    run(Dialect::ClaudeCode)
+        .claude_code(which)
+        .hooks(&ALL_HOOKS)
 }
 
 /// Does the event's own payload mention `needle`?
 fn mentions(event: &HookEvent, needle: &str) -> bool {
     event.raw_json.contains(needle)
-}
-
-async fn gateway_with(policy: &TestSubscriber, extra_toml: &str) -> TestGateway {
-    let mut toml = config_toml(&[SubscriberEntry::decide("policy", &policy.endpoint())]);
-    toml.push_str(extra_toml);
-    TestGateway::start(&toml).await
 }
 
 fn model_calls(outcome: &AgentOutcome) -> usize {
@@ -56,7 +51,7 @@ async fn deny_everything_mentioning_the_command(which: ClaudeCode) {
     let marker = Marker::in_work(&run, "mention-marker");
     let command = marker.touch();
     let needle = command.clone();
-    let policy = TestSubscriber::respond(move |event| {
+    let gated = Gated::deciding(move |event| {
         if mentions(event, &needle) {
             decisions::deny(REASON)
         } else {
@@ -64,16 +59,11 @@ async fn deny_everything_mentioning_the_command(which: ClaudeCode) {
         }
     })
     .await;
-    let gateway = gateway_with(&policy, "").await;
 
-    let outcome = run
-        .socket(gateway.socket())
-        .script(Script::shell_then_text(&command, "Understood."))
-        .run()
-        .await;
+    let outcome = gated.shell_then_text(run, &command, "Understood.").await;
 
     marker.assert_not_ran(&outcome, "the denied command ran");
-    let batch = policy
+    let batch = (gated.policy)
         .events()
         .into_iter()
         .filter(|e| e.native_event == "PostToolBatch")
@@ -110,21 +100,13 @@ async fn a_note_on_every_event(which: ClaudeCode) {
     let run = claude(which);
     let marker = Marker::in_work(&run, "note-marker");
     let command = marker.touch();
-    let policy = TestSubscriber::respond(|_| decisions::context(NOTE)).await;
-    let gateway = gateway_with(&policy, "").await;
+    let gated = Gated::deciding(|_| decisions::context(NOTE)).await;
 
-    let outcome = run
-        .socket(gateway.socket())
-        .script(Script::shell_then_text(&command, "Done."))
-        .run()
-        .await;
+    let outcome = gated.shell_then_text(run, &command, "Done.").await;
 
     marker.assert_ran(&outcome, "a note must not block anything");
-    let stops = policy
-        .events()
-        .into_iter()
-        .filter(|e| e.kind() == EventKind::Stop)
-        .count();
+    let events = gated.policy.events();
+    let stops = of_kind(&events, EventKind::Stop).len();
     assert_eq!(
         (model_calls(&outcome), stops),
         (2, 1),
@@ -159,13 +141,12 @@ async fn a_skill_shell_command_is_blocked_by_the_guard_newest() {
             "---\ndescription: make a marker\n---\nContext: !`echo skill > skillmarker.txt`\n\nSay done.\n",
         );
     let marker = Marker::in_work(&run, "skillmarker.txt");
-    let policy = TestSubscriber::respond(|_| decisions::neutral()).await;
     let guard = "\n[[subscriber]]\nname = \"guard\"\nbuiltin = \"guard\"\nevents = [\"pre_tool_use\"]\n\
                  [[subscriber.rules]]\nshell = 'skillmarker'\nreason = \"HG-GUARD-SKILL\"\n";
-    let gateway = gateway_with(&policy, guard).await;
+    let gated = Gated::deciding_with(|_| decisions::neutral(), guard).await;
 
     let outcome = run
-        .socket(gateway.socket())
+        .socket(gated.socket())
         .prompt("/mk")
         .script(Script {
             turns: vec![Step::Text {
@@ -177,7 +158,7 @@ async fn a_skill_shell_command_is_blocked_by_the_guard_newest() {
         .await;
 
     marker.assert_not_ran(&outcome, "the guard must block the skill's shell command");
-    let skill = policy
+    let skill = (gated.policy)
         .events()
         .into_iter()
         .find(|e| e.native_event == "PreSkillShellCommand")
@@ -199,21 +180,10 @@ async fn a_bad_rewrite_does_not_cancel_the_deny() {
     let run = claude(ClaudeCode::Oldest);
     let marker = Marker::in_work(&run, "bad-rewrite-marker");
     let command = marker.touch();
-    let policy = TestSubscriber::respond(|event| {
-        if event.kind() == EventKind::PreToolUse {
-            decisions::deny_with_bad_rewrite("HG-BAD-REWRITE-DENY")
-        } else {
-            decisions::neutral()
-        }
-    })
-    .await;
-    let gateway = gateway_with(&policy, "").await;
+    let deny = decisions::deny_with_bad_rewrite("HG-BAD-REWRITE-DENY");
+    let gated = Gated::deciding(only_on(EventKind::PreToolUse, deny)).await;
 
-    let outcome = run
-        .socket(gateway.socket())
-        .script(Script::shell_then_text(&command, "Understood."))
-        .run()
-        .await;
+    let outcome = gated.shell_then_text(run, &command, "Understood.").await;
 
     marker.assert_not_ran(&outcome, "the deny must survive its bad rewrite");
     assert!(

@@ -5,13 +5,22 @@
 //! model); a halt is Cline's `cancel`, which aborts the whole task (no
 //! further model request; `run_result.finishReason` is `"aborted"`).
 
-use hookgate_integration_tests::agents::{Agent, AgentOutcome};
+use hookgate_adapters::Dialect;
+use hookgate_integration_tests::agents::AgentOutcome;
 use hookgate_integration_tests::decisions;
+use hookgate_integration_tests::fake_model::RecordedRequest;
 use hookgate_proto::v1::EventKind;
 use serde_json::{Value, json};
 
+use crate::flows::{Conformance, ContextPoints};
 use crate::scenario::{Gated, GatewayDown, Marker, ShimFail, only_on};
 use crate::support::{run, the_shell_call};
+
+/// Cline's tool results are OpenAI `tool` messages.
+const CLINE: Conformance = Conformance {
+    agent: Dialect::ClineSdk,
+    tool_texts: RecordedRequest::openai_tool_messages,
+};
 
 /// `run_result.finishReason` of the `--json` output.
 fn finish_reason(outcome: &AgentOutcome) -> String {
@@ -51,7 +60,7 @@ fn assert_completed_after_the_tool(outcome: &AgentOutcome) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_denied_command_does_not_run_the_model_reads_why_and_the_task_goes_on() {
     const REASON: &str = "HG-CLINE-DENY: policy forbids this";
-    let run = run(Agent::Cline);
+    let run = run(Dialect::ClineSdk);
     let marker = Marker::in_work(&run, "denied-marker");
     let command = marker.touch();
     let gated = Gated::deciding(only_on(EventKind::PreToolUse, decisions::deny(REASON))).await;
@@ -71,7 +80,7 @@ async fn a_denied_command_does_not_run_the_model_reads_why_and_the_task_goes_on(
 /// A halt is Cline's `cancel`: the task ends at the tool call.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_halt_stops_the_task_at_the_tool() {
-    let run = run(Agent::Cline);
+    let run = run(Dialect::ClineSdk);
     let marker = Marker::in_work(&run, "halted-marker");
     let command = marker.touch();
     let gated = Gated::deciding(only_on(
@@ -88,59 +97,28 @@ async fn a_halt_stops_the_task_at_the_tool() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_allowed_command_runs_and_observers_see_its_output() {
-    let run = run(Agent::Cline);
-    let marker = Marker::in_work(&run, "allowed-marker");
-    let output = "HG-CLINE-OUTPUT-73";
-    let command = format!("{} && echo {output}", marker.touch());
-    let observed = Gated::deciding_and_observed(
-        only_on(EventKind::PreToolUse, decisions::allow()),
-        decisions::deny("observers cannot decide"),
-    )
-    .await;
-
-    let outcome = observed.gated.shell_then_text(run, &command, "Done.").await;
-
-    marker.assert_ran(&outcome, "the allowed command did not run");
-    the_shell_call(&observed.gated.policy.events(), &command);
-    assert_completed_after_the_tool(&outcome);
-    let results = outcome.model_calls()[1].openai_tool_messages();
-    assert!(
-        results.len() == 1 && results[0].contains(output),
-        "{results:?}\n{outcome}"
-    );
-    observed.assert_saw_output(&command, output).await;
+    let ran = CLINE
+        .allow_runs_and_the_model_reads_the_output("HG-CLINE-OUTPUT-73")
+        .await;
+    assert_completed_after_the_tool(&ran.outcome);
 }
 
+/// Cline delivers the context of both tool hooks in the request after
+/// the tool.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn context_from_subscribers_reaches_the_model() {
-    const BEFORE_TOOL: &str = "HG-CLINE-CONTEXT-PRE-TOOL";
-    const AFTER_TOOL: &str = "HG-CLINE-CONTEXT-POST-TOOL";
-    let run = run(Agent::Cline);
-    let marker = Marker::in_work(&run, "context-marker");
-    let command = marker.touch();
-    let gated = Gated::deciding(|event| match event.kind() {
-        EventKind::PreToolUse => decisions::context(BEFORE_TOOL),
-        EventKind::PostToolUse => decisions::context(AFTER_TOOL),
-        _ => decisions::neutral(),
-    })
-    .await;
-
-    let outcome = gated.shell_then_text(run, &command, "Done.").await;
-
-    marker.assert_ran(&outcome, "the command did not run");
-    let calls = outcome.model_calls();
-    assert_eq!(calls.len(), 2, "{outcome}");
-    for context in [BEFORE_TOOL, AFTER_TOOL] {
-        assert!(
-            !calls[0].mentions(context) && calls[1].mentions(context),
-            "{context} belongs to the request after the tool\n{outcome}"
-        );
-    }
+    let points = ContextPoints {
+        first_request: &[],
+        after_tool: &[EventKind::PreToolUse, EventKind::PostToolUse],
+    };
+    CLINE
+        .context_reaches_the_model_at("HG-CLINE", &points)
+        .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rewritten_command_is_the_one_that_runs() {
-    let run = run(Agent::Cline);
+    let run = run(Dialect::ClineSdk);
     let original = Marker::in_work(&run, "original-marker");
     let rewritten = Marker::in_work(&run, "rewritten-marker");
     let command = original.touch();
@@ -158,17 +136,13 @@ async fn a_rewritten_command_is_the_one_that_runs() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_the_gateway_down_the_agent_proceeds_by_default() {
-    let down = GatewayDown::run(Agent::Cline, "fail-open-marker", ShimFail::Default).await;
-
-    down.marker
-        .assert_ran(&down.outcome, "fail-open must let the command run");
+    let down = CLINE.gateway_down_fails_open().await;
     assert_eq!(down.outcome.model_calls().len(), 2, "{}", down.outcome);
-    down.assert_fell_back_once();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_the_gateway_down_fail_closed_blocks_the_command() {
-    let down = GatewayDown::run(Agent::Cline, "fail-closed-marker", ShimFail::Closed).await;
+    let down = GatewayDown::run(Dialect::ClineSdk, "fail-closed-marker", ShimFail::Closed).await;
 
     down.marker
         .assert_not_ran(&down.outcome, "fail-closed must block the command");

@@ -7,17 +7,14 @@
 //! Codex keeps going after a blocked tool call: the block reaches the
 //! model as the `function_call_output` of the next request.
 
-use hookgate_integration_tests::agents::Agent;
+use hookgate_adapters::Dialect;
 use hookgate_integration_tests::fake_model::RecordedRequest;
 
-use crate::scenario::Conformance;
-
-const AGENT: &str = "codex";
+use crate::flows::Conformance;
 
 /// Codex's tool results are `function_call_output` items.
 const CODEX: Conformance = Conformance {
-    agent: Agent::Codex,
-    agent_name: AGENT,
+    agent: Dialect::Codex,
     tool_texts: RecordedRequest::responses_tool_outputs,
 };
 

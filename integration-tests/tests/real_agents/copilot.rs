@@ -12,22 +12,18 @@
 //! postToolUse appended to the tool's result — in both dialects from a
 //! top-level `additionalContext` (Claude Code's nested one is ignored).
 
-use hookgate_integration_tests::agents::Agent;
+use hookgate_adapters::Dialect;
 use hookgate_integration_tests::fake_model::RecordedRequest;
 
-use crate::scenario::Conformance;
-
-const AGENT: &str = "copilot";
+use crate::flows::Conformance;
 
 const PASCAL: Conformance = Conformance {
-    agent: Agent::CopilotPascal,
-    agent_name: AGENT,
+    agent: Dialect::CopilotPascal,
     tool_texts: RecordedRequest::openai_tool_messages,
 };
 
 const CAMEL: Conformance = Conformance {
-    agent: Agent::CopilotCamel,
-    agent_name: AGENT,
+    agent: Dialect::CopilotCamel,
     tool_texts: RecordedRequest::openai_tool_messages,
 };
 

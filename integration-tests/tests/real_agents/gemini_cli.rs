@@ -8,21 +8,18 @@
 //! Gemini keeps going after a blocked tool call: the block reaches the
 //! model as the `functionResponse` of the next request.
 
-use hookgate_integration_tests::agents::Agent;
-use hookgate_integration_tests::fake_model::RecordedRequest;
-
+use hookgate_adapters::Dialect;
 use hookgate_integration_tests::decisions;
+use hookgate_integration_tests::fake_model::RecordedRequest;
 use hookgate_proto::v1::{Decision, EventKind};
 
-use crate::scenario::{Conformance, Gated, Marker, only_on};
+use crate::flows::Conformance;
+use crate::scenario::{Gated, Marker, only_on};
 use crate::support::run;
-
-const AGENT: &str = "gemini-cli";
 
 /// Gemini's tool results are `functionResponse` parts.
 const GEMINI: Conformance = Conformance {
-    agent: Agent::GeminiCli,
-    agent_name: AGENT,
+    agent: Dialect::GeminiCli,
     tool_texts: RecordedRequest::gemini_function_responses,
 };
 
@@ -84,7 +81,7 @@ async fn an_ask_blocks_the_command_headless() {
 /// there, with no model request after the tool call.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_halt_before_the_tool_ends_the_run() {
-    let run = run(Agent::GeminiCli);
+    let run = run(Dialect::GeminiCli);
     let marker = Marker::in_work(&run, "halted-marker");
     let halt = Decision {
         halt: true,
@@ -101,5 +98,5 @@ async fn a_halt_before_the_tool_ends_the_run() {
         1,
         "the run ended at the halt\n{outcome}"
     );
-    gated.assert_status_names(AGENT).await;
+    gated.assert_status_names(GEMINI.agent).await;
 }

@@ -7,7 +7,8 @@
 //! marker file), what the model read next, and that every event came in
 //! over HTTP (counted, nothing refused).
 
-use hookgate_integration_tests::agents::{Agent, AgentOutcome, AgentRun, ClaudeCode};
+use hookgate_adapters::Dialect;
+use hookgate_integration_tests::agents::{AgentOutcome, AgentRun, ClaudeCode};
 use hookgate_integration_tests::fake_model::{AnthropicToolResult, Script};
 use hookgate_integration_tests::http_hook::{HTTP_SECTION, HttpEndpoint};
 use hookgate_integration_tests::{
@@ -105,7 +106,7 @@ impl HttpGated {
 }
 
 fn claude(which: ClaudeCode) -> AgentRun {
-    run(Agent::ClaudeCode).claude_code(which)
+    run(Dialect::ClaudeCode).claude_code(which)
 }
 
 fn final_turn_tool_results(outcome: &AgentOutcome) -> Vec<AnthropicToolResult> {
@@ -240,7 +241,7 @@ async fn with_the_gateway_down_only_on_failure_block_blocks() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn qwen_code_over_http_gets_a_guard_deny_and_an_allow() {
     let gated = HttpGated::start(neutral).await;
-    let qwen = run(Agent::QwenCode);
+    let qwen = run(Dialect::QwenCode);
     let denied = Marker::in_work(&qwen, DENIED);
     let outcome = gated.shell_then_text(qwen, &denied.touch()).await;
     denied.assert_not_ran(&outcome, "the denied command ran");
@@ -254,7 +255,7 @@ async fn qwen_code_over_http_gets_a_guard_deny_and_an_allow() {
     gated.assert_all_over_http(&outcome, "qwen-code", 2).await;
 
     let gated = HttpGated::start(neutral).await;
-    let qwen = run(Agent::QwenCode);
+    let qwen = run(Dialect::QwenCode);
     let allowed = Marker::in_work(&qwen, "hg-http-allowed");
     let outcome = gated.shell_then_text(qwen, &allowed.touch()).await;
     allowed.assert_ran(&outcome, "the allowed command did not run");

@@ -6,7 +6,8 @@
 use std::path::Path;
 use std::process::Command;
 
-use hookgate_integration_tests::agents::{Agent, AgentRun, ClaudeCode};
+use hookgate_adapters::Dialect;
+use hookgate_integration_tests::agents::{AgentRun, ClaudeCode};
 use hookgate_integration_tests::binaries::binaries;
 use hookgate_integration_tests::fake_model::Script;
 
@@ -81,7 +82,7 @@ async fn installed_agent_is_guarded(run: AgentRun) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_installed_claude_code_is_guarded_by_an_autostarted_gateway() {
-    let run = run(Agent::ClaudeCode).installed_hooks(|home| install(home, "claude-code"));
+    let run = run(Dialect::ClaudeCode).installed_hooks(|home| install(home, "claude-code"));
     installed_agent_is_guarded(run).await;
 }
 
@@ -89,7 +90,7 @@ async fn an_installed_claude_code_is_guarded_by_an_autostarted_gateway() {
 /// including the events only it has (PreSkillShellCommand, ...).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_installed_newest_claude_code_is_guarded_by_an_autostarted_gateway() {
-    let run = run(Agent::ClaudeCode)
+    let run = run(Dialect::ClaudeCode)
         .claude_code(ClaudeCode::Newest)
         .installed_hooks(|home| install(home, "claude-code"));
     installed_agent_is_guarded(run).await;
@@ -97,27 +98,27 @@ async fn an_installed_newest_claude_code_is_guarded_by_an_autostarted_gateway() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_installed_qwen_code_is_guarded_by_an_autostarted_gateway() {
-    let run = run(Agent::QwenCode).installed_hooks(|home| install(home, "qwen-code"));
+    let run = run(Dialect::QwenCode).installed_hooks(|home| install(home, "qwen-code"));
     installed_agent_is_guarded(run).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_installed_droid_is_guarded_by_an_autostarted_gateway() {
-    let run = run(Agent::Droid).installed_hooks(|home| install(home, "droid"));
+    let run = run(Dialect::Droid).installed_hooks(|home| install(home, "droid"));
     installed_agent_is_guarded(run).await;
 }
 
 /// User scope: `~/Documents/Cline/Hooks/`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_installed_cline_is_guarded_by_an_autostarted_gateway() {
-    let run = run(Agent::Cline).installed_hooks(|home| install(home, "cline"));
+    let run = run(Dialect::ClineSdk).installed_hooks(|home| install(home, "cline"));
     installed_agent_is_guarded(run).await;
 }
 
 /// Project scope: `.clinerules/hooks/` in the working directory.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_project_installed_cline_is_guarded_by_an_autostarted_gateway() {
-    let run = run(Agent::Cline)
+    let run = run(Dialect::ClineSdk)
         .installed_hooks(|home| install_in(home, "cline", &["--scope", "project"]));
     installed_agent_is_guarded(run).await;
 }
@@ -126,7 +127,7 @@ async fn a_project_installed_cline_is_guarded_by_an_autostarted_gateway() {
 /// telemetry off) by install.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_installed_gemini_cli_is_guarded_by_an_autostarted_gateway() {
-    let run = run(Agent::GeminiCli).installed_hooks(|home| install(home, "gemini-cli"));
+    let run = run(Dialect::GeminiCli).installed_hooks(|home| install(home, "gemini-cli"));
     installed_agent_is_guarded(run).await;
 }
 
@@ -135,7 +136,7 @@ async fn an_installed_gemini_cli_is_guarded_by_an_autostarted_gateway() {
 /// would read no hooks at all.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_installed_codex_is_guarded_by_an_autostarted_gateway() {
-    let run = run(Agent::Codex).installed_hooks(|home| install(home, "codex"));
+    let run = run(Dialect::Codex).installed_hooks(|home| install(home, "codex"));
     installed_agent_is_guarded(run).await;
 }
 
@@ -143,6 +144,6 @@ async fn an_installed_codex_is_guarded_by_an_autostarted_gateway() {
 /// command names its event for the shim.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_installed_copilot_is_guarded_by_an_autostarted_gateway() {
-    let run = run(Agent::CopilotCamel).installed_hooks(|home| install(home, "copilot"));
+    let run = run(Dialect::CopilotCamel).installed_hooks(|home| install(home, "copilot"));
     installed_agent_is_guarded(run).await;
 }

@@ -28,6 +28,7 @@ mod codex;
 mod conformance;
 mod copilot;
 mod droid;
+mod flows;
 mod gemini_cli;
 mod http_hooks;
 mod installed;

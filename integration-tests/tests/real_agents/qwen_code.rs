@@ -6,17 +6,14 @@
 //! Qwen keeps going after a blocked tool call: the block reaches the model
 //! as the tool message of the next request.
 
-use hookgate_integration_tests::agents::Agent;
+use hookgate_adapters::Dialect;
 use hookgate_integration_tests::fake_model::RecordedRequest;
 
-use crate::scenario::Conformance;
-
-const AGENT: &str = "qwen-code";
+use crate::flows::Conformance;
 
 /// Qwen's tool results are `role: "tool"` chat messages.
 const QWEN: Conformance = Conformance {
-    agent: Agent::QwenCode,
-    agent_name: AGENT,
+    agent: Dialect::QwenCode,
     tool_texts: RecordedRequest::openai_tool_messages,
 };
 

@@ -7,7 +7,8 @@ use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use hookgate_integration_tests::agents::{Agent, AgentRun};
+use hookgate_adapters::Dialect;
+use hookgate_integration_tests::agents::AgentRun;
 use hookgate_integration_tests::{SubscriberEntry, TestGateway, TestSubscriber, config_toml};
 use hookgate_proto::v1::{EventKind, HookEvent, ToolClass};
 
@@ -16,7 +17,7 @@ use hookgate_proto::v1::{EventKind, HookEvent, ToolClass};
 pub(crate) const EVENTUALLY: Duration = Duration::from_secs(15);
 
 /// A run of `agent` against this package's fake model.
-pub(crate) fn run(agent: Agent) -> AgentRun {
+pub(crate) fn run(agent: Dialect) -> AgentRun {
     AgentRun::new(agent, Path::new(env!("CARGO_BIN_EXE_fake-model")))
 }
 

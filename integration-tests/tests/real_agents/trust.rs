@@ -5,7 +5,8 @@
 //! used to answer it neutrally, so `cat .env > leaked.txt` ran. With the
 //! embedded default config the guard must see the command and deny it.
 
-use hookgate_integration_tests::agents::{Agent, ClaudeCode};
+use hookgate_adapters::Dialect;
+use hookgate_integration_tests::agents::ClaudeCode;
 use hookgate_integration_tests::fake_model::{LONE_SURROGATE, Script};
 use hookgate_integration_tests::{TestGateway, default_config, private_dir};
 
@@ -13,7 +14,7 @@ use crate::scenario::Marker;
 use crate::support::run;
 
 async fn a_lone_surrogate_does_not_get_past_the_guard(which: ClaudeCode) {
-    let run = run(Agent::ClaudeCode)
+    let run = run(Dialect::ClaudeCode)
         .claude_code(which)
         .hooks(&["PreToolUse"])
         .work_file(".env", "API_TOKEN=hg-secret-that-must-stay\n");

@@ -20,7 +20,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context as _, bail};
-use hookgate_integration_tests::agents::{Agent, AgentRun, ClaudeCode};
+use hookgate_adapters::Dialect;
+use hookgate_integration_tests::agents::{AgentRun, ClaudeCode};
 use hookgate_integration_tests::fake_model::{Script, Step};
 use hookgate_integration_tests::http_hook::HttpEndpoint;
 use tokio::runtime::Runtime;
@@ -154,7 +155,7 @@ async fn one_run(
         Hook::Bash => bash_hook,
         Hook::None | Hook::Shim | Hook::Http => &artifacts.shim,
     };
-    let run = AgentRun::with_hook_program(Agent::ClaudeCode, &artifacts.fake_model, program)
+    let run = AgentRun::with_hook_program(Dialect::ClaudeCode, &artifacts.fake_model, program)
         .claude_code(CLAUDE)
         .socket(gateway.socket())
         .env("HOOKGATE_FAIL", "closed");

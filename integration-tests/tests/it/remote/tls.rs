@@ -37,6 +37,17 @@ struct Client<'a> {
     token_file: &'a Path,
 }
 
+impl<'a> Client<'a> {
+    /// The right CA and client certificate of `pki`, and `token_file`.
+    fn trusted(pki: &'a Pki, token_file: &'a Path) -> Client<'a> {
+        Client {
+            ca: &pki.ca,
+            cert: Some((&pki.client_cert, &pki.client_key)),
+            token_file,
+        }
+    }
+}
+
 /// The gateway config: one decide subscriber `policy` at `endpoint`
 /// (`https://127.0.0.1:PORT`, its certificate is for `localhost`), failing
 /// closed, its breaker off (every call is tried), and `extra` after it.
@@ -77,11 +88,8 @@ async fn an_mtls_subscriber_with_a_token_answers_and_learns_who_called() {
     let dir = tempfile::tempdir().expect("tempdir");
     let pki = Pki::new(dir.path());
     let subscriber = central_policy(&pki, Arc::new(Mutex::new(vec![TOKEN.into()]))).await;
-    let client = Client {
-        ca: &pki.ca,
-        cert: Some((&pki.client_cert, &pki.client_key)),
-        token_file: &write_token(dir.path(), TOKEN),
-    };
+    let token_file = write_token(dir.path(), TOKEN);
+    let client = Client::trusted(&pki, &token_file);
     let identity = "\n[identity]\norigin = \"it-fleet\"\nlabels = { team = \"qa\" }\n";
     let config = config(&subscriber.endpoint(), &client, identity);
     // Debug level: even there no secret may show.
@@ -149,11 +157,7 @@ async fn a_wrong_ca_a_missing_certificate_or_a_wrong_token_is_refused() {
         ),
         (
             "wrong token",
-            Client {
-                ca: &pki.ca,
-                cert,
-                token_file: &wrong,
-            },
+            Client::trusted(&pki, &wrong),
             "status",
             "answered with a gRPC error status: Unauthenticated",
         ),
@@ -190,11 +194,8 @@ async fn a_rotated_token_file_is_used_without_a_reload() {
     let pki = Pki::new(dir.path());
     let tokens = Arc::new(Mutex::new(vec!["tok-old".to_owned()]));
     let subscriber = central_policy(&pki, Arc::clone(&tokens)).await;
-    let client = Client {
-        ca: &pki.ca,
-        cert: Some((&pki.client_cert, &pki.client_key)),
-        token_file: &write_token(dir.path(), "tok-old"),
-    };
+    let token_file = write_token(dir.path(), "tok-old");
+    let client = Client::trusted(&pki, &token_file);
     let gateway = TestGateway::start(&config(&subscriber.endpoint(), &client, "")).await;
     assert_eq!(deny_reason(&call(&gateway).await), POLICY_SAYS_NO);
 
@@ -235,11 +236,8 @@ async fn a_reload_sends_the_new_identity_and_refuses_an_unusable_ca_file() {
     let dir = tempfile::tempdir().expect("tempdir");
     let pki = Pki::new(dir.path());
     let subscriber = central_policy(&pki, Arc::new(Mutex::new(vec![TOKEN.into()]))).await;
-    let client = Client {
-        ca: &pki.ca,
-        cert: Some((&pki.client_cert, &pki.client_key)),
-        token_file: &write_token(dir.path(), TOKEN),
-    };
+    let token_file = write_token(dir.path(), TOKEN);
+    let client = Client::trusted(&pki, &token_file);
     let endpoint = subscriber.endpoint();
     let identity = |origin: &str| format!("\n[identity]\norigin = \"{origin}\"\n");
     let gateway = TestGateway::start(&config(&endpoint, &client, &identity("first"))).await;

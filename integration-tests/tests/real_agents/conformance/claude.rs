@@ -2,11 +2,11 @@
 //! PostToolUseFailure and a slash command's PreSkillShellCommand included)
 //! × the parts it could be asked, for each pinned version.
 
-use hookgate_adapters::{Capabilities, Dialect};
-use hookgate_integration_tests::agents::{Agent, ClaudeCode};
+use hookgate_adapters::Dialect;
+use hookgate_integration_tests::agents::ClaudeCode;
 use serde_json::json;
 
-use super::matrix::{AgentUnderTest, Limit, Scenario, Setup, fixture_capabilities};
+use super::matrix::{AgentUnderTest, Limit, Scenario, Setup};
 use super::meaning::{Part, Phase};
 use crate::support::run;
 
@@ -127,17 +127,16 @@ fn limits(which: ClaudeCode) -> Vec<Limit> {
         .collect()
 }
 
-fn capabilities(event: &str) -> Capabilities {
-    fixture_capabilities(Dialect::ClaudeCode, "claude-code", event)
-}
-
 pub(super) fn agent(which: ClaudeCode) -> AgentUnderTest {
     AgentUnderTest {
+        dialect: Dialect::ClaudeCode,
+        fixtures: "claude-code",
         label: format!("Claude Code {}", which.version()),
         scenarios: scenarios(),
-        new_run: Box::new(move || run(Agent::ClaudeCode).claude_code(which).hooks(&HOOKS)),
+        new_run: Some(Box::new(move || {
+            run(Dialect::ClaudeCode).claude_code(which).hooks(&HOOKS)
+        })),
         rewrite_input: |command| json!({"command": command, "description": "rewritten by policy"}),
-        capabilities,
         limits: limits(which),
     }
 }

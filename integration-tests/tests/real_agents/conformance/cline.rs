@@ -1,14 +1,12 @@
 //! The Cline CLI's table: the SDK tool hooks (the only ones it waits for;
 //! the lifecycle hooks run detached) × the parts they could be asked.
 
-use hookgate_adapters::{Capabilities, Dialect};
-use hookgate_integration_tests::agents::Agent;
+use hookgate_adapters::Dialect;
 use hookgate_integration_tests::agents::install::CLINE_VERSION;
 use serde_json::json;
 
-use super::matrix::{AgentUnderTest, Scenario, Setup, fixture_capabilities};
+use super::matrix::{AgentUnderTest, Scenario, Setup};
 use super::meaning::{Part, Phase};
-use crate::support::run;
 
 fn scenarios() -> Vec<Scenario> {
     let pre = Part::PRE_TOOL.map(|part| Scenario {
@@ -28,17 +26,14 @@ fn scenarios() -> Vec<Scenario> {
     pre.into_iter().chain(post).collect()
 }
 
-fn capabilities(event: &str) -> Capabilities {
-    fixture_capabilities(Dialect::ClineSdk, "cline", event)
-}
-
 pub(super) fn agent() -> AgentUnderTest {
     AgentUnderTest {
+        dialect: Dialect::ClineSdk,
+        fixtures: "cline",
         label: format!("Cline CLI {CLINE_VERSION}"),
         scenarios: scenarios(),
-        new_run: Box::new(|| run(Agent::Cline)),
+        new_run: None,
         rewrite_input: |command| json!({"commands": [command]}),
-        capabilities,
         limits: Vec::new(),
     }
 }

@@ -1,14 +1,12 @@
 //! Codex's table: its shell tool's (`Bash`) PreToolUse and PostToolUse, and Stop of `codex exec`.
 
-use hookgate_adapters::{Capabilities, Dialect};
-use hookgate_integration_tests::agents::Agent;
+use hookgate_adapters::Dialect;
 use hookgate_integration_tests::agents::install::CODEX;
 use serde_json::json;
 
-use super::matrix::{AgentUnderTest, Limit, fixture_capabilities};
+use super::matrix::{AgentUnderTest, Limit};
 use super::meaning::Part;
 use super::tool_table::{ToolEvents, scenarios};
-use crate::support::run;
 
 const EVENTS: ToolEvents = ToolEvents {
     pre: "PreToolUse",
@@ -25,17 +23,14 @@ fn limits() -> Vec<Limit> {
     )]
 }
 
-fn capabilities(event: &str) -> Capabilities {
-    fixture_capabilities(Dialect::Codex, "codex", event)
-}
-
 pub(super) fn agent() -> AgentUnderTest {
     AgentUnderTest {
+        dialect: Dialect::Codex,
+        fixtures: "codex",
         label: format!("Codex {}", CODEX.version),
         scenarios: scenarios(EVENTS),
-        new_run: Box::new(|| run(Agent::Codex)),
+        new_run: None,
         rewrite_input: |command| json!({"command": command}),
-        capabilities,
         limits: limits(),
     }
 }

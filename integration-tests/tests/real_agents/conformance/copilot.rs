@@ -2,15 +2,13 @@
 //! event names picks the payloads and the replies): the `bash` tool's
 //! pre- and post-tool events and the stop, PascalCase or camelCase.
 
-use hookgate_adapters::{Capabilities, Dialect};
-use hookgate_integration_tests::agents::Agent;
+use hookgate_adapters::Dialect;
 use hookgate_integration_tests::agents::install::COPILOT;
 use serde_json::json;
 
-use super::matrix::{AgentUnderTest, Limit, fixture_capabilities};
+use super::matrix::{AgentUnderTest, Limit};
 use super::meaning::Part;
 use super::tool_table::{ToolEvents, scenarios};
-use crate::support::run;
 
 /// A config dialect of Copilot CLI.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,10 +33,18 @@ impl Case {
         }
     }
 
-    fn agent(self) -> Agent {
+    fn dialect(self) -> Dialect {
         match self {
-            Case::Pascal => Agent::CopilotPascal,
-            Case::Camel => Agent::CopilotCamel,
+            Case::Pascal => Dialect::CopilotPascal,
+            Case::Camel => Dialect::CopilotCamel,
+        }
+    }
+
+    /// Its sample payloads' directory under `adapters/test_data/`.
+    fn fixtures(self) -> &'static str {
+        match self {
+            Case::Pascal => "copilot",
+            Case::Camel => "copilot-camel",
         }
     }
 
@@ -68,24 +74,14 @@ fn limits(case: Case) -> Vec<Limit> {
     ]
 }
 
-fn pascal_capabilities(event: &str) -> Capabilities {
-    fixture_capabilities(Dialect::CopilotPascal, "copilot", event)
-}
-
-fn camel_capabilities(event: &str) -> Capabilities {
-    fixture_capabilities(Dialect::CopilotCamel, "copilot-camel", event)
-}
-
 pub(super) fn agent(case: Case) -> AgentUnderTest {
     AgentUnderTest {
         label: format!("Copilot CLI {} ({} hooks)", COPILOT.version, case.name()),
+        dialect: case.dialect(),
+        fixtures: case.fixtures(),
         scenarios: scenarios(case.events()),
-        new_run: Box::new(move || run(case.agent())),
+        new_run: None,
         rewrite_input: |command| json!({"command": command, "description": "rewritten by policy", "mode": "sync"}),
-        capabilities: match case {
-            Case::Pascal => pascal_capabilities,
-            Case::Camel => camel_capabilities,
-        },
         limits: limits(case),
     }
 }

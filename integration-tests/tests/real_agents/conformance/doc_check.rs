@@ -69,7 +69,7 @@ fn check(agent: &AgentUnderTest, doc: &str) -> Vec<String> {
             ));
             continue;
         };
-        let now = expressed(scenario.phase, row.part, (agent.capabilities)(&row.event));
+        let now = expressed(scenario.phase, row.part, agent.capabilities(&row.event));
         if now != row.expressed {
             problems.push(format!(
                 "{}: {} {} is rendered {:?} now, the matrix measured {:?}; rerun the suite",
@@ -84,7 +84,7 @@ fn check(agent: &AgentUnderTest, doc: &str) -> Vec<String> {
     let mut events: Vec<&str> = agent.scenarios.iter().map(|s| s.event).collect();
     events.dedup();
     for event in events {
-        for part in advertised((agent.capabilities)(event)) {
+        for part in advertised(agent.capabilities(event)) {
             let observed = rows.iter().any(|row| {
                 row.event == event
                     && row.part == part

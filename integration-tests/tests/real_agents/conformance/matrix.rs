@@ -49,17 +49,48 @@ pub(crate) type Limit = (&'static str, Part, &'static str);
 pub(crate) struct AgentUnderTest {
     /// The section title in docs/conformance.md (`Claude Code 2.1.197`).
     pub(crate) label: String,
+    /// The dialect the CLI speaks: which CLI runs, which adapter reads it.
+    pub(crate) dialect: Dialect,
+    /// Its sample payloads: `adapters/test_data/<fixtures>/<event>.json`.
+    pub(crate) fixtures: &'static str,
     pub(crate) scenarios: Vec<Scenario>,
-    /// A fresh run of this version with every event it fires hooked.
-    pub(crate) new_run: Box<dyn Fn() -> AgentRun + Send + Sync>,
+    /// A fresh run of this version with every event it fires hooked, when
+    /// that is not a plain run of the dialect's CLI.
+    pub(crate) new_run: Option<Box<dyn Fn() -> AgentRun + Send + Sync>>,
     /// A tool input, in the agent's shape, that runs `command`.
     pub(crate) rewrite_input: fn(&str) -> serde_json::Value,
-    /// The adapter's capabilities for a native event (from its fixture).
-    pub(crate) capabilities: fn(&str) -> Capabilities,
     pub(crate) limits: Vec<Limit>,
 }
 
 impl AgentUnderTest {
+    /// A fresh run of this version.
+    fn new_run(&self) -> AgentRun {
+        match &self.new_run {
+            Some(new_run) => new_run(),
+            None => crate::support::run(self.dialect),
+        }
+    }
+
+    /// The adapter's capabilities for `event`, parsed as this dialect
+    /// from its sample payload `adapters/test_data/<fixtures>/<event>.json`
+    /// (with `event` as the shim's argument would name it: Copilot's
+    /// camelCase payloads do not).
+    pub(crate) fn capabilities(&self, event: &str) -> Capabilities {
+        let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!(
+            "../adapters/test_data/{}/{event}.json",
+            self.fixtures
+        ));
+        let payload =
+            std::fs::read(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
+        let detected = Detected {
+            dialect: self.dialect,
+            native_event: Some(event.to_owned()),
+        };
+        hookgate_adapters::parse_detected(&detected, &payload)
+            .unwrap_or_else(|err| panic!("{}: {err}", path.display()))
+            .capabilities
+    }
+
     fn limit(&self, scenario: &Scenario) -> Option<&'static str> {
         self.limits
             .iter()
@@ -73,22 +104,6 @@ impl AgentUnderTest {
             .iter()
             .find(|s| s.event == event && s.part == part)
     }
-}
-
-/// The adapter's capabilities for `event`, parsed as `dialect` from its
-/// sample payload `adapters/test_data/<dir>/<event>.json` (with `event` as
-/// the shim's argument would name it: Copilot's camelCase payloads do not).
-pub(crate) fn fixture_capabilities(dialect: Dialect, dir: &str, event: &str) -> Capabilities {
-    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("../adapters/test_data/{dir}/{event}.json"));
-    let payload = std::fs::read(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
-    let detected = Detected {
-        dialect,
-        native_event: Some(event.to_owned()),
-    };
-    hookgate_adapters::parse_detected(&detected, &payload)
-        .unwrap_or_else(|err| panic!("{}: {err}", path.display()))
-        .capabilities
 }
 
 /// What one scenario did.
@@ -167,7 +182,7 @@ fn decision(part: Part, token: &str, rewrite: serde_json::Value) -> Decision {
 /// Runs `scenario` on `agent` and judges it.
 pub(crate) async fn run(agent: &AgentUnderTest, scenario: &Scenario) -> Row {
     let token = format!("HG-{}-{:?}", scenario.event, scenario.part).to_uppercase();
-    let mut run = (agent.new_run)();
+    let mut run = agent.new_run();
     let marker = run.work().join("action-marker");
     let rewritten = run.work().join("rewritten-marker");
     let shell = |ran| Baseline { ran, calls: 2 };
@@ -211,7 +226,7 @@ pub(crate) async fn run(agent: &AgentUnderTest, scenario: &Scenario) -> Row {
         }
     };
     let run = run.script(script);
-    let caps = (agent.capabilities)(scenario.event);
+    let caps = agent.capabilities(scenario.event);
     let how = expressed(scenario.phase, scenario.part, caps);
     let expect = expect(scenario.phase, scenario.part, how, neutral);
 

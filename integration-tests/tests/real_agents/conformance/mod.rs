@@ -9,7 +9,8 @@
 //! - [`matrix`]: one scenario run and the markdown it becomes;
 //! - [`claude`], [`cline`], [`qwen`], [`droid`], [`gemini`], [`codex`],
 //!   [`copilot`]: each agent's table and runner. A new agent is one more
-//!   such module and one more entry in [`agents`];
+//!   such module and one more arm in [`versions`] (the compiler points to
+//!   it: the match is over the adapters' `Dialect`);
 //! - [`tool_table`]: the table of the agents hooked on a shell tool's pre-
 //!   and post-tool events and a stop;
 //! - [`doc_check`]: docs/conformance.md agrees with `render`'s capability
@@ -30,24 +31,52 @@ mod tool_table;
 use std::path::PathBuf;
 
 use futures_util::future::join_all;
-use hookgate_integration_tests::agents::ClaudeCode;
+use hookgate_adapters::Dialect;
+use hookgate_integration_tests::agents::{ClaudeCode, has_real_cli};
 
 use matrix::{AgentUnderTest, Row};
 
-/// Every agent version under test, in the order docs/conformance.md lists
-/// them.
+/// Every agent version under test, in the adapters' order of dialects
+/// (the order docs/conformance.md lists them).
 pub(crate) fn agents() -> Vec<AgentUnderTest> {
-    vec![
-        claude::agent(ClaudeCode::Oldest),
-        claude::agent(ClaudeCode::Newest),
-        cline::agent(),
-        qwen::agent(),
-        droid::agent(),
-        gemini::agent(),
-        codex::agent(),
-        copilot::agent(copilot::Case::Pascal),
-        copilot::agent(copilot::Case::Camel),
-    ]
+    Dialect::ALL.into_iter().flat_map(versions).collect()
+}
+
+/// The versions under test of the CLI speaking `dialect`: none for a
+/// dialect no real CLI speaks ([`has_real_cli`]).
+fn versions(dialect: Dialect) -> Vec<AgentUnderTest> {
+    match dialect {
+        Dialect::ClaudeCode => vec![
+            claude::agent(ClaudeCode::Oldest),
+            claude::agent(ClaudeCode::Newest),
+        ],
+        Dialect::ClineSdk => vec![cline::agent()],
+        Dialect::QwenCode => vec![qwen::agent()],
+        Dialect::Droid => vec![droid::agent()],
+        Dialect::GeminiCli => vec![gemini::agent()],
+        Dialect::Codex => vec![codex::agent()],
+        Dialect::CopilotPascal => vec![copilot::agent(copilot::Case::Pascal)],
+        Dialect::CopilotCamel => vec![copilot::agent(copilot::Case::Camel)],
+        Dialect::Cursor | Dialect::ClineLegacy => Vec::new(),
+    }
+}
+
+/// Every dialect a real CLI under test speaks has a table, and each table
+/// runs the CLI of its own dialect: a new agent cannot be left out.
+#[test]
+fn every_dialect_with_a_real_cli_has_a_table() {
+    for dialect in Dialect::ALL {
+        let versions = versions(dialect);
+        assert_eq!(
+            has_real_cli(dialect),
+            !versions.is_empty(),
+            "{dialect:?}: a real CLI without a table, or a table without one"
+        );
+        for version in &versions {
+            assert_eq!(version.dialect, dialect, "{}", version.label);
+            assert!(!version.scenarios.is_empty(), "{}", version.label);
+        }
+    }
 }
 
 /// docs/conformance.md in this checkout.

@@ -1,14 +1,12 @@
 //! Qwen Code's table: its shell tool `run_shell_command`'s PreToolUse and PostToolUse, and Stop (SessionEnd does not fire in `-p`).
 
-use hookgate_adapters::{Capabilities, Dialect};
-use hookgate_integration_tests::agents::Agent;
+use hookgate_adapters::Dialect;
 use hookgate_integration_tests::agents::install::QWEN_CODE;
 use serde_json::json;
 
-use super::matrix::{AgentUnderTest, Limit, fixture_capabilities};
+use super::matrix::{AgentUnderTest, Limit};
 use super::meaning::Part;
 use super::tool_table::{ToolEvents, scenarios};
-use crate::support::run;
 
 const EVENTS: ToolEvents = ToolEvents {
     pre: "PreToolUse",
@@ -44,17 +42,14 @@ fn limits() -> Vec<Limit> {
     ]
 }
 
-fn capabilities(event: &str) -> Capabilities {
-    fixture_capabilities(Dialect::QwenCode, "qwen-code", event)
-}
-
 pub(super) fn agent() -> AgentUnderTest {
     AgentUnderTest {
+        dialect: Dialect::QwenCode,
+        fixtures: "qwen-code",
         label: format!("Qwen Code {}", QWEN_CODE.version),
         scenarios: scenarios(EVENTS),
-        new_run: Box::new(|| run(Agent::QwenCode)),
+        new_run: None,
         rewrite_input: |command| json!({"command": command, "description": "rewritten by policy", "is_background": false}),
-        capabilities,
         limits: limits(),
     }
 }
