@@ -133,22 +133,11 @@ async fn shell_corpus_on_every_agents_shell_tools() {
         let [verdict, reason, command] = row.as_slice() else {
             panic!("bad row {row:?}");
         };
-        let shapes = [
-            (Dialect::ClaudeCode, payloads::claude_bash(command)),
-            (Dialect::Cursor, payloads::cursor_shell(command)),
-            (Dialect::Cursor, payloads::cursor_pre_tool_use(command)),
-            (Dialect::ClineSdk, payloads::cline_sdk_command(command)),
-            (
-                Dialect::ClineLegacy,
-                payloads::cline_legacy_command(command),
-            ),
-            (Dialect::QwenCode, payloads::qwen_shell(command)),
-            (Dialect::Droid, payloads::droid_execute(command)),
-            (Dialect::GeminiCli, payloads::gemini_shell(command)),
-            (Dialect::Codex, payloads::codex_bash(command)),
-            (Dialect::CopilotPascal, payloads::copilot_bash(command)),
-            (Dialect::CopilotCamel, payloads::copilot_camel_bash(command)),
-        ];
+        // Every dialect's shell call, and Cursor's other shape of it.
+        let shapes = Dialect::ALL
+            .into_iter()
+            .map(|dialect| (dialect, dialect.shell_payload(command)))
+            .chain([(Dialect::Cursor, payloads::cursor_pre_tool_use(command))]);
         for (dialect, payload) in shapes {
             failures.extend(expect(&gateway, dialect, command, &payload, verdict, reason).await);
         }

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use hookgate_adapters::Agent;
 use hookgate_integration_tests::binaries::binaries;
 
 /// `gateway doctor` for the users these tests install for.
@@ -181,17 +182,10 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-const ALL: [&str; 8] = [
-    "claude-code",
-    "cursor",
-    "cline",
-    "qwen-code",
-    "droid",
-    "gemini-cli",
-    "codex",
-    "copilot",
-];
-
+/// Every agent, by the name `--agent` takes.
+fn every_agent() -> Vec<&'static str> {
+    Agent::ALL.iter().map(|agent| agent.as_str()).collect()
+}
 /// Hand-written configs: their own layout, key order and hooks.
 fn write_originals(user: &User) {
     user.write(
@@ -232,26 +226,34 @@ fn install_twice_changes_nothing_and_uninstall_restores_every_file() {
     write_originals(&user);
     let original = user.files();
 
-    let out = user.install(&ALL);
+    let out = user.install(&every_agent());
     let once = user.files();
     assert_ne!(once, original, "{}", text(&out.stdout));
-    user.install(&ALL);
+    user.install(&every_agent());
     assert_eq!(user.files(), once, "a second install changed files");
 
     // Every config runs the copied shim by its absolute path, with the
     // socket pinned.
     let shim = user.home().join(".local/bin/gateway-shim");
     let pinned = format!("HOOKGATE_SOCKET='{}'", user.socket().display());
-    for path in [
-        ".claude/settings.json",
-        ".cursor/hooks.json",
-        ".qwen/settings.json",
-        ".factory/hooks.json",
-        "Documents/Cline/Hooks/PostToolUse",
-        ".gemini/settings.json",
-        ".codex/hooks.json",
-        ".copilot/hooks/hookgate.json",
-    ] {
+    // One config per agent, where each agent reads it.
+    let configs = [
+        (Agent::ClaudeCode, ".claude/settings.json"),
+        (Agent::Cursor, ".cursor/hooks.json"),
+        (Agent::QwenCode, ".qwen/settings.json"),
+        (Agent::Droid, ".factory/hooks.json"),
+        (Agent::Cline, "Documents/Cline/Hooks/PostToolUse"),
+        (Agent::GeminiCli, ".gemini/settings.json"),
+        (Agent::Codex, ".codex/hooks.json"),
+        (Agent::Copilot, ".copilot/hooks/hookgate.json"),
+    ];
+    for agent in Agent::ALL {
+        assert!(
+            configs.iter().any(|(a, _)| *a == agent),
+            "{agent:?} has no config file in this test"
+        );
+    }
+    for (_, path) in configs {
         let config = std::fs::read_to_string(user.home().join(path)).unwrap();
         assert!(
             config.contains(&format!("'{}'", shim.display())),
