@@ -2,6 +2,11 @@
 //! probes, `systemctl` for install), waited for within a limit: a command
 //! that hangs must not hang the one who ran it.
 
+#![allow(
+    clippy::disallowed_methods,
+    reason = "a CLI command with one user waiting: no hook is answered on its runtime"
+)]
+
 use std::process::{Child, ExitStatus};
 use std::time::{Duration, Instant};
 

@@ -4,26 +4,12 @@
 #[macro_use]
 mod out;
 
-#[allow(
-    clippy::disallowed_methods,
-    reason = "a CLI command with one user waiting: no hook is answered on its runtime"
-)]
+// `audit_command`, `child`, `doctor` and `install` may block on files and
+// processes (each allows it at its top): CLI commands with one user waiting.
 mod audit_command;
-#[allow(
-    clippy::disallowed_methods,
-    reason = "a CLI command with one user waiting: no hook is answered on its runtime"
-)]
 mod child;
 mod cli;
-#[allow(
-    clippy::disallowed_methods,
-    reason = "a CLI command with one user waiting: no hook is answered on its runtime"
-)]
 mod doctor;
-#[allow(
-    clippy::disallowed_methods,
-    reason = "a CLI command with one user waiting: no hook is answered on its runtime"
-)]
 mod install;
 mod manual;
 mod reload_command;
