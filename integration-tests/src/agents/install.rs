@@ -281,8 +281,10 @@ fn installed(marker: &Path, pin: &Pin) -> bool {
     std::fs::read_to_string(marker).is_ok_and(|text| text.trim() == pin.spec())
 }
 
-/// `$HOOKGATE_AGENT_CLIS_DIR`, else `<target>/agent-clis` (the test binary
-/// is `<target>/<profile>/deps/<name>-<hash>`).
+/// `$HOOKGATE_AGENT_CLIS_DIR`, else `<target>/agent-clis`: the cargo
+/// target dir is the first directory above this binary that holds cargo's
+/// `CACHEDIR.TAG` (a test binary is `<target>/<profile>/deps/<name>-<hash>`,
+/// hookbench `<target>/<profile>/hookbench`).
 fn cache_root() -> Result<PathBuf, String> {
     if let Some(dir) = std::env::var_os(DIR_ENV).filter(|dir| !dir.is_empty()) {
         return Ok(PathBuf::from(dir));
@@ -290,12 +292,11 @@ fn cache_root() -> Result<PathBuf, String> {
     let exe = std::env::current_exe().map_err(|err| format!("current_exe: {err}"))?;
     let target = exe
         .ancestors()
-        .find(|dir| dir.file_name().is_some_and(|name| name == "deps"))
-        .and_then(Path::parent)
-        .and_then(Path::parent)
+        .skip(1)
+        .find(|dir| dir.join("CACHEDIR.TAG").is_file())
         .ok_or_else(|| {
             format!(
-                "cannot find the cargo target dir above {}; set {DIR_ENV}",
+                "cannot find the cargo target dir (holding CACHEDIR.TAG) above {}; set {DIR_ENV}",
                 exe.display()
             )
         })?;
