@@ -242,9 +242,10 @@ impl Case {
 }
 
 /// Every agent's doctor probe (a pre-tool call of its shell tool) with
-/// the arguments `gateway install` writes, plus payloads whose agent only
-/// detection can tell (no argument): Cursor beside Claude Code's variable,
-/// and Cline's extension hooks.
+/// the agent's name as argument, and the probe's event after it where the
+/// payload names none (Copilot's camelCase hooks), plus payloads whose
+/// agent only detection can tell (no argument): Cursor beside Claude
+/// Code's variable, and Cline's extension hooks.
 pub fn agents() -> Vec<Case> {
     let mut cases: Vec<Case> = Agent::ALL
         .into_iter()
