@@ -76,20 +76,24 @@ fn guard_rule(at: &Locator<'_>, rule: RawRule, key: &str) -> Result<Rule, Config
     ];
     for (name, owner, span) in modifiers {
         if let Some(span) = span
-            && owner != kind
+            && owner != kind.name()
         {
             return Err(at.error(
                 span,
                 field(name),
-                format!("`{name}` belongs to a `{owner}` rule, not a `{kind}` rule"),
+                format!(
+                    "`{name}` belongs to a `{owner}` rule, not a `{}` rule",
+                    kind.name()
+                ),
             ));
         }
     }
     if rule.reason.get_ref().trim().is_empty() {
         return Err(at.error(rule.reason.span(), field("reason"), "must not be empty"));
     }
+    let matcher = matcher(at, &rule, kind, key)?;
     Ok(Rule {
-        matcher: matcher(at, &rule, kind, key)?,
+        matcher,
         action: match rule.action.map(Spanned::into_inner) {
             None | Some(RawAction::Deny) => Action::Deny,
             Some(RawAction::Ask) => Action::Ask,
@@ -102,30 +106,64 @@ fn span<T>(value: &Option<Spanned<T>>) -> Option<Range<usize>> {
     value.as_ref().map(Spanned::span)
 }
 
+/// A rule's one kind, with the value of its key.
+#[derive(Clone, Copy)]
+enum Kind<'r> {
+    Regex(Target, &'r Spanned<String>),
+    Command(&'r Spanned<Vec<String>>),
+    Path(&'r Spanned<String>),
+    Fetch(&'r Spanned<Vec<String>>),
+}
+
+impl Kind<'_> {
+    /// Its key in the config.
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Regex(target, _) => target.as_str(),
+            Kind::Command(_) => "command",
+            Kind::Path(_) => "path",
+            Kind::Fetch(_) => "fetch",
+        }
+    }
+
+    fn span(self) -> Range<usize> {
+        match self {
+            Kind::Regex(_, value) | Kind::Path(value) => value.span(),
+            Kind::Command(list) | Kind::Fetch(list) => list.span(),
+        }
+    }
+}
+
 /// The rule's one kind: the key it matches on.
-fn kind_of(at: &Locator<'_>, rule: &RawRule, key: &str) -> Result<&'static str, ConfigError> {
-    let kinds: [(&str, Option<Range<usize>>); 6] = [
-        ("shell", span(&rule.shell)),
-        ("file_path", span(&rule.file_path)),
-        ("mcp_tool", span(&rule.mcp_tool)),
-        ("command", span(&rule.command)),
-        ("path", span(&rule.path)),
-        ("fetch", span(&rule.fetch)),
+fn kind_of<'r>(at: &Locator<'_>, rule: &'r RawRule, key: &str) -> Result<Kind<'r>, ConfigError> {
+    let kinds = [
+        rule.shell.as_ref().map(|v| Kind::Regex(Target::Shell, v)),
+        rule.file_path
+            .as_ref()
+            .map(|v| Kind::Regex(Target::FilePath, v)),
+        rule.mcp_tool
+            .as_ref()
+            .map(|v| Kind::Regex(Target::McpTool, v)),
+        rule.command.as_ref().map(Kind::Command),
+        rule.path.as_ref().map(Kind::Path),
+        rule.fetch.as_ref().map(Kind::Fetch),
     ];
-    let mut present = kinds.into_iter().filter_map(|(k, s)| s.map(|s| (k, s)));
-    let Some((kind, _)) = present.next() else {
+    let mut present = kinds.into_iter().flatten();
+    let Some(kind) = present.next() else {
         return Err(at.error(
             rule.reason.span(),
             key,
             format!("a rule needs one of {KINDS}"),
         ));
     };
-    if let Some((other, span)) = present.next() {
+    if let Some(other) = present.next() {
         return Err(at.error(
-            span,
-            format!("{key}.{other}"),
+            other.span(),
+            format!("{key}.{}", other.name()),
             format!(
-                "a rule has exactly one kind (here `{kind}`); write a second rule for `{other}`"
+                "a rule has exactly one kind (here `{}`); write a second rule for `{}`",
+                kind.name(),
+                other.name()
             ),
         ));
     }
@@ -137,7 +175,7 @@ fn kind_of(at: &Locator<'_>, rule: &RawRule, key: &str) -> Result<&'static str, 
 fn matcher(
     at: &Locator<'_>,
     rule: &RawRule,
-    kind: &str,
+    kind: Kind<'_>,
     key: &str,
 ) -> Result<Matcher, ConfigError> {
     let field = |name: &str| format!("{key}.{name}");
@@ -145,18 +183,10 @@ fn matcher(
     let optional = |value: &Option<Spanned<String>>, name: &str| {
         value.as_ref().map(|v| regex(v, name)).transpose()
     };
-    // Unreachable: `kind` is a key the rule has.
-    let needs = |message: String| at.error(rule.reason.span(), key, message);
-    let target = |target: Target, value: &Option<Spanned<String>>| match value {
-        Some(value) => Ok(Matcher::Regex(target, regex(value, target.as_str())?)),
-        None => Err(needs(format!("a rule needs one of {KINDS}"))),
-    };
     Ok(match kind {
-        "shell" => target(Target::Shell, &rule.shell)?,
-        "file_path" => target(Target::FilePath, &rule.file_path)?,
-        "mcp_tool" => target(Target::McpTool, &rule.mcp_tool)?,
-        "command" => Matcher::Command(CommandRule {
-            names: names(at, rule.command.as_ref(), &field("command"))?,
+        Kind::Regex(target, value) => Matcher::Regex(target, regex(value, target.as_str())?),
+        Kind::Command(command) => Matcher::Command(CommandRule {
+            names: names(at, Some(command), &field("command"))?,
             subcommands: match &rule.subcommand {
                 None => Vec::new(),
                 Some(list) => names(at, Some(list), &field("subcommand"))?,
@@ -164,11 +194,8 @@ fn matcher(
             flags: flags(at, rule.flags.as_ref(), &field("flags"))?,
             operand: optional(&rule.operand, "operand")?,
         }),
-        "path" => Matcher::Path(PathRule {
-            pattern: match &rule.path {
-                Some(value) => regex(value, "path")?,
-                None => return Err(needs("a path rule needs `path`".to_owned())),
-            },
+        Kind::Path(path) => Matcher::Path(PathRule {
+            pattern: regex(path, "path")?,
             unless: optional(&rule.unless, "unless")?,
             access: match rule.access.as_ref().map(Spanned::get_ref) {
                 None | Some(RawAccess::Any) => Access::Any,
@@ -176,11 +203,11 @@ fn matcher(
                 Some(RawAccess::Write) => Access::Write,
             },
         }),
-        _ => {
-            let fetchers = names(at, rule.fetch.as_ref(), &field("fetch"))?;
+        Kind::Fetch(fetch) => {
+            let fetchers = names(at, Some(fetch), &field("fetch"))?;
             let Some(into) = &rule.into else {
                 return Err(at.error(
-                    span(&rule.fetch).unwrap_or(rule.reason.span()),
+                    fetch.span(),
                     field("into"),
                     "a `fetch` rule needs `into`: the interpreters (`sh`, `python*`, ...)",
                 ));
