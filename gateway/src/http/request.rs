@@ -24,6 +24,10 @@ use crate::warnings::{self, Warning};
 const BUSY_MESSAGE: &str = "hookgate blocked this: the gateway is too busy to decide now (fail-closed); \
      `gateway status` counts it under `http refused`";
 
+/// Told when a fail-closed hook call is blocked because its payload was
+/// over the limit, unreadable or late.
+const UNREAD_MESSAGE: &str = "hookgate blocked this: the hook payload was over the size limit or did not arrive in full in time (fail-closed); `gateway status` counts it under `http refused`";
+
 /// Where a request goes.
 #[derive(Debug, PartialEq, Eq)]
 struct Route {
@@ -70,9 +74,11 @@ async fn evaluate(
 ) -> Response<Full<Bytes>> {
     let Some(length) = content_length(&req).filter(|len| *len <= MAX_STDIN) else {
         shared.metrics.http_refused(HttpRefusal::Oversize);
-        return plain(
+        return unread(
+            route,
             StatusCode::PAYLOAD_TOO_LARGE,
             "hookgate: the body needs a Content-Length of at most the hook payload limit",
+            UNREAD_MESSAGE,
         );
     };
     let Some(reservation) = shared.budget.try_reserve_request(length) else {
@@ -85,7 +91,7 @@ async fn evaluate(
         );
         return busy(route, None);
     };
-    let body = match read_body(shared, req, length).await {
+    let body = match read_body(shared, route, req, length).await {
         Ok(body) => body,
         Err(refused) => return refused,
     };
@@ -119,6 +125,7 @@ async fn evaluate(
 /// The body, at most `length` bytes, within the read deadline.
 async fn read_body(
     shared: &Admission,
+    route: &Route,
     req: hyper::Request<Incoming>,
     length: usize,
 ) -> Result<Bytes, Response<Full<Bytes>>> {
@@ -128,18 +135,44 @@ async fn read_body(
         Ok(Err(err)) => {
             shared.metrics.http_refused(HttpRefusal::Oversize);
             tracing::debug!(error = %err, "HTTP hook body unreadable");
-            Err(plain(
+            Err(unread(
+                route,
                 StatusCode::BAD_REQUEST,
                 "hookgate: the body could not be read in full",
+                UNREAD_MESSAGE,
             ))
         }
         Err(_elapsed) => {
             shared.metrics.http_refused(HttpRefusal::ReadTimeout);
-            Err(plain(
+            Err(unread(
+                route,
                 StatusCode::REQUEST_TIMEOUT,
                 "hookgate: the body did not arrive in time",
+                UNREAD_MESSAGE,
             ))
         }
+    }
+}
+
+/// A hook call whose payload could not be had. Fail-open: an error
+/// status, which agents read as a non-blocking hook error. Fail-closed:
+/// the blocking fallback, since an error status would let the call
+/// through (a payload over the limit must not be a way past the guard).
+fn unread(
+    route: &Route,
+    status: StatusCode,
+    text: &'static str,
+    message: &str,
+) -> Response<Full<Bytes>> {
+    match route.fail {
+        FailMode::Open => plain(status, text),
+        FailMode::Closed => reply(adapters::http_fallback(
+            route.agent,
+            None,
+            route.event.as_deref(),
+            FailMode::Closed,
+            message,
+        )),
     }
 }
 
@@ -246,6 +279,68 @@ mod tests {
         Option<&'a str>,
         Result<Route, StatusCode>,
     );
+
+    /// A payload that could not be had: fail-open keeps the error status
+    /// (a non-blocking error); fail-closed blocks, with or without the
+    /// event in the route.
+    #[test]
+    fn an_unread_payload_blocks_when_fail_closed() {
+        let route = |agent, event: Option<&str>, fail| Route {
+            agent,
+            event: event.map(str::to_owned),
+            fail,
+        };
+        let open = unread(
+            &route(Agent::ClaudeCode, None, FailMode::Open),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too large",
+            UNREAD_MESSAGE,
+        );
+        assert_eq!(open.status(), StatusCode::PAYLOAD_TOO_LARGE);
+        for (agent, event, field, value) in [
+            (
+                Agent::ClaudeCode,
+                Some("PreToolUse"),
+                "/hookSpecificOutput/permissionDecision",
+                "deny",
+            ),
+            (
+                Agent::QwenCode,
+                Some("PreToolUse"),
+                "/hookSpecificOutput/permissionDecision",
+                "deny",
+            ),
+            (Agent::ClaudeCode, None, "/decision", "block"),
+        ] {
+            let closed = unread(
+                &route(agent, event, FailMode::Closed),
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too large",
+                UNREAD_MESSAGE,
+            );
+            assert_eq!(closed.status(), StatusCode::OK, "{agent:?} {event:?}");
+            let body: &[u8] = &futures_body(closed);
+            let json: serde_json::Value = serde_json::from_slice(body).unwrap();
+            assert_eq!(
+                json.pointer(field),
+                Some(&value.into()),
+                "{agent:?} {event:?}: {json}"
+            );
+        }
+    }
+
+    /// The whole body of a `Full` response.
+    fn futures_body(response: Response<Full<Bytes>>) -> Bytes {
+        use http_body_util::BodyExt as _;
+        let collected = response.into_body().collect();
+        let waker = std::task::Waker::noop();
+        let mut cx = std::task::Context::from_waker(waker);
+        let mut collected = std::pin::pin!(collected);
+        match collected.as_mut().poll(&mut cx) {
+            std::task::Poll::Ready(Ok(body)) => body.to_bytes(),
+            other => panic!("a Full body is ready at once: {other:?}"),
+        }
+    }
 
     #[test]
     fn routes() {
