@@ -28,6 +28,10 @@ const BUSY_MESSAGE: &str = "hookgate blocked this: the gateway is too busy to de
 /// over the limit, unreadable or late.
 const UNREAD_MESSAGE: &str = "hookgate blocked this: the hook payload was over the size limit or did not arrive in full in time (fail-closed); `gateway status` counts it under `http refused`";
 
+/// Told when a fail-closed hook call is blocked because it carried no
+/// valid token.
+const TOKEN_MESSAGE: &str = "hookgate blocked this: the HTTP hook's token is missing or not the gateway's (fail-closed); run `gateway install --transport http` again or check with `gateway doctor`";
+
 /// Where a request goes.
 #[derive(Debug, PartialEq, Eq)]
 struct Route {
@@ -41,18 +45,24 @@ pub(super) async fn answer(
     token: &Token,
     req: hyper::Request<Incoming>,
 ) -> Response<Full<Bytes>> {
+    let routed = route(req.method(), req.uri().path(), req.uri().query());
     if let Err(reason) = authorize(token, &req) {
         shared.metrics.http_refused(reason);
-        let mut response = plain(
+        // A stale or missing token must not turn a fail-closed hook open.
+        let mut response = refused(
+            routed.as_ref().ok(),
             StatusCode::UNAUTHORIZED,
             "hookgate: this endpoint needs `Authorization: Bearer <token>`, the token in the gateway's http.token file",
+            TOKEN_MESSAGE,
         );
-        response
-            .headers_mut()
-            .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        if response.status() == StatusCode::UNAUTHORIZED {
+            response
+                .headers_mut()
+                .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
         return response;
     }
-    match route(req.method(), req.uri().path(), req.uri().query()) {
+    match routed {
         Ok(route) => evaluate(shared, &route, req).await,
         Err(status) => {
             shared.metrics.http_refused(HttpRefusal::NotFound);
@@ -74,8 +84,8 @@ async fn evaluate(
 ) -> Response<Full<Bytes>> {
     let Some(length) = content_length(&req).filter(|len| *len <= MAX_STDIN) else {
         shared.metrics.http_refused(HttpRefusal::Oversize);
-        return unread(
-            route,
+        return refused(
+            Some(route),
             StatusCode::PAYLOAD_TOO_LARGE,
             "hookgate: the body needs a Content-Length of at most the hook payload limit",
             UNREAD_MESSAGE,
@@ -135,8 +145,8 @@ async fn read_body(
         Ok(Err(err)) => {
             shared.metrics.http_refused(HttpRefusal::Oversize);
             tracing::debug!(error = %err, "HTTP hook body unreadable");
-            Err(unread(
-                route,
+            Err(refused(
+                Some(route),
                 StatusCode::BAD_REQUEST,
                 "hookgate: the body could not be read in full",
                 UNREAD_MESSAGE,
@@ -144,8 +154,8 @@ async fn read_body(
         }
         Err(_elapsed) => {
             shared.metrics.http_refused(HttpRefusal::ReadTimeout);
-            Err(unread(
-                route,
+            Err(refused(
+                Some(route),
                 StatusCode::REQUEST_TIMEOUT,
                 "hookgate: the body did not arrive in time",
                 UNREAD_MESSAGE,
@@ -154,25 +164,27 @@ async fn read_body(
     }
 }
 
-/// A hook call whose payload could not be had. Fail-open: an error
-/// status, which agents read as a non-blocking hook error. Fail-closed:
-/// the blocking fallback, since an error status would let the call
-/// through (a payload over the limit must not be a way past the guard).
-fn unread(
-    route: &Route,
+/// A hook call refused before evaluation (no valid token; a payload over
+/// the limit, unreadable or late). Fail-open, or no route to read the
+/// mode from: `status`, which agents read as a non-blocking hook error.
+/// Fail-closed: the blocking fallback, since an error status would let the
+/// call through (a payload padded past the limit, or a stale token, must
+/// not be a way past the guard).
+fn refused(
+    route: Option<&Route>,
     status: StatusCode,
     text: &'static str,
     message: &str,
 ) -> Response<Full<Bytes>> {
-    match route.fail {
-        FailMode::Open => plain(status, text),
-        FailMode::Closed => reply(adapters::http_fallback(
+    match route {
+        Some(route) if route.fail == FailMode::Closed => reply(adapters::http_fallback(
             route.agent,
             None,
             route.event.as_deref(),
             FailMode::Closed,
             message,
         )),
+        _ => plain(status, text),
     }
 }
 
@@ -280,18 +292,18 @@ mod tests {
         Result<Route, StatusCode>,
     );
 
-    /// A payload that could not be had: fail-open keeps the error status
+    /// A call refused before evaluation: fail-open keeps the error status
     /// (a non-blocking error); fail-closed blocks, with or without the
     /// event in the route.
     #[test]
-    fn an_unread_payload_blocks_when_fail_closed() {
+    fn a_refused_call_blocks_when_fail_closed() {
         let route = |agent, event: Option<&str>, fail| Route {
             agent,
             event: event.map(str::to_owned),
             fail,
         };
-        let open = unread(
-            &route(Agent::ClaudeCode, None, FailMode::Open),
+        let open = refused(
+            Some(&route(Agent::ClaudeCode, None, FailMode::Open)),
             StatusCode::PAYLOAD_TOO_LARGE,
             "too large",
             UNREAD_MESSAGE,
@@ -312,8 +324,8 @@ mod tests {
             ),
             (Agent::ClaudeCode, None, "/decision", "block"),
         ] {
-            let closed = unread(
-                &route(agent, event, FailMode::Closed),
+            let closed = refused(
+                Some(&route(agent, event, FailMode::Closed)),
                 StatusCode::PAYLOAD_TOO_LARGE,
                 "too large",
                 UNREAD_MESSAGE,

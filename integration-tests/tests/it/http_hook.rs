@@ -67,10 +67,27 @@ async fn requests_without_the_right_token_are_refused_and_counted() {
             "{name}: {}",
             response.text()
         );
+        // Fail-closed, the same refusal blocks: a 401 would be a
+        // non-blocking error, and a stale token would open the hook.
+        let closed = client
+            .post(
+                "/hook/claude-code/PreToolUse?fail=closed",
+                &headers,
+                payload.as_bytes(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(closed.status, 200, "{name}: {}", closed.text());
+        assert_eq!(
+            closed.json()["hookSpecificOutput"]["permissionDecision"],
+            "deny",
+            "{name}: {}",
+            closed.text()
+        );
     }
     let doc = gateway.status_json().await;
-    assert_eq!(http_refused(&doc, "no_token"), 2, "{doc:#}");
-    assert_eq!(http_refused(&doc, "bad_token"), 2, "{doc:#}");
+    assert_eq!(http_refused(&doc, "no_token"), 4, "{doc:#}");
+    assert_eq!(http_refused(&doc, "bad_token"), 4, "{doc:#}");
     assert_eq!(
         events(&doc),
         0,
