@@ -1,20 +1,31 @@
 #!/usr/bin/env python3
-"""Fails if the gateway's top-level modules import each other in a cycle.
+"""Fails if the top-level modules of a crate import each other in a cycle.
 
-ARCHITECTURE.md promises layers (config is data, subscribers and builtins
-use it, the pipeline uses them): a cycle means two modules can no longer
-be understood, tested or changed apart. Test code may reach across (a test
-of the guard loads the default config), so `tests` modules and files are
-left out. The check reads `crate::<module>` paths in each top-level module
-of the library (lib.rs) and of the binary (main.rs) separately.
+ARCHITECTURE.md promises layers (in the gateway: config is data,
+subscribers and builtins use it, the pipeline uses them; in the guard:
+the shell parser, then argv and facts, then the rules over them): a cycle
+means two modules can no longer be understood, tested or changed apart.
+Test code may reach across (a test of the default guard loads the default
+config), so `tests` modules and files are left out. The check reads
+`crate::<module>` paths, and `super::<module>` in a top-level module's own
+file (where `super` is the crate), in each top-level module of every
+crate root below, separately.
 """
 import os
 import re
 import sys
 
-ROOT = os.path.join(os.path.dirname(__file__), "..", "gateway", "src")
+REPO = os.path.join(os.path.dirname(__file__), "..")
+# (source directory, crate roots in it): the daemon library, the gateway binary
+# and the guard crate.
+CRATES = [
+    ("daemon/src", ("lib.rs",)),
+    ("gateway/src", ("main.rs",)),
+    ("guard/src", ("lib.rs",)),
+]
 MOD_DECL = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", re.M)
-CRATE_PATH = re.compile(r"crate::(\{[^}]*\}|\w+)")
+CRATE_PATH = re.compile(r"\bcrate::(\{[^}]*\}|\w+)")
+SUPER_PATH = re.compile(r"\bsuper::(\{[^}]*\}|\w+)")
 TEST_MOD = re.compile(r"#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+\w+\s*\{")
 
 
@@ -28,25 +39,32 @@ def production_source(path):
     return "\n".join(line.split("//")[0] for line in text.splitlines())
 
 
-def files_of(module):
-    single = os.path.join(ROOT, module + ".rs")
+def files_of(root, module):
+    """Each production file of `module`, and whether `super` in it is the crate."""
+    single = os.path.join(root, module + ".rs")
     if os.path.isfile(single):
-        yield single
-    directory = os.path.join(ROOT, module)
+        yield single, True
+    directory = os.path.join(root, module)
     for dirpath, dirnames, filenames in os.walk(directory):
         dirnames[:] = [d for d in dirnames if d != "tests"]
         for name in filenames:
             if name.endswith(".rs") and name != "tests.rs" and not name.endswith("_tests.rs"):
-                yield os.path.join(dirpath, name)
+                top = dirpath == directory and name == "mod.rs"
+                yield os.path.join(dirpath, name), top
 
 
-def edges(root_file):
-    modules = MOD_DECL.findall(open(os.path.join(ROOT, root_file), encoding="utf-8").read())
+def edges(root, root_file):
+    declared = MOD_DECL.findall(open(os.path.join(root, root_file), encoding="utf-8").read())
+    modules = [m for m in declared if m != "tests"]
     graph = {}
     for module in modules:
         targets = set()
-        for path in files_of(module):
-            for found in CRATE_PATH.findall(production_source(path)):
+        for path, super_is_crate in files_of(root, module):
+            source = production_source(path)
+            found_paths = CRATE_PATH.findall(source)
+            if super_is_crate:
+                found_paths += SUPER_PATH.findall(source)
+            for found in found_paths:
                 names = re.findall(r"\b(\w+)\b", found) if found.startswith("{") else [found]
                 targets.update(n for n in names if n in modules and n != module)
         graph[module] = targets
@@ -77,11 +95,19 @@ def cycle(graph):
 
 
 failed = False
-for root_file in ("lib.rs", "main.rs"):
-    found = cycle(edges(root_file))
-    if found:
-        print(f"check-module-cycles: {root_file}: " + " -> ".join(found), file=sys.stderr)
-        failed = True
-    else:
-        print(f"check-module-cycles: {root_file}: no cycle among its top-level modules")
+for source_dir, root_files in CRATES:
+    root = os.path.join(REPO, source_dir)
+    for root_file in root_files:
+        name = f"{source_dir}/{root_file}"
+        graph = edges(root, root_file)
+        if not graph:
+            print(f"check-module-cycles: {name}: no top-level modules found", file=sys.stderr)
+            failed = True
+            continue
+        found = cycle(graph)
+        if found:
+            print(f"check-module-cycles: {name}: " + " -> ".join(found), file=sys.stderr)
+            failed = True
+        else:
+            print(f"check-module-cycles: {name}: no cycle among its {len(graph)} top-level modules")
 sys.exit(1 if failed else 0)

@@ -91,6 +91,10 @@ pub struct Tool {
     /// path-like arguments of an MCP tool), `file_path` included. Found by
     /// [`crate::paths::named_in`] plus what an adapter knows of its tools.
     pub paths: Vec<String>,
+    /// The input names more paths than hookgate reads ([`crate::paths::MAX_PATHS`]),
+    /// or one nested deeper ([`crate::paths::MAX_DEPTH`]): `paths` is not all
+    /// of them, and the guard denies what it cannot check.
+    pub paths_overflow: bool,
     /// Post-tool events: the output, as text (JSON values are serialized).
     pub output: Option<String>,
     pub error: Option<String>,
@@ -208,10 +212,12 @@ impl Tool {
     /// A tool call with only its name, class and input known.
     /// Its paths are the ones [`crate::paths::named_in`] finds in `input`.
     pub fn new(name: impl Into<String>, class: ToolClass, input: serde_json::Value) -> Tool {
+        let named = crate::paths::find(&input);
         Tool {
             name: name.into(),
             class,
-            paths: crate::paths::named_in(&input),
+            paths: named.paths,
+            paths_overflow: named.overflow,
             input,
             command: None,
             mcp_server: None,

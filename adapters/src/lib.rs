@@ -20,8 +20,8 @@
 //! the shim, a `no_std` binary, links that crate alone.
 
 pub use hookgate_dialect::{
-    Agent, DetectError, Detected, Dialect, FailMode, Reply, UnknownAgent, args_hint, detect,
-    detect_with_event, fallback, probe_event, probe_payload,
+    Agent, DetectError, Detected, Dialect, FailMode, PROBE_SESSION, Reply, UnknownAgent, args_hint,
+    danger_payload, detect, detect_with_event, fallback, probe_event, probe_payload,
 };
 
 mod claude_code;
@@ -43,6 +43,7 @@ mod parse;
 pub mod paths;
 mod qwen_code;
 mod render;
+mod rewrite;
 
 pub use {
     decision::{Decision, Permission},

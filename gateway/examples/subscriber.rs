@@ -1,12 +1,13 @@
-//! An example hookgate subscriber: a tonic `hookgate.v1.Subscriber` server
-//! that shows the three things a policy usually does.
+//! An example hookgate subscriber on the Rust SDK (`hookgate-subscriber`),
+//! showing the three things a policy usually does.
 //!
-//! - **deny**: shell commands containing `rm -rf` are denied with a reason;
+//! - **deny**: `rm` with `-r` and `-f` (as the guard parsed the line:
+//!   `sudo rm -fr`, `bash -c 'rm -rf x'` included) is denied with a reason;
 //! - **context injection**: prompt-submit and session-start events get a
 //!   line of extra context for the model;
 //! - **input rewrite**: `npm test` becomes `npm test -- --ci`, in the
-//!   agent's own tool-input shape (`updated_input_json` replaces the input
-//!   the agent will run, exactly as `tool.input_json` came).
+//!   agent's own tool-input shape (the rewrite replaces the input the
+//!   agent will run, exactly as `tool.input_json` came).
 //!
 //! Run it and point the gateway at it:
 //!
@@ -22,70 +23,52 @@
 //! timeout_ms = 200
 //! ```
 
-use hookgate_proto::v1::subscriber_server::{Subscriber, SubscriberServer};
-use hookgate_proto::v1::{Decision, EventKind, HookEvent, Permission, ToolClass};
-use tonic::{Request, Response, Status};
+use hookgate_subscriber::{Decision, Event, Subscriber, ToolClass, context, deny, none, rewrite};
 
-#[derive(Debug, Default)]
-struct Example;
-
-#[tonic::async_trait]
-impl Subscriber for Example {
-    async fn on_event(&self, request: Request<HookEvent>) -> Result<Response<Decision>, Status> {
-        let event = request.into_inner();
-        let decision = decide(&event);
-        eprintln!(
-            "event {} agent={:?} kind={:?} -> {:?}",
-            event.id,
-            event.agent(),
-            event.kind(),
-            decision.permission()
-        );
-        Ok(Response::new(decision))
-    }
+/// The policy: handlers that are pure functions of the event, easy to test.
+fn policy() -> Subscriber {
+    let note = |_: &Event| {
+        context(
+            "Project rule (from the hookgate example subscriber): run `npm test` before \
+             declaring a task done.",
+        )
+    };
+    Subscriber::new()
+        .on_prompt_submit(note)
+        .on_session_start(note)
+        .on_pre_tool_use(pre_tool_use)
 }
 
-/// The policy: a pure function of the event, easy to test.
-fn decide(event: &HookEvent) -> Decision {
-    match event.kind() {
-        EventKind::PromptSubmit | EventKind::SessionStart => Decision {
-            additional_context:
-                "Project rule (from the hookgate example subscriber): run `npm test` \
-                                 before declaring a task done."
-                    .into(),
-            ..Decision::default()
-        },
-        EventKind::PreToolUse => {
-            let Some(tool) = &event.tool else {
-                return Decision::default();
-            };
-            let command = tool.command.as_deref().unwrap_or_default();
-            if tool.class() != ToolClass::Shell || command.is_empty() {
-                return Decision::default();
-            }
-            if command.contains("rm -rf") {
-                return Decision {
-                    permission: Permission::Deny as i32,
-                    reason: "`rm -rf` is not allowed by the example policy".into(),
-                    agent_message: "Delete specific files instead of using `rm -rf`.".into(),
-                    ..Decision::default()
-                };
-            }
-            rewrite_npm_test(&tool.input_json).unwrap_or_default()
-        }
-        _ => Decision::default(),
+fn pre_tool_use(event: &Event) -> Decision {
+    let Some(tool) = &event.tool else {
+        return none();
+    };
+    if tool.class != ToolClass::Shell {
+        return none();
     }
+    let forced_recursive_rm = event.commands.iter().any(|c| {
+        c.name == "rm"
+            && c.flags
+                .iter()
+                .any(|f| f == "-r" || f == "-R" || f == "--recursive")
+            && c.flags.iter().any(|f| f == "-f" || f == "--force")
+    });
+    if forced_recursive_rm {
+        return deny("`rm -rf` is not allowed by the example policy")
+            .with_agent_message("Delete specific files instead of using `rm -rf`.");
+    }
+    rewrite_npm_test(tool.input()).unwrap_or_default()
 }
 
 /// Rewrites every `npm test` to `npm test -- --ci` in the tool's input,
-/// keeping the rest: the gateway hands `updated_input_json` to the agent as
-/// the tool's whole new input, so it must keep that agent's shape. Claude
+/// keeping the rest: the gateway hands the rewrite to the agent as the
+/// tool's whole new input, so it must keep that agent's shape. Claude
 /// Code's `Bash` and Cursor's shell take `{"command": "..."}`; Cline's
 /// `run_commands` takes `{"commands": ["...", ...]}` (its `tool.command`
 /// joins them with newlines). `None`: nothing to rewrite.
-fn rewrite_npm_test(input_json: &str) -> Option<Decision> {
-    let mut input: serde_json::Value = serde_json::from_str(input_json).ok()?;
-    let rewrite = |command: &mut serde_json::Value| {
+fn rewrite_npm_test(input: Option<serde_json::Value>) -> Option<Decision> {
+    let mut input = input?;
+    let rewrite_one = |command: &mut serde_json::Value| {
         let hit = command.as_str().map(str::trim) == Some("npm test");
         if hit {
             *command = "npm test -- --ci".into();
@@ -93,121 +76,94 @@ fn rewrite_npm_test(input_json: &str) -> Option<Decision> {
         hit
     };
     let rewritten = match input.get_mut("commands").and_then(|c| c.as_array_mut()) {
-        Some(commands) => commands.iter_mut().map(rewrite).fold(false, |a, b| a | b),
-        None => input.get_mut("command").is_some_and(rewrite),
+        Some(commands) => commands
+            .iter_mut()
+            .map(rewrite_one)
+            .fold(false, |a, b| a | b),
+        None => input.get_mut("command").is_some_and(rewrite_one),
     };
-    rewritten.then(|| Decision {
-        permission: Permission::Allow as i32,
-        reason: "CI mode for npm test".into(),
-        updated_input_json: input.to_string(),
-        ..Decision::default()
-    })
+    let input = input.as_object()?.clone();
+    rewritten.then(|| rewrite(input))
 }
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let addr = std::env::args()
+async fn main() -> Result<(), hookgate_subscriber::Error> {
+    let address = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "127.0.0.1:50051".into());
-    // Events can be ~16 MiB (the payload twice); accept what the gateway sends.
-    let service = SubscriberServer::new(Example).max_decoding_message_size(32 * 1024 * 1024);
-    let shutdown = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    let router = tonic::transport::Server::builder().add_service(service);
-    if let Some(path) = addr.strip_prefix("unix://") {
-        serve_unix(router, path, shutdown).await?;
-    } else {
-        let listener = tokio::net::TcpListener::bind(&addr).await?;
-        eprintln!("example subscriber listening on {}", listener.local_addr()?);
-        let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener);
-        router
-            .serve_with_incoming_shutdown(incoming, shutdown)
-            .await?;
-    }
-    Ok(())
-}
-
-/// Serves on the Unix socket at `path` (replacing a stale one).
-#[cfg(unix)]
-async fn serve_unix(
-    router: tonic::transport::server::Router,
-    path: &str,
-    shutdown: impl std::future::Future<Output = ()>,
-) -> Result<(), Box<dyn std::error::Error>> {
-    let _ = std::fs::remove_file(path);
-    let listener = tokio::net::UnixListener::bind(path)?;
-    eprintln!("example subscriber listening on unix://{path}");
-    let incoming = tokio_stream::wrappers::UnixListenerStream::new(listener);
-    router
-        .serve_with_incoming_shutdown(incoming, shutdown)
-        .await?;
-    Ok(())
-}
-
-/// Unix sockets are Unix-only: listen on `host:port` instead.
-#[cfg(not(unix))]
-async fn serve_unix(
-    _router: tonic::transport::server::Router,
-    path: &str,
-    _shutdown: impl std::future::Future<Output = ()>,
-) -> Result<(), Box<dyn std::error::Error>> {
-    Err(format!("unix://{path}: Unix sockets are not available here; give host:port").into())
+    policy().serve(&address).await
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hookgate_proto::v1::Tool;
+    use hookgate_proto::v1;
+    use hookgate_subscriber::{Kind, Permission};
 
-    fn shell(command: &str) -> HookEvent {
-        let input = serde_json::json!({ "command": command, "timeout": 5 });
-        shell_tool("Bash", input, command)
+    fn event(kind: v1::EventKind, tool: Option<v1::Tool>, commands: &[(&str, &[&str])]) -> Event {
+        let shell = v1::ShellLine {
+            commands: commands
+                .iter()
+                .map(|(name, flags)| v1::ShellCommand {
+                    name: (*name).into(),
+                    flags: flags.iter().map(|f| (*f).into()).collect(),
+                    ..v1::ShellCommand::default()
+                })
+                .collect(),
+            resolved: true,
+        };
+        Event::from_proto(
+            v1::HookEvent {
+                kind: kind as i32,
+                tool,
+                shell: Some(shell),
+                ..v1::HookEvent::default()
+            },
+            None,
+        )
     }
 
-    fn shell_tool(name: &str, input: serde_json::Value, command: &str) -> HookEvent {
-        HookEvent {
-            kind: EventKind::PreToolUse as i32,
-            tool: Some(Tool {
-                name: name.into(),
-                class: ToolClass::Shell as i32,
-                input_json: input.to_string(),
-                command: Some(command.into()),
-                ..Tool::default()
-            }),
-            ..HookEvent::default()
-        }
+    fn shell(input: serde_json::Value, commands: &[(&str, &[&str])]) -> Event {
+        let tool = v1::Tool {
+            name: "Bash".into(),
+            class: v1::ToolClass::Shell as i32,
+            input_json: input.to_string(),
+            ..v1::Tool::default()
+        };
+        event(v1::EventKind::PreToolUse, Some(tool), commands)
     }
 
-    #[test]
-    fn policy() {
-        assert_eq!(
-            decide(&shell("rm -rf build")).permission(),
-            Permission::Deny
+    #[tokio::test]
+    async fn policy_denies_rewrites_and_adds_context() {
+        let app = policy();
+        let rm = shell(
+            serde_json::json!({"command": "sudo rm -fr build"}),
+            &[("sudo", &[]), ("rm", &["-f", "-r"])],
         );
-        let rewrite = decide(&shell("npm test"));
-        let input: serde_json::Value = serde_json::from_str(&rewrite.updated_input_json).unwrap();
+        assert_eq!(app.decide(rm).await.permission, Some(Permission::Deny));
+        let npm = shell(
+            serde_json::json!({"command": "npm test", "timeout": 5}),
+            &[("npm", &[])],
+        );
+        let input = app.decide(npm).await.updated_input.unwrap();
         assert_eq!(
-            input,
+            serde_json::Value::Object(input),
             serde_json::json!({ "command": "npm test -- --ci", "timeout": 5 })
         );
-        assert_eq!(decide(&shell("ls")), Decision::default());
+        let ls = shell(serde_json::json!({"command": "ls"}), &[("ls", &[])]);
+        assert_eq!(app.decide(ls).await, none());
         // Cline's `run_commands`: the rewrite keeps its `commands` list.
-        let cline = shell_tool(
-            "run_commands",
+        let cline = shell(
             serde_json::json!({ "commands": ["npm ci", "npm test"] }),
-            "npm ci\nnpm test",
+            &[("npm", &[])],
         );
-        let input: serde_json::Value =
-            serde_json::from_str(&decide(&cline).updated_input_json).unwrap();
+        let input = app.decide(cline).await.updated_input.unwrap();
         assert_eq!(
-            input,
+            serde_json::Value::Object(input),
             serde_json::json!({ "commands": ["npm ci", "npm test -- --ci"] })
         );
-        let prompt = HookEvent {
-            kind: EventKind::PromptSubmit as i32,
-            ..HookEvent::default()
-        };
-        assert!(!decide(&prompt).additional_context.is_empty());
+        let prompt = event(v1::EventKind::PromptSubmit, None, &[]);
+        assert_eq!(prompt.kind, Kind::PromptSubmit);
+        assert!(!app.decide(prompt).await.context.is_empty());
     }
 }

@@ -51,6 +51,70 @@ pub(crate) enum Command {
     /// Show the last lines of the audit log (the decision log), filtered;
     /// `gateway audit verify` checks its hash chain.
     Audit(AuditArgs),
+    /// Run one payload through a config's deciders in-process (remote
+    /// subscribers called for real, no daemon) and show the canonical
+    /// event, each verdict, the merge, the losses and the agent's reply.
+    /// Exit code 0 allow, 2 block, 1 error.
+    Eval(EvalArgs),
+    /// Re-drive the decision log's events through a candidate config
+    /// in-process and report what would change.
+    Replay(ReplayArgs),
+    /// Write a starter config (`init`), show the layered config (`show`),
+    /// check a config file (`check`).
+    Config(crate::config_command::ConfigArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct EvalArgs {
+    /// Config file. Default: as `gateway serve` finds it.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) config: Option<PathBuf>,
+
+    /// The agent the payload is from (`claude-code`, `cursor`, ...).
+    /// Needed with --command; else detected from the payload.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) agent: Option<String>,
+
+    /// The agent's own event name, for payloads that name none (Copilot
+    /// CLI's camelCase hooks), as the hook command line would give it.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) event: Option<String>,
+
+    /// Build the agent's pre-tool payload for its shell tool running CMD.
+    #[arg(long, value_name = "CMD", conflicts_with = "payload")]
+    pub(crate) command: Option<String>,
+
+    /// Print one JSON document.
+    #[arg(long)]
+    pub(crate) json: bool,
+
+    /// A payload file, or `-` for stdin.
+    #[arg(value_name = "PAYLOAD|-")]
+    pub(crate) payload: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct ReplayArgs {
+    /// The candidate config whose deciders replay the events.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) config: PathBuf,
+
+    /// The decision log. Default: the `path` of the running config's
+    /// `audit` subscriber, else $XDG_STATE_HOME/hookgate/audit.jsonl.
+    #[arg(long, value_name = "PATH")]
+    pub(crate) log: Option<PathBuf>,
+
+    /// Only events younger than AGE (`90s`, `10m`, `2h`, `1d`).
+    #[arg(long, value_name = "AGE")]
+    pub(crate) since: Option<String>,
+
+    /// Print the report as one stable JSON document.
+    #[arg(long)]
+    pub(crate) json: bool,
+
+    /// How many changed events to show with both decisions.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub(crate) samples: usize,
 }
 
 #[derive(Debug, clap::Args)]
@@ -69,7 +133,8 @@ pub(crate) struct ServeArgs {
     pub(crate) socket: Option<PathBuf>,
 
     /// Serve Prometheus metrics at http://ADDR/metrics (e.g.
-    /// 127.0.0.1:9464). Off by default.
+    /// 127.0.0.1:9464). Default: the config's `[server] metrics_addr`,
+    /// else off.
     #[arg(long, value_name = "ADDR")]
     pub(crate) metrics_addr: Option<SocketAddr>,
 }
@@ -102,6 +167,12 @@ pub(crate) struct ReloadArgs {
     /// Default: resolved like `gateway serve` does.
     #[arg(long, value_name = "PATH")]
     pub(crate) socket: Option<PathBuf>,
+    /// Apply the config even if it weakens hookgate (its built-in guard or
+    /// decision log gone or narrowed), which a reload otherwise refuses.
+    /// Run it yourself, from a terminal: self-protection denies it to an
+    /// agent (docs/self-protection.md).
+    #[arg(long)]
+    pub(crate) allow_weaker: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -118,19 +189,51 @@ pub(crate) struct AuditArgs {
     #[arg(long, value_name = "AGENT")]
     pub(crate) agent: Option<String>,
 
-    /// Only events whose merged decision was this.
+    /// Only events whose merged decision was this. A decision whose reply
+    /// never reached the agent (the shim's deadline passed first, or the
+    /// agent killed it) is marked NOT DELIVERED.
     #[arg(long, value_name = "DECISION", value_parser = ["allow", "ask", "deny", "none"])]
     pub(crate) decision: Option<String>,
+
+    /// Only events whose reply reached the agent: with `--decision deny`,
+    /// the calls the agent really refused.
+    #[arg(long)]
+    pub(crate) delivered: bool,
 
     /// Only events younger than AGE (`90s`, `10m`, `2h`, `1d`).
     #[arg(long, value_name = "AGE")]
     pub(crate) since: Option<String>,
 
+    /// Only events of this session (the agent's session id).
+    #[arg(long, value_name = "SESSION")]
+    pub(crate) session: Option<String>,
+
+    /// Only calls of this tool: its name as the agent calls it (`Bash`,
+    /// `run_shell_command`) or its class (`shell`, `file_read`,
+    /// `file_write`, `mcp`, ...), case-insensitive.
+    #[arg(long, value_name = "TOOL")]
+    pub(crate) tool: Option<String>,
+
+    /// Also `gateway doctor`'s probe events (left out by default).
+    #[arg(long)]
+    pub(crate) probes: bool,
+
+    /// Keep printing events as they are logged (across rotations) until
+    /// interrupted.
+    #[arg(short = 'f', long)]
+    pub(crate) follow: bool,
+
+    /// Times in UTC (default: the local time zone, from $TZ or the
+    /// system's).
+    #[arg(long)]
+    pub(crate) utc: bool,
+
     /// Print the matching lines as stored (JSON, one per line).
     #[arg(long)]
     pub(crate) json: bool,
 
-    /// How many of the last matching events to print.
+    /// How many of the last matching events to print (with --follow: before
+    /// following).
     #[arg(short = 'n', long, value_name = "N", default_value_t = 20)]
     pub(crate) lines: usize,
 }

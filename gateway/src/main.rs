@@ -1,31 +1,36 @@
 //! `gateway`: parse the command line, set up logging, run the daemon.
-//! Everything else lives in the library (`hookgate_gateway`).
+//! Everything else lives in the library (`hookgate_daemon`).
 
 #[macro_use]
 mod out;
 
-// `audit_command`, `child`, `doctor` and `install` may block on files and
-// processes (each allows it at its top): CLI commands with one user waiting.
+// `audit_command`, `child`, `config_command`, `doctor` and `install` may
+// block on files and processes (each allows it at its top): CLI commands
+// with one user waiting.
 mod audit_command;
 mod child;
 mod cli;
+mod config_command;
 mod doctor;
+mod eval_command;
 mod install;
 mod manual;
 mod reload_command;
-mod status;
+mod replay_command;
+mod status_command;
+mod terminal;
 
 use std::process::ExitCode;
 
 use anyhow::Context as _;
 use clap::Parser as _;
-use hookgate_gateway::config::{Config, LoadError};
-use hookgate_gateway::transport::Listener;
+use hookgate_config::{Config, LoadError};
+use hookgate_transport::Listener;
 use tokio_util::sync::CancellationToken;
 use tracing_subscriber::EnvFilter;
 
 use cli::{Cli, Command, ServeArgs};
-use hookgate_gateway::Options;
+use hookgate_daemon::Options;
 
 /// mimalloc instead of glibc malloc: the hook path allocates many small,
 /// short-lived buffers per event (JSON, protobuf, h2 frames) across tokio's
@@ -58,7 +63,7 @@ fn main() -> ExitCode {
 
     match cli.command {
         Command::Serve(args) => serve(args),
-        Command::Status(args) => status::run(&args),
+        Command::Status(args) => status_command::run(&args),
         Command::Install(args) => install::install(&args),
         Command::Uninstall(target) => install::uninstall(&target),
         Command::Doctor(args) => doctor::run(&args),
@@ -66,21 +71,41 @@ fn main() -> ExitCode {
         Command::Man => manual::man(),
         Command::Reload(args) => reload_command::run(&args),
         Command::Audit(args) => audit_command::run(&args),
+        Command::Eval(args) => eval_command::run(&args),
+        Command::Replay(args) => replay_command::run(&args),
+        Command::Config(args) => config_command::run(&args),
     }
 }
 
 fn serve(args: ServeArgs) -> ExitCode {
+    // Why a start failed is recorded next to the socket it was for (the
+    // one asked for, else the default: a config that cannot be read names
+    // none), where a shim's autostart, `status` and `doctor` look.
+    let failed = |socket: &std::path::Path, why: &str| {
+        hookgate_daemon::start_failure::write(socket, why);
+    };
+    let asked = args
+        .socket
+        .clone()
+        .unwrap_or_else(hookgate_transport::default_path);
     let config = match Config::load(args.config.as_deref()) {
         Ok(config) => config,
         Err(err @ LoadError::Invalid(_)) => {
             eprintln!("gateway: invalid config: {err}");
+            failed(&asked, &format!("invalid config at {err}"));
             return ExitCode::from(EXIT_CONFIG);
         }
         Err(err) => {
             eprintln!("gateway: error: {err}");
+            failed(&asked, &err.to_string());
             return ExitCode::from(EXIT_CONFIG);
         }
     };
+    let path = args
+        .socket
+        .clone()
+        .or_else(|| config.server.socket.clone())
+        .unwrap_or_else(hookgate_transport::default_path);
     // Each connection holds a descriptor (idle ones until their read
     // deadline): up to 16 per slot may be open, more than the usual soft
     // limit of 1024, so take what the hard limit allows.
@@ -100,6 +125,7 @@ fn serve(args: ServeArgs) -> ExitCode {
         Ok(runtime) => runtime,
         Err(err) => {
             eprintln!("gateway: error: cannot start the runtime: {err}");
+            failed(&path, &format!("cannot start the runtime: {err}"));
             return ExitCode::FAILURE;
         }
     };
@@ -107,8 +133,9 @@ fn serve(args: ServeArgs) -> ExitCode {
     // thread, which is no runtime worker, so the accept loop there cost
     // every event a hand-off (I/O driver wakes the main thread, which
     // accepts and wakes a worker for the connection).
+    let socket = path.clone();
     let served = runtime.block_on(async {
-        tokio::spawn(run(config, args))
+        tokio::spawn(run(config, args, socket))
             .await
             .unwrap_or_else(|err| Err(anyhow::anyhow!("the gateway task failed: {err}")))
     });
@@ -116,6 +143,7 @@ fn serve(args: ServeArgs) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("gateway: error: {err:#}");
+            failed(&path, &format!("{err:#}"));
             ExitCode::FAILURE
         }
     }
@@ -138,14 +166,10 @@ async fn listen(path: &std::path::Path) -> anyhow::Result<Listener> {
     Ok(Listener::bind(path).await?)
 }
 
-async fn run(config: Config, args: ServeArgs) -> anyhow::Result<()> {
-    let path = args
-        .socket
-        .or_else(|| config.server.socket.clone())
-        .unwrap_or_else(hookgate_gateway::transport::default_path);
+async fn run(config: Config, args: ServeArgs, path: std::path::PathBuf) -> anyhow::Result<()> {
     let shutdown = CancellationToken::new();
     let forced = CancellationToken::new();
-    hookgate_gateway::shutdown::cancel_on_signals(shutdown.clone(), forced.clone())
+    hookgate_daemon::shutdown::cancel_on_signals(shutdown.clone(), forced.clone())
         .context("installing signal handlers")?;
     tokio::spawn(async move {
         forced.cancelled().await;
@@ -153,7 +177,7 @@ async fn run(config: Config, args: ServeArgs) -> anyhow::Result<()> {
             clippy::disallowed_methods,
             reason = "a second signal means now: in-flight events are abandoned on purpose"
         )]
-        std::process::exit(hookgate_gateway::shutdown::EXIT_FORCED);
+        std::process::exit(hookgate_daemon::shutdown::EXIT_FORCED);
     });
     // Closing the terminal a gateway was started from sends SIGHUP, whose
     // default action kills it with no drain. With a handler installed
@@ -162,10 +186,12 @@ async fn run(config: Config, args: ServeArgs) -> anyhow::Result<()> {
     let _hangup = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
         .context("ignoring SIGHUP")?;
     let listener = listen(&path).await?;
+    // Bound: an earlier failed start is history.
+    hookgate_daemon::start_failure::clear(&path);
     let options = Options {
         metrics_addr: args.metrics_addr,
         config_path: args.config,
     };
     let metrics = std::sync::Arc::default();
-    hookgate_gateway::serve(config, listener, shutdown, metrics, options).await
+    hookgate_daemon::serve(config, listener, shutdown, metrics, options).await
 }

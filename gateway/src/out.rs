@@ -14,6 +14,17 @@ pub(crate) fn print(bytes: &[u8]) {
     let _ = stdout.write_all(bytes).and_then(|()| stdout.flush());
 }
 
+/// [`print()`], saying whether the bytes were written (false: the reader
+/// closed the output, so a command that would go on, `gateway audit
+/// --follow`, stops).
+pub(crate) fn try_print(bytes: &[u8]) -> bool {
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(bytes)
+        .and_then(|()| stdout.flush())
+        .is_ok()
+}
+
 /// `format!` then [`print()`], with a newline.
 pub(crate) fn line(args: std::fmt::Arguments<'_>) {
     print(format!("{args}\n").as_bytes());

@@ -4,10 +4,10 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use hookgate_gateway::admin::client;
+use hookgate_daemon::admin::client;
 
 use crate::cli::ReloadArgs;
-use crate::status::{client_runtime, resolve_socket};
+use crate::status_command::{client_runtime, resolve_socket};
 
 /// Deadline of the call: reading, validating and building the config.
 const TIMEOUT: Duration = Duration::from_secs(10);
@@ -22,10 +22,18 @@ pub(crate) fn run(args: &ReloadArgs) -> ExitCode {
         Err(code) => return code,
     };
     let socket = resolve_socket(args.socket.as_deref());
-    match runtime.block_on(client::reload(&socket, TIMEOUT)) {
+    match runtime.block_on(client::reload(&socket, TIMEOUT, args.allow_weaker)) {
         Ok(reply) if reply.result == "invalid" => {
             eprintln!(
                 "gateway: config refused, generation {} stays: {}",
+                reply.generation, reply.error
+            );
+            ExitCode::from(EXIT_REFUSED)
+        }
+        Ok(reply) if reply.result == "weaker" => {
+            eprintln!(
+                "gateway: config refused, generation {} stays: it weakens hookgate ({}). \
+                 If you mean it, run `gateway reload --allow-weaker` yourself.",
                 reply.generation, reply.error
             );
             ExitCode::from(EXIT_REFUSED)

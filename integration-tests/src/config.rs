@@ -156,11 +156,20 @@ fn quote(text: &str) -> String {
     out
 }
 
+/// `text` as a whole config: the embedded default's subscribers (`guard`,
+/// `audit`) removed (`[defaults] embedded = false`), so a test gateway
+/// runs exactly what its config names, as every test but the layering
+/// ones want (a user config otherwise adds to the default). Appended, so
+/// line numbers in `text` stay as written.
+pub fn standalone(text: &str) -> String {
+    format!("{text}\n[defaults]\nembedded = false\n")
+}
+
 /// The gateway's embedded default config (guard and audit), exactly as it
 /// ships, with the audit log at `audit_path` instead of the user's state
 /// directory.
 pub fn default_config(audit_path: &std::path::Path) -> String {
-    const DEFAULT: &str = include_str!("../../gateway/src/config/default.toml");
+    const DEFAULT: &str = include_str!("../../config/src/default.toml");
     const AUDIT_LINE: &str = "# path = \"~/.local/state/hookgate/audit.jsonl\"";
     assert!(
         DEFAULT.contains(AUDIT_LINE),

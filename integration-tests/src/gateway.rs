@@ -16,6 +16,7 @@ use tempfile::TempDir;
 use tokio::time::Instant;
 
 use crate::binaries::binaries;
+use crate::config::standalone;
 use crate::shim::Shim;
 
 /// How long the gateway may take to accept connections.
@@ -34,7 +35,8 @@ pub struct TestGateway {
 }
 
 impl TestGateway {
-    /// Writes `config_toml`, starts `gateway serve --config <file> --socket
+    /// Writes `config_toml` ([`standalone`]: the embedded default's
+    /// subscribers removed), starts `gateway serve --config <file> --socket
     /// <path>` and returns once the socket accepts connections. Panics with
     /// the gateway's stderr if it exits or is not ready in time.
     pub async fn start(config_toml: &str) -> TestGateway {
@@ -46,10 +48,10 @@ impl TestGateway {
     /// path before the gateway runs) and with `extra_args` after `serve`.
     pub async fn start_in(dir: TempDir, config_toml: &str, extra_args: &[&str]) -> TestGateway {
         let config = dir.path().join("gateway.toml");
-        std::fs::write(&config, config_toml).expect("write gateway config");
+        std::fs::write(&config, standalone(config_toml)).expect("write gateway config");
         let mut args = vec![std::ffi::OsStr::new("--config"), config.as_os_str()];
         args.extend(extra_args.iter().map(std::ffi::OsStr::new));
-        TestGateway::spawn(dir, &args, &[]).await
+        TestGateway::spawn(&binaries().gateway, dir, &args, &[]).await
     }
 
     /// Like [`TestGateway::start_in`], with `system_toml` as the managed
@@ -74,11 +76,11 @@ impl TestGateway {
     pub async fn start_with_env(config_toml: &str, env: &[(&str, &str)]) -> TestGateway {
         let dir = private_dir();
         let config = dir.path().join("gateway.toml");
-        std::fs::write(&config, config_toml).expect("write gateway config");
+        std::fs::write(&config, standalone(config_toml)).expect("write gateway config");
         let args = [std::ffi::OsStr::new("--config"), config.as_os_str()];
         let env: Vec<(&str, std::ffi::OsString)> =
             env.iter().map(|(k, v)| (*k, (*v).into())).collect();
-        TestGateway::spawn(dir, &args, &env).await
+        TestGateway::spawn(&binaries().gateway, dir, &args, &env).await
     }
 
     /// A gateway with no config file at all: it runs the embedded default
@@ -88,13 +90,43 @@ impl TestGateway {
     pub async fn start_embedded() -> TestGateway {
         let dir = private_dir();
         let home = dir.path().join("home");
-        let state = dir.path().join("state");
         std::fs::create_dir(&home).expect("create the test home");
+        TestGateway::embedded(&binaries().gateway, dir, &home).await
+    }
+
+    /// Like [`TestGateway::start_embedded`], with `$HOME` set to `home`
+    /// (it need not exist: the guard only compares paths with it, so a
+    /// payload's `/home/dev/...` can be the user's home) and `program` as
+    /// the gateway binary (e.g. a release build), not the one under test.
+    pub async fn start_embedded_as(program: &Path, home: &Path) -> TestGateway {
+        TestGateway::embedded(program, private_dir(), home).await
+    }
+
+    async fn embedded(program: &Path, dir: TempDir, home: &Path) -> TestGateway {
+        let state = dir.path().join("state");
+        let env = [
+            ("HOME", home.as_os_str().to_owned()),
+            ("XDG_STATE_HOME", state.into_os_string()),
+        ];
+        TestGateway::spawn(program, dir, &[], &env).await
+    }
+
+    /// A gateway whose config file is `config_toml` as written, over the
+    /// embedded default (as a user's file is, not [`standalone`]); `$HOME`
+    /// and the audit log as for [`TestGateway::start_embedded`].
+    pub async fn start_over_default(config_toml: &str) -> TestGateway {
+        let dir = private_dir();
+        let home = dir.path().join("home");
+        std::fs::create_dir(&home).expect("create the test home");
+        let config = dir.path().join("gateway.toml");
+        std::fs::write(&config, config_toml).expect("write gateway config");
+        let state = dir.path().join("state");
         let env = [
             ("HOME", home.into_os_string()),
             ("XDG_STATE_HOME", state.into_os_string()),
         ];
-        TestGateway::spawn(dir, &[], &env).await
+        let args = [std::ffi::OsStr::new("--config"), config.as_os_str()];
+        TestGateway::spawn(&binaries().gateway, dir, &args, &env).await
     }
 
     /// The home directory of a [`TestGateway::start_embedded`] gateway.
@@ -111,10 +143,11 @@ impl TestGateway {
             .join("audit.jsonl")
     }
 
-    /// Starts `gateway serve --socket <dir>/gateway.sock ARGS` with `env`;
+    /// Starts `program serve --socket <dir>/gateway.sock ARGS` with `env`;
     /// `$XDG_CONFIG_HOME` is `dir`, so only an explicit `--config` gives it
     /// a config file.
     async fn spawn(
+        program: &Path,
         dir: TempDir,
         args: &[&std::ffi::OsStr],
         env: &[(&str, std::ffi::OsString)],
@@ -122,7 +155,7 @@ impl TestGateway {
         let socket = TestGateway::socket_in(dir.path());
         let stderr_path = dir.path().join("gateway.stderr");
         let stderr = File::create(&stderr_path).expect("create gateway stderr file");
-        let mut command = Command::new(&binaries().gateway);
+        let mut command = Command::new(program);
         command
             .arg("serve")
             .arg("--socket")
@@ -194,6 +227,23 @@ impl TestGateway {
         let _ = self.child.wait();
     }
 
+    /// Stops the gateway as a restart would (SIGTERM, waiting for the
+    /// exit) and hands back its directory, so the next gateway can start
+    /// in it ([`TestGateway::start_in`]): same socket, same files kept
+    /// beside it.
+    pub async fn stop_keeping_dir(mut self) -> TempDir {
+        let code = self.terminate().await;
+        assert_eq!(
+            code,
+            Some(0),
+            "the gateway's orderly exit; stderr:\n{}",
+            self.stderr()
+        );
+        // A placeholder takes the directory's place; dropping `self` then
+        // removes only that.
+        std::mem::replace(&mut self.dir, private_dir())
+    }
+
     /// Sends SIGTERM (with `kill(1)`) and waits for the exit; returns the
     /// exit code (`None`: killed by a signal). Polls: the caller bounds
     /// the wait.
@@ -233,10 +283,11 @@ impl TestGateway {
     }
 
     /// Replaces the config file in one step (write aside, rename), as a
-    /// careful editor or deploy tool does, so no reader sees half a file.
+    /// careful editor or deploy tool does, so no reader sees half a file;
+    /// [`standalone`], like the config the gateway started with.
     pub fn write_config(&self, text: &str) {
         let aside = self.dir.path().join(".gateway.toml.new");
-        std::fs::write(&aside, text).expect("write the new config");
+        std::fs::write(&aside, standalone(text)).expect("write the new config");
         std::fs::rename(&aside, self.config_path()).expect("rename the new config");
     }
 

@@ -10,8 +10,12 @@
 //! - [`payloads`] and [`decisions`]: inputs by intent.
 //! - [`collector`]: an OTLP collector stand-in (the real OTLP/gRPC trace
 //!   and metrics services) recording what the gateway exports.
+//! - [`guard_corpus`]: the held-out guard corpus run through the real
+//!   shim and gateway, and its list of known gaps.
 //! - [`agents`] and [`fake_model`]: the real Claude Code and Cline CLIs,
 //!   installed pinned and run offline against a scripted model server.
+//! - [`sdk`]: the Python and TypeScript SDKs installed as users install
+//!   them, and the README's examples.
 //!
 //! The binaries are found (and built) as described in [`binaries`].
 
@@ -26,12 +30,14 @@ mod config;
 pub mod decisions;
 pub mod fake_model;
 mod gateway;
+pub mod guard_corpus;
 pub mod http_hook;
 pub mod payloads;
+pub mod sdk;
 mod shim;
 mod subscriber;
 
-pub use config::{Mode, OnError, SubscriberEntry, config_toml, default_config};
+pub use config::{Mode, OnError, SubscriberEntry, config_toml, default_config, standalone};
 pub use gateway::{TestGateway, private_dir, run_gateway};
 pub use shim::{Shim, ShimOutput, TEST_SHIM_TIMEOUT_MS};
 pub use subscriber::{Behaviour, DecisionFuture, Security, TestSubscriber};

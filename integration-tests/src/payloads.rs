@@ -108,6 +108,16 @@ pub fn cline_legacy_command(command: &str) -> String {
     })
 }
 
+/// The pre-tool fixture `file` of `agent_dir` (Claude Code's payload
+/// shape: Gemini CLI, Codex, Qwen Code, Droid, Copilot PascalCase) calling
+/// `tool` with `input`.
+pub fn claude_shaped_tool(agent_dir: &str, file: &str, tool: &str, input: Value) -> String {
+    edit(agent_dir, file, |v| {
+        v["tool_name"] = json!(tool);
+        v["tool_input"] = input;
+    })
+}
+
 /// Claude Code `PreToolUse` of any tool with `input`.
 pub fn claude_tool(tool: &str, input: Value) -> String {
     edit("claude-code", "PreToolUse.json", |v| {

@@ -75,8 +75,14 @@ impl Shim {
     /// at spaces (`cursor`, `copilot preToolUse`; none: the gateway detects
     /// the agent).
     pub fn new(socket: &Path, agent: Option<&str>) -> Shim {
+        Shim::of(&binaries().shim, socket, agent)
+    }
+
+    /// Like [`Shim::new`], running `program` (e.g. the static release
+    /// build) without looking for the binaries under test at all.
+    pub fn of(program: &Path, socket: &Path, agent: Option<&str>) -> Shim {
         Shim {
-            program: binaries().shim.clone(),
+            program: program.to_path_buf(),
             wrapper: Vec::new(),
             args: agent
                 .map(|words| words.split_whitespace().map(str::to_owned).collect())

@@ -6,10 +6,13 @@
 //! fixed decision, a function of the event, never, or after meeting other
 //! subscribers at a barrier. [`TestSubscriber::start_secure`] serves it
 //! over TLS (optionally requiring a client certificate) and checks a bearer
-//! token, as a central policy service would.
+//! token, as a central policy service would; [`TestSubscriber::start_unix`]
+//! serves it on a Unix socket the test made (a `unix://` endpoint).
 
+use std::fmt;
 use std::future::Future;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -30,10 +33,26 @@ pub type DecisionFuture = Pin<Box<dyn Future<Output = Result<Decision, Status>> 
 /// How a subscriber answers one event.
 pub type Behaviour = Arc<dyn Fn(HookEvent) -> DecisionFuture + Send + Sync>;
 
+/// Where a subscriber listens.
+#[derive(Debug, Clone)]
+enum Listening {
+    Tcp(SocketAddr),
+    Unix(PathBuf),
+}
+
+impl fmt::Display for Listening {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Listening::Tcp(addr) => write!(f, "{addr}"),
+            Listening::Unix(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
 /// A running subscriber server; stopped on drop.
 #[derive(Debug)]
 pub struct TestSubscriber {
-    addr: SocketAddr,
+    addr: Listening,
     state: Arc<State>,
     server: JoinHandle<()>,
     /// Ends the server and closes its connections (see [`TestSubscriber::kill`]).
@@ -147,11 +166,59 @@ impl TestSubscriber {
             }
         });
         TestSubscriber {
-            addr,
+            addr: Listening::Tcp(addr),
             state,
             server,
             stop: Some(stop),
             tls,
+        }
+    }
+
+    /// Starts a server on `listener`, a Unix socket bound to a path (its
+    /// endpoint is `unix://<path>`), answering with `behaviour`. The test
+    /// makes the listener, so it can make it as another user.
+    pub fn start_unix(
+        listener: std::os::unix::net::UnixListener,
+        behaviour: Behaviour,
+    ) -> TestSubscriber {
+        let path = listener
+            .local_addr()
+            .ok()
+            .and_then(|addr| addr.as_pathname().map(PathBuf::from))
+            .expect("a Unix socket bound to a path");
+        listener
+            .set_nonblocking(true)
+            .expect("a non-blocking listener");
+        let listener = tokio::net::UnixListener::from_std(listener).expect("a tokio listener");
+        let (count, _) = watch::channel(0);
+        let state = Arc::new(State {
+            behaviour,
+            events: Mutex::new(Vec::new()),
+            count,
+        });
+        let service = SubscriberServer::new(Service(state.clone()));
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let shown = path.display().to_string();
+        let server = tokio::spawn(async move {
+            let result = tonic::transport::Server::builder()
+                .add_service(service)
+                .serve_with_incoming_shutdown(
+                    tokio_stream::wrappers::UnixListenerStream::new(listener),
+                    async {
+                        let _ = stopped.await;
+                    },
+                )
+                .await;
+            if let Err(err) = result {
+                eprintln!("test subscriber on {shown} stopped: {err}");
+            }
+        });
+        TestSubscriber {
+            addr: Listening::Unix(path),
+            state,
+            server,
+            stop: Some(stop),
+            tls: false,
         }
     }
 
@@ -169,7 +236,13 @@ impl TestSubscriber {
             .await
             .expect("the subscriber stops")
             .expect("the subscriber task");
-        self.addr
+        match &self.addr {
+            Listening::Tcp(addr) => *addr,
+            Listening::Unix(path) => panic!(
+                "{} is a Unix socket: no TCP address to restart at",
+                path.display()
+            ),
+        }
     }
 
     /// Always answers `decision`.
@@ -220,11 +293,14 @@ impl TestSubscriber {
         .await
     }
 
-    /// `http://127.0.0.1:<port>` (`https://` over TLS), for the gateway
-    /// config.
+    /// `http://127.0.0.1:<port>` (`https://` over TLS, `unix://<path>` on
+    /// a Unix socket), for the gateway config.
     pub fn endpoint(&self) -> String {
-        let scheme = if self.tls { "https" } else { "http" };
-        format!("{scheme}://{}", self.addr)
+        match (&self.addr, self.tls) {
+            (Listening::Unix(path), _) => format!("unix://{}", path.display()),
+            (Listening::Tcp(addr), true) => format!("https://{addr}"),
+            (Listening::Tcp(addr), false) => format!("http://{addr}"),
+        }
     }
 
     /// The events received so far (up to the recording bound).

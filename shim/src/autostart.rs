@@ -11,22 +11,35 @@
 //! `<socket dir>/gateway.log`) and retries the call every
 //! [`POLL_MS`] until the deadline; if the gateway is not up by then, the
 //! call falls back as before (and is recorded).
+//!
+//! A start that cannot work ends the wait at once instead of costing every
+//! hook call the whole deadline: a gateway binary that is missing or not
+//! executable is never spawned, and a gateway that exits before serving
+//! (an invalid config) frees the start lock, which the shim checks between
+//! tries. The call then falls back with [`Failure::AutostartFailed`] and
+//! the reason from the start-failure record (`hookgate_wire::start_record`: the
+//! gateway writes why it stopped; the shim writes it when the gateway could
+//! not run or left none), which the fail-closed reply, `gateway status` and
+//! `gateway doctor` show.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::time::Duration;
 
-use hookgate_wire::Reply;
-
-use crate::call::{self, Failure};
+use crate::call::{self, Answered, Failure};
+#[cfg(unix)]
+use crate::record;
+#[cfg(unix)]
 use crate::sys;
 
 /// `1` turns autostart on.
 pub(crate) const AUTOSTART_ENV: &str = "HOOKGATE_AUTOSTART";
 /// The gateway binary's absolute path.
 pub(crate) const GATEWAY_ENV: &str = "HOOKGATE_GATEWAY";
-/// How often the shim tries the socket again while the gateway starts.
-const POLL_MS: u64 = 20;
+/// How often the shim tries the socket (and the start lock) again while
+/// the gateway starts: a try is a `connect` and a `flock`, microseconds.
+#[cfg(unix)]
+const POLL_MS: u64 = 5;
 
 /// The variables the started gateway gets (where its config, state and
 /// temporary files are, its log filter). Nothing else of the agent's
@@ -79,34 +92,121 @@ pub(crate) fn call(
     socket: &str,
     frame: Vec<u8>,
     deadline: Duration,
-) -> Result<Reply, Failure> {
+) -> Result<Answered, Failure> {
     let first = call::call(socket, frame.clone(), deadline);
-    let Some(autostart) = autostart else {
-        return first;
-    };
-    if !matches!(first, Err(Failure::Unreachable(_))) || !start(autostart, socket) {
-        return first;
+    match autostart {
+        Some(autostart) if matches!(first, Err(Failure::Unreachable(_))) => {
+            start_and_call(autostart, socket, frame, deadline, first)
+        }
+        _ => first,
     }
+}
+
+/// Windows has no autostart: the first answer stands.
+#[cfg(not(unix))]
+fn start_and_call(
+    _autostart: &Autostart,
+    _socket: &str,
+    _frame: Vec<u8>,
+    _deadline: Duration,
+    first: Result<Answered, Failure>,
+) -> Result<Answered, Failure> {
+    first
+}
+
+/// Starts the gateway (unless one is starting), then tries the call every
+/// [`POLL_MS`] until it is answered, the gateway is gone, or the deadline
+/// is near (then `first` stands).
+#[cfg(unix)]
+fn start_and_call(
+    autostart: &Autostart,
+    socket: &str,
+    frame: Vec<u8>,
+    deadline: Duration,
+    first: Result<Answered, Failure>,
+) -> Result<Answered, Failure> {
+    let started = match start(autostart, socket) {
+        Start::Waiting(started) => started,
+        Start::Impossible => return first,
+        Start::Failed(why) => return Err(Failure::AutostartFailed(why)),
+    };
     let poll = Duration::from_millis(POLL_MS);
     loop {
         if sys::now() + poll >= deadline {
             return first;
         }
-        sleep_ms(POLL_MS);
+        sys::sleep_ms(POLL_MS);
         match call::call(socket, frame.clone(), deadline) {
+            Err(Failure::Unreachable(_)) if started.gone() => {
+                return Err(Failure::AutostartFailed(started.why(socket)));
+            }
             Err(Failure::Unreachable(_)) => continue,
             other => return other,
         }
     }
 }
 
-/// Starts the gateway for `socket` unless another shim holds the lock
-/// (then it is starting, or runs). `false` when nothing can be started.
+/// What asking for a gateway came to.
 #[cfg(unix)]
-fn start(autostart: &Autostart, socket: &str) -> bool {
+enum Start {
+    /// A gateway is starting (this shim's or another's): wait for it.
+    Waiting(Started),
+    /// Nothing can be started here (the socket's directory is not this
+    /// user's): the call falls back as if autostart were off.
+    Impossible,
+    /// It cannot start, and this says why (also in the record).
+    Failed(String),
+}
+
+/// A start in progress: the lock that says whether its gateway still runs.
+#[cfg(unix)]
+struct Started {
+    lock: String,
+    /// When it was asked for (Unix seconds): an older record is stale.
+    at: u64,
+}
+
+#[cfg(unix)]
+impl Started {
+    /// Whether the gateway is gone (it exited, or never ran): nobody holds
+    /// the start lock any more.
+    fn gone(&self) -> bool {
+        sys::lock_is_free(&self.lock)
+    }
+
+    /// Why it is gone: the record the gateway left, else this shim's own
+    /// words (written to the record for status and doctor).
+    fn why(&self, socket: &str) -> String {
+        if let Some(reason) = record::read_start_failure(socket, self.at) {
+            return reason;
+        }
+        let reason = alloc::format!(
+            "the gateway exited before serving (see {}/gateway.log)",
+            hookgate_wire::path::parent(socket)
+        );
+        record::write_start_failure(socket, &reason);
+        reason
+    }
+}
+
+/// Starts the gateway for `socket` unless another shim holds the lock
+/// (then it is starting, or runs).
+#[cfg(unix)]
+fn start(autostart: &Autostart, socket: &str) -> Start {
     use alloc::format;
     use hookgate_wire::path;
 
+    if !sys::is_executable(&autostart.gateway) {
+        let why = match sys::stat(&autostart.gateway) {
+            Err(_) => format!("the gateway {} does not exist", autostart.gateway),
+            Ok(_) => format!(
+                "the gateway {} is not an executable file",
+                autostart.gateway
+            ),
+        };
+        record::write_start_failure(socket, &why);
+        return Start::Failed(why);
+    }
     let dir = path::parent(socket);
     // The state directory (`~/.local/state/hookgate`) may not exist yet:
     // create it and up to two missing parents, 0700 (as the record does).
@@ -116,28 +216,17 @@ fn start(autostart: &Autostart, socket: &str) -> bool {
     // Lock and log only in a directory of this user's.
     match sys::lstat(dir) {
         Ok(meta) if meta.is_dir() && meta.uid == sys::current_uid() => {}
-        _ => return false,
+        _ => return Start::Impossible,
     }
     let lock = format!("{dir}/gateway.autostart.lock");
     let log = format!("{dir}/gateway.log");
     let args = ["serve", "--socket", socket];
     let env: Vec<&str> = autostart.env.iter().map(String::as_str).collect();
-    sys::start_detached(&autostart.gateway, &args, &env, &lock, &log).is_ok()
-}
-
-#[cfg(unix)]
-fn sleep_ms(ms: u64) {
-    sys::sleep_ms(ms);
-}
-
-#[cfg(not(unix))]
-fn sleep_ms(ms: u64) {
-    std::thread::sleep(Duration::from_millis(ms));
-}
-
-#[cfg(not(unix))]
-fn start(_autostart: &Autostart, _socket: &str) -> bool {
-    false
+    let at = sys::unix_secs();
+    match sys::start_detached(&autostart.gateway, &args, &env, &lock, &log) {
+        Ok(_) => Start::Waiting(Started { lock, at }),
+        Err(_) => Start::Impossible,
+    }
 }
 
 #[cfg(test)]

@@ -29,6 +29,10 @@ pub(crate) enum Failure {
     Busy,
     Timeout,
     BadReply(String),
+    /// No gateway, and autostart could not start one: why (the
+    /// start-failure record's reason, shown in a fail-closed reply).
+    #[cfg_attr(not(unix), allow(dead_code, reason = "autostart is Unix-only"))]
+    AutostartFailed(String),
 }
 
 impl Failure {
@@ -39,6 +43,7 @@ impl Failure {
             Failure::Busy => Reason::Busy,
             Failure::Timeout => Reason::Timeout,
             Failure::BadReply(_) => Reason::BadReply,
+            Failure::AutostartFailed(_) => Reason::AutostartFailed,
         }
     }
 
@@ -46,17 +51,48 @@ impl Failure {
         match self {
             Failure::Unreachable(detail)
             | Failure::Untrusted(detail)
-            | Failure::BadReply(detail) => detail,
+            | Failure::BadReply(detail)
+            | Failure::AutostartFailed(detail) => detail,
             Failure::Busy => "the gateway had no connection slot",
             Failure::Timeout => "no reply before the deadline",
         }
     }
 }
 
+/// How long the acknowledgement may take to send: a few bytes into a
+/// socket that has just been read from, so in practice no wait at all.
+const ACK_WAIT: Duration = Duration::from_millis(100);
+
+/// The gateway's reply, and the connection it came on.
+pub(crate) struct Answered {
+    pub(crate) reply: Reply,
+    stream: Stream,
+}
+
+impl core::fmt::Debug for Answered {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Answered")
+            .field("reply", &self.reply)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Answered {
+    /// Tells the gateway the reply was written for the agent
+    /// (`FrameKind::Ack`), so its decision log can say so. Best effort: a
+    /// gateway that waits for none has closed the connection, and the
+    /// failed write changes nothing.
+    pub(crate) fn acknowledge(self) {
+        let _ = self
+            .stream
+            .send_all(FrameKind::ack_frame(), sys::now() + ACK_WAIT);
+    }
+}
+
 /// Sends `frame` (an encoded request) to the gateway at `socket` and returns
 /// its reply, whose exit code is guaranteed to be in 0..=255. `deadline` is
 /// on the `sys::now` clock.
-pub(crate) fn call(socket: &str, frame: Vec<u8>, deadline: Duration) -> Result<Reply, Failure> {
+pub(crate) fn call(socket: &str, frame: Vec<u8>, deadline: Duration) -> Result<Answered, Failure> {
     let connect_deadline = deadline.min(sys::now() + CONNECT_TIMEOUT);
     let stream = match Stream::open(socket, connect_deadline) {
         Ok(stream) => stream,
@@ -84,7 +120,7 @@ pub(crate) fn call(socket: &str, frame: Vec<u8>, deadline: Duration) -> Result<R
             reply.exit_code
         )));
     }
-    Ok(reply)
+    Ok(Answered { reply, stream })
 }
 
 fn read_reply(stream: &Stream, deadline: Duration) -> Result<Reply, Failure> {
@@ -204,7 +240,7 @@ mod windows_tests {
             request().encode(),
             sys::now() + Duration::from_secs(10),
         );
-        assert_eq!(got, Ok(reply));
+        assert_eq!(got.map(|answered| answered.reply), Ok(reply));
         assert_eq!(server.join().unwrap(), request());
     }
 
@@ -213,7 +249,7 @@ mod windows_tests {
         let (name, _server) = gateway("silent", None);
         let deadline = sys::now() + Duration::from_millis(300);
         let got = call(&name, request().encode(), deadline);
-        assert_eq!(got, Err(Failure::Timeout));
+        assert!(matches!(got, Err(Failure::Timeout)));
         assert!(sys::now() >= deadline);
     }
 

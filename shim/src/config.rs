@@ -91,7 +91,7 @@ impl Config {
         let socket = sys::socket_path(&env);
         Config {
             state_record: if cfg!(unix) {
-                hookgate_wire::fallback::state_record_path(&env, &socket)
+                hookgate_wire::fallback_record::state_record_path(&env, &socket)
             } else {
                 None
             },

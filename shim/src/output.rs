@@ -1,18 +1,21 @@
 //! Writing the hook's answer: stdout, stderr, exit code, and nothing else.
 //!
 //! Agents parse stdout (Claude Code and Cursor as JSON, Cline as JSON), so
-//! the shim never writes anything to stdout but the reply. Write errors are
-//! ignored: an agent that closed its pipes is no longer listening, and the
-//! exit code still tells it the outcome.
+//! the shim never writes anything to stdout but the reply. Write errors
+//! change nothing in the answer: an agent that closed its pipes is no
+//! longer listening, and the exit code still tells it the outcome; only
+//! the acknowledgement to the gateway depends on stdout taking the reply.
 
 use alloc::format;
 
 use crate::sys;
 
-/// Writes a reply's bytes, stdout first.
-pub(crate) fn emit(stdout: &[u8], stderr: &[u8]) {
-    let _ = sys::write_stdout(stdout);
+/// Writes a reply's bytes, stdout first; whether stdout took them (an
+/// agent that closed it, having given up on the hook, did not get them).
+pub(crate) fn emit(stdout: &[u8], stderr: &[u8]) -> bool {
+    let written = sys::write_stdout(stdout).is_ok();
     let _ = sys::write_stderr(stderr);
+    written
 }
 
 /// One diagnostic line on stderr, prefixed with the program name, in one

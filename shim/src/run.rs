@@ -3,7 +3,8 @@
 //! 1. Parse argv and the `HOOKGATE_*` settings; report bad ones on stderr.
 //! 2. Read stdin (bounded in size and by the total deadline, which starts
 //!    at process start).
-//! 3. Send one request to the gateway and replay its reply exactly.
+//! 3. Send one request to the gateway (with the fail mode and the deadline
+//!    it answers by) and replay its reply exactly, then acknowledge it.
 //! 4. On any failure (bad arguments, oversize stdin, gateway unreachable,
 //!    too slow, or a malformed reply) answer with `hookgate_dialect::fallback`
 //!    for the detected dialect and event: the agent's neutral reply
@@ -79,6 +80,15 @@ pub(crate) fn run(argv: Vec<Vec<u8>>, environ: Vec<(Vec<u8>, Vec<u8>)>) -> u8 {
         hookgate_wire::FAIL_MODE_VAR,
         fallback.mode.as_str(),
     );
+    // ... and knows when this shim stops waiting: it cuts its fan-out
+    // short of that, and logs whether the reply came in time.
+    let left = deadline.saturating_sub(sys::now());
+    let deadline_unix_ms = (sys::since_epoch() + left).as_millis();
+    request::set_var(
+        &mut env,
+        hookgate_wire::DEADLINE_VAR,
+        &format!("{deadline_unix_ms}"),
+    );
 
     let stdin = match request::read_stdin_until(deadline) {
         Err(IoError::Timeout) => {
@@ -115,9 +125,14 @@ pub(crate) fn run(argv: Vec<Vec<u8>>, environ: Vec<(Vec<u8>, Vec<u8>)>) -> u8 {
         request.encode(),
         deadline,
     ) {
-        Ok(reply) => {
-            output::emit(&reply.stdout, &reply.stderr);
-            output::exit_code(reply.exit_code)
+        Ok(answered) => {
+            let code = answered.reply.exit_code;
+            // Acknowledged only once the agent's stdout took the reply:
+            // an agent that gave up on the hook has closed it.
+            if output::emit(&answered.reply.stdout, &answered.reply.stderr) {
+                answered.acknowledge();
+            }
+            output::exit_code(code)
         }
         Err(failure) => fallback.answer(&request.stdin, failure.reason(), failure.detail()),
     }
@@ -152,13 +167,18 @@ impl Fallback<'_> {
             detected.as_ref().map(|d| d.dialect),
             detected.as_ref().and_then(|d| d.native_event.as_deref()),
             self.mode,
-            record::message(reason),
+            &record::message(reason, detail),
         );
         output::emit(&reply.stdout, &reply.stderr);
+        let mode = match self.mode {
+            FailMode::Open => record::Mode::Open,
+            FailMode::Closed => record::Mode::Closed,
+        };
         let recorded = record::append(
             &self.config.socket,
             self.config.state_record.as_deref(),
             reason,
+            mode,
         );
         self.debug(&format!(
             "answered on its own ({reason}, {:?}, dialect {:?}): {detail}; recorded: {recorded}",

@@ -29,7 +29,7 @@ fn replays_the_gateway_reply_and_forwards_the_call() {
         stdout: b"{\"decision\":\"block\"}\n".to_vec(),
         stderr: b"denied by policy \xff\n".to_vec(),
     };
-    let gateway = fake_gateway(&socket, Gateway::Reply(reply.clone()));
+    let gateway = fake_gateway(&socket, Gateway::ReplyAwaitingAck(reply.clone()));
     let env = [
         ("CLAUDE_PROJECT_DIR", "/home/dev/acme"),
         ("CURSOR_VERSION", "1.7.2"),
@@ -47,11 +47,28 @@ fn replays_the_gateway_reply_and_forwards_the_call() {
             code: 2
         }
     );
-    let (request, _) = gateway.join().unwrap();
+    let (mut request, _) = gateway.join().unwrap();
     assert_eq!(request.args, ["claude-code"]);
     assert_eq!(
         Path::new(&request.cwd),
         fs::canonicalize(dir.path()).unwrap()
+    );
+    // When it will answer by itself: its deadline on the wall clock,
+    // about 30 s from its start.
+    let at = request
+        .env
+        .iter()
+        .position(|(name, _)| name == hookgate_wire::DEADLINE_VAR)
+        .expect("the shim sends its deadline");
+    let (_, deadline) = request.env.remove(at);
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis();
+    let deadline: u128 = deadline.parse().unwrap();
+    assert!(
+        deadline > now_ms + 20_000 && deadline <= now_ms + 30_000,
+        "{deadline} vs now {now_ms}"
     );
     let socket_str = socket.to_str().unwrap();
     assert_eq!(
@@ -156,6 +173,12 @@ fn absent_gateway_fails_closed_when_asked() {
                 "{name}: {how}"
             );
         }
+        // The record says which calls were blocked and which let through.
+        assert_eq!(
+            recorded_modes(&socket),
+            ["closed", "closed", "open"],
+            "{name}"
+        );
     }
 }
 

@@ -18,6 +18,10 @@ pub enum FrameKind {
     /// within its queue wait: empty body; the shim applies its fail mode
     /// and records `busy`, at once instead of at its deadline.
     Busy = 3,
+    /// The shim's word that it wrote the reply for the agent: empty body,
+    /// sent after the reply by shims that announce their deadline
+    /// (`DEADLINE_VAR`), so the decision log can say the agent got it.
+    Ack = 4,
 }
 
 /// A decoded frame header.
@@ -64,6 +68,7 @@ impl Header {
             1 => FrameKind::Request,
             2 => FrameKind::Reply,
             3 => FrameKind::Busy,
+            4 => FrameKind::Ack,
             other => return Err(WireError::UnknownKind(other)),
         };
         let body_len = u32::from_be_bytes([bytes[6], bytes[7], bytes[8], bytes[9]]) as usize;
@@ -90,6 +95,11 @@ impl FrameKind {
     /// The whole "busy" frame: a header with an empty body.
     pub fn busy_frame() -> Vec<u8> {
         frame(FrameKind::Busy, Vec::new())
+    }
+
+    /// The whole acknowledgement frame: a header with an empty body.
+    pub fn ack_frame() -> Vec<u8> {
+        frame(FrameKind::Ack, Vec::new())
     }
 }
 

@@ -16,13 +16,17 @@
 //!
 //! Bodies are sequences of fields; a byte string is a u32 length and the
 //! bytes, a list is a u32 count and its items. One connection carries one
-//! request and one reply.
+//! request and one reply, and, from a shim that sends [`DEADLINE_VAR`],
+//! one acknowledgement after the reply was written for the agent (an empty
+//! [`FrameKind::Ack`] frame; a gateway that does not wait for it has closed
+//! the connection, and the shim ignores the failed write).
 //!
 //! Modules: `frame` holds the frame types and their layout, `codec` the
 //! field encoding they share, `error` what a bad frame is; [`socket`] says
 //! where the socket lives, [`path`] does path arithmetic on strings for the
-//! `no_std` shim, and [`fallback`] how the shim records answering without
-//! the gateway.
+//! `no_std` shim, [`fallback_record`] how the shim records answering
+//! without the gateway, and [`start_record`] why the last start of a
+//! gateway failed.
 
 #![cfg_attr(not(test), no_std)]
 
@@ -30,10 +34,11 @@ extern crate alloc;
 
 mod codec;
 mod error;
-pub mod fallback;
+pub mod fallback_record;
 mod frame;
 pub mod path;
 pub mod socket;
+pub mod start_record;
 #[cfg(test)]
 mod tests;
 
@@ -59,5 +64,12 @@ pub const MAX_REPLY_BODY: usize = MAX_STDIN + 64 * 1024;
 /// else open), so the gateway answers a payload it cannot understand the
 /// way the shim would.
 pub const FAIL_MODE_VAR: &str = "HOOKGATE_FAIL";
+/// The variable in which the shim forwards when it will answer by itself:
+/// its deadline, in milliseconds since the Unix epoch (the wall clock both
+/// processes share; the shim's own deadline is monotonic). A shim that
+/// sends it also acknowledges the reply ([`FrameKind::Ack`]); the gateway
+/// cuts its fan-out short of it and records whether the reply arrived in
+/// time. Shims before it send neither, and are still served.
+pub const DEADLINE_VAR: &str = "HOOKGATE_DEADLINE_UNIX_MS";
 /// Most argv entries or environment variables in a request.
 pub const MAX_LIST_ITEMS: usize = 1024;

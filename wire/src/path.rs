@@ -2,7 +2,7 @@
 //! `no_std` shim: the directory that holds the socket (whose ownership
 //! decides whether the socket can be trusted) and a file name with a
 //! suffix (the fallback record next to the socket, see
-//! [`fallback::record_path`](crate::fallback::record_path)).
+//! [`fallback_record::record_path`](crate::fallback_record::record_path)).
 
 use alloc::string::String;
 

@@ -120,3 +120,13 @@ fn a_replys_body_len_is_its_encoded_body() {
     assert_eq!(reply.body_len(), reply.encode().len() - crate::HEADER_LEN);
     assert_eq!(crate::Reply::default().body_len(), 12);
 }
+
+#[test]
+fn ack_frames_are_bare_headers() {
+    let frame = FrameKind::ack_frame();
+    assert_eq!(frame.len(), HEADER_LEN);
+    let header = Header::decode(&header_of(&frame), 0).unwrap();
+    assert_eq!(header.kind, FrameKind::Ack);
+    assert_eq!(header.body_len, 0);
+    assert_eq!(header.expect(FrameKind::Ack), Ok(header));
+}

@@ -119,9 +119,13 @@ fn tool(
         Some(server) => server.opt_string("name")?,
         None => None,
     };
-    let mut paths = crate::paths::named_in(&input);
-    if name == "Glob" {
-        // Glob's `pattern` is a path pattern (Grep's is a regex, not a path).
+    let crate::paths::Named {
+        mut paths,
+        overflow: paths_overflow,
+    } = crate::paths::find(&input);
+    if matches!(name, "Glob" | "glob") {
+        // Glob's `pattern` is a path pattern (Grep's is a regex, not a
+        // path); Gemini CLI's and Qwen Code's `glob` tool alike.
         if let Some(pattern) = input_str("pattern")? {
             crate::paths::push(&mut paths, &pattern);
         }
@@ -131,6 +135,7 @@ fn tool(
         class,
         input,
         paths,
+        paths_overflow,
         command,
         mcp_server: named_server.or_else(|| mcp_server(name)),
         file_path,

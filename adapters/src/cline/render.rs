@@ -25,12 +25,16 @@
 //!   a rewrite next to a refusal is moot: dropped with a loss;
 //! - follow-up messages do not exist in Cline: `Loss::Followup`.
 //!
+//! The reason and the agent message are both said (`errorMessage`, or the
+//! context of a refusal), each once, on separate lines.
+//!
 //! Context is not truncated here; `merge` cuts it to 50,000 characters.
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use crate::claude_code::output::user_message;
 use crate::json;
 use crate::{Decision, Dialect, EventKind, HookEvent, Loss, Permission, Rendered, ToolClass};
 
@@ -66,13 +70,15 @@ pub(crate) fn render(event: &HookEvent, decision: &Decision) -> Rendered {
     }
     let refuse = deny && !halt && refusable(event);
     let cancel = halt || (deny && !refuse);
-    let message = decision.reason.as_ref().or(decision.agent_message.as_ref());
+    // The reason and the agent message, each once: Cline has one text
+    // field per answer, and both are meant to be read.
+    let message = user_message(decision);
 
     let mut out: BTreeMap<&'static str, Value> = BTreeMap::new();
     if cancel {
         out.insert("cancel", Value::Bool(true));
         // Without `cancel`, the SDK would read `errorMessage` as context.
-        if let Some(message) = message {
+        if let Some(message) = &message {
             out.insert("errorMessage", Value::String(message.clone()));
         }
     } else if legacy {
@@ -88,7 +94,7 @@ pub(crate) fn render(event: &HookEvent, decision: &Decision) -> Rendered {
         losses.push(Loss::Context);
     }
     let context = context.filter(|_| caps.context && !cancel);
-    let told = (refuse || feedback).then(|| message.map_or(DEFAULT_DENY, String::as_str));
+    let told = (refuse || feedback).then(|| message.as_deref().unwrap_or(DEFAULT_DENY));
     let text = match (told, context) {
         (None, None) => None,
         (Some(text), None) | (None, Some(text)) => Some(text.to_owned()),

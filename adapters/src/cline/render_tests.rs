@@ -151,6 +151,25 @@ fn deny_refuses_the_call_and_cancel_is_the_fallback() {
             json!({"context": "no"}),
             vec![Loss::Deny],
         ),
+        // The agent message is said next to the reason, never dropped.
+        (
+            event("tool_call"),
+            Decision {
+                agent_message: Some("use the staging db".into()),
+                ..deny("no")
+            },
+            json!({"overrideInput": {}, "context": "no\nuse the staging db"}),
+            vec![],
+        ),
+        (
+            event("legacy.PreToolUse"),
+            Decision {
+                agent_message: Some("use the staging db".into()),
+                ..deny("no")
+            },
+            json!({"cancel": true, "errorMessage": "no\nuse the staging db"}),
+            vec![],
+        ),
     ];
     for (event, decision, reply, losses) in cases {
         let rendered = render(&event, &decision);

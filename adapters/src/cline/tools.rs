@@ -75,48 +75,24 @@ pub(super) fn tool(
     })
 }
 
-/// The paths the generic search cannot see: the files an `apply_patch`
-/// patch names, and the arguments of `use_mcp_tool` (a JSON string).
+/// The paths the generic search cannot see: the arguments of
+/// `use_mcp_tool` (a JSON string). An `apply_patch` patch's files the
+/// generic search finds itself.
 fn add_paths(tool: &mut Tool) {
     let Value::Object(map) = &tool.input else {
         return;
     };
-    match tool.name.as_str() {
-        "apply_patch" => {
-            let patch = map.get("input").or_else(|| map.get("patch"));
-            if let Some(Value::String(patch)) = patch {
-                for path in patch_files(patch) {
-                    crate::paths::push(&mut tool.paths, path);
-                }
-            }
+    if tool.name == "use_mcp_tool"
+        && let Some(Value::String(arguments)) = map.get("arguments")
+        && let Ok(arguments) = serde_json::from_str::<Value>(arguments)
+    {
+        let named = crate::paths::find(&arguments);
+        tool.paths_overflow |= named.overflow;
+        for path in &named.paths {
+            tool.paths_overflow |= !crate::paths::push(&mut tool.paths, path)
+                && tool.paths.len() >= crate::paths::MAX_PATHS;
         }
-        "use_mcp_tool" => {
-            if let Some(Value::String(arguments)) = map.get("arguments")
-                && let Ok(arguments) = serde_json::from_str::<Value>(arguments)
-            {
-                for path in crate::paths::named_in(&arguments) {
-                    crate::paths::push(&mut tool.paths, &path);
-                }
-            }
-        }
-        _ => {}
     }
-}
-
-/// The files of an `apply_patch` patch (`*** Update File: PATH`, ...).
-fn patch_files(patch: &str) -> impl Iterator<Item = &str> {
-    const HEADERS: [&str; 4] = [
-        "*** Add File: ",
-        "*** Update File: ",
-        "*** Delete File: ",
-        "*** Move to: ",
-    ];
-    patch.lines().filter_map(|line| {
-        HEADERS
-            .iter()
-            .find_map(|header| line.trim_start().strip_prefix(header))
-            .map(str::trim)
-    })
 }
 
 /// `run_commands {commands: [...]}` as one command line, the commands

@@ -66,10 +66,12 @@ fn tool(root: &Fields<'_>, map: &Map<String, Value>) -> Result<Option<Tool>, Par
         None => Ok(None),
     };
     let result = root.opt_object("toolResult")?;
+    let named = crate::paths::find(&input);
     Ok(Some(Tool {
         name: name.to_owned(),
         class,
-        paths: crate::paths::named_in(&input),
+        paths: named.paths,
+        paths_overflow: named.overflow,
         input,
         command: match class {
             crate::ToolClass::Shell => arg("command")?,
@@ -110,7 +112,7 @@ pub(crate) fn render_as(decision: &Decision, spec: &EventSpec, form: Form) -> Re
     let mut specific: Map<String, Value> = Map::new();
     let mut losses = Vec::new();
     let message = user_message(decision);
-    let denies_calls = spec.deny != DenyForm::None;
+    let denies_calls = !matches!(spec.deny, DenyForm::None | DenyForm::Feedback);
     let permission = match decision.permission {
         _ if decision.halt && denies_calls => Permission::Deny,
         Permission::Ask => {
@@ -127,6 +129,9 @@ pub(crate) fn render_as(decision: &Decision, spec: &EventSpec, form: Form) -> Re
         losses.push(Loss::Halt);
     }
     let reason = || message.clone().unwrap_or_else(|| DEFAULT_DENY.to_owned());
+    // A deny after the tool ran: nothing is prevented (a loss), and the
+    // model reads why next to any context.
+    let mut feedback = None;
     let mut said = |key: &'static str, value: Value| match form {
         Form::Camel => {
             reply.insert(key, value);
@@ -143,6 +148,10 @@ pub(crate) fn render_as(decision: &Decision, spec: &EventSpec, form: Form) -> Re
         (Permission::Deny, DenyForm::Behavior) => {
             said("behavior", json!("deny"));
             said("message", json!(reason()));
+        }
+        (Permission::Deny, DenyForm::Feedback) => {
+            losses.push(Loss::Deny);
+            feedback = Some(reason());
         }
         (Permission::Deny, _) => losses.push(Loss::Deny),
         (Permission::Allow, DenyForm::PermissionDecision) => {
@@ -168,12 +177,18 @@ pub(crate) fn render_as(decision: &Decision, spec: &EventSpec, form: Form) -> Re
         specific.insert("hookEventName".to_owned(), json!(spec.name));
         reply.insert("hookSpecificOutput", Value::Object(specific));
     }
-    if let Some(context) = non_empty(&decision.additional_context) {
-        if spec.context {
-            reply.insert("additionalContext", json!(context));
-        } else {
-            losses.push(Loss::Context);
-        }
+    let context = non_empty(&decision.additional_context);
+    if context.is_some() && !spec.context {
+        losses.push(Loss::Context);
+    }
+    let context = match (feedback, context.filter(|_| spec.context)) {
+        (None, None) => None,
+        (Some(feedback), None) => Some(feedback),
+        (None, Some(context)) => Some(context.to_owned()),
+        (Some(feedback), Some(context)) => Some(format!("{feedback}\n\n{context}")),
+    };
+    if let Some(context) = context {
+        reply.insert("additionalContext", json!(context));
     }
     if let Some(followup) = non_empty(&decision.followup_message) {
         if spec.followup == FollowupForm::Block {

@@ -165,6 +165,37 @@ fn camel_replies_speak_copilots_format() {
     );
 }
 
+/// A deny after the tool ran cannot prevent anything (a loss), but its
+/// reason reaches the model as context, before any context of its own, in
+/// both dialects (issue #25: it used to render nothing at all).
+#[test]
+fn a_deny_after_the_tool_is_feedback() {
+    let deny = Decision {
+        permission: crate::Permission::Deny,
+        reason: Some("The output shows a leaked key.".into()),
+        additional_context: Some("Rotate it.".into()),
+        ..Decision::default()
+    };
+    let pascal = parse_pascal(&fixture("copilot/PostToolUse.json")).unwrap();
+    let camel = parse_camel(&fixture("copilot-camel/postToolUse.json"), "postToolUse").unwrap();
+    for rendered in [render_pascal(&pascal, &deny), render_camel(&camel, &deny)] {
+        assert_eq!(rendered.losses, [Loss::Deny]);
+        assert_eq!(
+            testing::stdout_json(&rendered),
+            json!({"additionalContext": "The output shows a leaked key.\n\nRotate it."})
+        );
+    }
+    let bare = Decision {
+        permission: crate::Permission::Deny,
+        ..Decision::default()
+    };
+    let said = testing::stdout_json(&render_camel(&camel, &bare));
+    assert_eq!(
+        said,
+        json!({"additionalContext": "Blocked by hookgate policy."})
+    );
+}
+
 /// Fail-closed denies in JSON at exit 0 where a deny can be said (the
 /// model reads the reason; a non-zero exit would deny without it), and
 /// fail-open is the rendered neutral reply, in both dialects.

@@ -1,3 +1,6 @@
+//! Tests of the HTTP hook replies: each command reply's meaning kept
+//! over HTTP, failures as non-2xx answers, and which agents have them.
+
 use serde_json::{Value, json};
 
 use super::*;

@@ -1,10 +1,11 @@
-//! The agents' side: hookgate's entries in each agent's config.
+//! The agents' side: hookgate's entries in each agent's config, and what
+//! the agent will do with them ([`super::gates`], [`super::codex`]).
 
 use std::path::PathBuf;
 
 use hookgate_adapters::Agent;
 
-use super::Report;
+use super::{Report, gates};
 use crate::install::agents::{AGENTS, AgentSpec, Format};
 use crate::install::{change, command, json_config, script_dir, shim};
 
@@ -36,12 +37,15 @@ pub(crate) fn check(named: &[Agent], report: &mut Report) -> Vec<Installed> {
         if !named.is_empty() && !asked {
             continue;
         }
-        let mut paths = vec![(spec.path(&home, false), "user")];
-        if let Some(cwd) = &cwd {
-            paths.push((spec.path(cwd, true), "project"));
+        let mut paths = vec![(spec.path(&home, false), "user", home.clone())];
+        if let Some(cwd) = &cwd
+            && spec.path(cwd, true) != paths[0].0
+        {
+            paths.push((spec.path(cwd, true), "project", cwd.clone()));
         }
         let mut found = false;
-        for (path, scope) in paths {
+        let mut every_command = Vec::new();
+        for (path, scope, base) in paths {
             let commands = match commands(spec, &path) {
                 Ok(commands) => commands,
                 Err(err) => {
@@ -58,7 +62,11 @@ pub(crate) fn check(named: &[Agent], report: &mut Report) -> Vec<Installed> {
             found = true;
             check_entries(spec, &path, scope, &commands, report);
             check_switch(spec, &path, scope, report);
-            check_hooks_off(spec, &path, report);
+            check_handlers(spec, &path, report);
+            if spec.hook_trust {
+                super::codex::check(spec, &path, &base, report);
+            }
+            every_command.extend(commands.iter().map(|(_, line)| line.clone()));
             // The probe goes through the entry of its own event (Copilot's
             // camelCase commands name it), else any entry.
             let probe = hookgate_adapters::probe_event(spec.agent);
@@ -70,6 +78,9 @@ pub(crate) fn check(named: &[Agent], report: &mut Report) -> Vec<Installed> {
                     socket: command::var_of(line, "HOOKGATE_SOCKET").map(PathBuf::from),
                 });
             }
+        }
+        if found {
+            gates::check_switches(spec, &every_command, report);
         }
         if !found && asked {
             report.problem(
@@ -182,7 +193,6 @@ fn check_switch(spec: &AgentSpec, path: &std::path::Path, scope: &str, report: &
     };
     let Some(base) = base else { return };
     let agent = spec.agent;
-    report.note(&format!("{agent}: {}", switch.notice));
     if switch.is_on_at(&base) {
         report.ok(&format!(
             "{agent}: `{}.{} = true` in {}",
@@ -204,33 +214,15 @@ fn check_switch(spec: &AgentSpec, path: &std::path::Path, scope: &str, report: &
     }
 }
 
-/// Settings that turn every hook of an agent off, whatever its hooks say:
-/// (agent, JSON pointer, the value that means off).
-const HOOKS_OFF: &[(Agent, &str, bool)] = &[
-    (Agent::ClaudeCode, "/disableAllHooks", true),
-    (Agent::QwenCode, "/disableAllHooks", true),
-    (Agent::GeminiCli, "/hooksConfig/enabled", false),
-];
-
-/// The agent's config does not switch all its hooks off.
-fn check_hooks_off(spec: &AgentSpec, path: &std::path::Path, report: &mut Report) {
-    let Some((_, pointer, off)) = HOOKS_OFF.iter().find(|(a, _, _)| *a == spec.agent) else {
+/// hookgate's handlers at `path` match every tool and outlast the shim.
+fn check_handlers(spec: &AgentSpec, path: &std::path::Path, report: &mut Report) {
+    let Format::Json(format) = &spec.format else {
         return;
     };
     let Ok(Some(text)) = change::read(&change::resolve(path)) else {
         return;
     };
-    let value: Option<serde_json::Value> = serde_json::from_str(&text).ok();
-    let set = value.as_ref().and_then(|v| v.pointer(pointer)?.as_bool());
-    if set == Some(*off) {
-        let key = pointer.trim_start_matches('/').replace('/', ".");
-        report.problem(
-            &format!(
-                "{}: `{key}: {off}` in {} turns every hook off, hookgate's too",
-                spec.agent,
-                path.display()
-            ),
-            &format!("remove `{key}` from {}", path.display()),
-        );
+    if let Ok(entries) = json_config::entries(format, &text) {
+        gates::check_entries(spec, format, path, &entries, report);
     }
 }

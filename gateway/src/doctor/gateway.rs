@@ -1,15 +1,19 @@
-//! The gateway's side: one socket, a gateway answering on it, a config
-//! with guard and audit, subscribers up, no fallbacks pending.
+//! The gateway's side: one socket, a gateway answering on it (started
+//! through an installed hook command, as the agent's first hook call
+//! would, when none runs yet), a config whose guard and audit see every
+//! installed agent's tool calls, subscribers up, no fallbacks pending.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use hookgate_gateway::admin::client;
-use hookgate_gateway::config::{Config, SubscriberKind};
-use hookgate_gateway::fallbacks;
+use hookgate_adapters::{Agent, HookEvent};
+use hookgate_config::{Config, SubscriberKind};
+use hookgate_daemon::admin::client;
+use hookgate_daemon::shim_records::Pending;
 
 use super::Report;
 use super::agents::Installed;
+use crate::install::command;
 
 /// Deadline of the status call.
 const TIMEOUT: Duration = Duration::from_secs(5);
@@ -22,7 +26,7 @@ pub(crate) fn socket(
     installed: &[Installed],
     report: &mut Report,
 ) -> PathBuf {
-    let resolved = hookgate_gateway::transport::default_path();
+    let resolved = hookgate_transport::default_path();
     let mut pinned: Vec<&Path> = installed
         .iter()
         .filter_map(|i| i.socket.as_deref())
@@ -58,46 +62,90 @@ pub(crate) fn socket(
     socket
 }
 
-/// Checks the gateway at `socket`; returns whether it answers.
-pub(crate) async fn check(socket: &Path, report: &mut Report) -> bool {
-    check_config(report);
-    let pending = fallbacks::peek(socket);
-    let up = match client::fetch(socket, TIMEOUT).await {
-        Ok(doc) => {
-            report.ok(&format!("a gateway answers on {}", socket.display()));
+/// Finds the gateway at `socket`: one that answers, else one started the
+/// way the agents' first hook call would (an installed command with
+/// autostart, run with the harmless probe). Returns whether one answers.
+pub(crate) async fn reach(socket: &Path, installed: &[Installed], report: &mut Report) -> bool {
+    if let Ok(doc) = client::fetch(socket, TIMEOUT).await {
+        report.ok(&format!("a gateway answers on {}", socket.display()));
+        check_protection(&doc, report);
+        check_subscribers(&doc, report);
+        return true;
+    }
+    let autostart = installed.iter().find(|i| {
+        i.socket.as_deref() == Some(socket)
+            && command::var_of(&i.command, "HOOKGATE_AUTOSTART").as_deref() == Some("1")
+    });
+    if let Some(entry) = autostart {
+        let _ = super::probe::run(&entry.command, super::probe::harmless(entry.agent));
+        if let Ok(doc) = client::fetch(socket, TIMEOUT).await {
+            report.ok(&format!(
+                "gateway started by autostart (pid {}) on {}, through {}'s installed hook",
+                doc["pid"],
+                socket.display(),
+                entry.agent
+            ));
+            check_protection(&doc, report);
             check_subscribers(&doc, report);
-            true
+            return true;
         }
-        Err(err) => {
-            report.problem(
-                &format!("no gateway answers on {}: {err}", socket.display()),
+        match hookgate_daemon::start_failure::read(socket) {
+            Some(failure) => report.problem(
                 &format!(
-                    "start one: `gateway serve --socket {}` (hooks installed by `gateway install` start it on their next call)",
+                    "no gateway answers on {}, and autostart could not start one ({}): {}",
+                    socket.display(),
+                    failure.ago(),
+                    failure.reason
+                ),
+                "fix what it names; the next hook call (or `gateway doctor`) starts the gateway",
+            ),
+            None => report.problem(
+                &format!(
+                    "no gateway answers on {}, and {}'s installed hook did not start one",
+                    socket.display(),
+                    entry.agent
+                ),
+                &format!(
+                    "start one: `gateway serve --socket {}`; its errors say why",
                     socket.display()
                 ),
-            );
-            false
+            ),
         }
-    };
-    if !pending.is_empty() {
-        let total: u64 = pending.values().sum();
-        let reasons: Vec<String> = pending.iter().map(|(r, n)| format!("{r} {n}")).collect();
-        let what = format!(
-            "shims answered {total} hook calls without the gateway since it last collected them ({})",
-            reasons.join(", ")
-        );
-        if up {
-            report.note(&what);
-        } else {
-            report.problem(&what, "start the gateway; `gateway status` then shows them");
-        }
+        return false;
     }
-    up
+    report.problem(
+        &format!("no gateway answers on {}", socket.display()),
+        &format!(
+            "start one: `gateway serve --socket {}` (hooks installed by `gateway install` start it on their next call)",
+            socket.display()
+        ),
+    );
+    false
+}
+
+/// The fallbacks shims recorded before this check (`pending`, read before
+/// anything started a gateway, which collects them).
+pub(crate) fn report_pending(pending: &Pending, up: bool, report: &mut Report) {
+    if pending.is_empty() {
+        return;
+    }
+    let what = format!(
+        "shims answered {} hook calls without the gateway since it last collected them ({}): {}",
+        pending.total(),
+        pending.reasons(),
+        pending.effect()
+    );
+    if up {
+        report.note(&what);
+    } else {
+        report.problem(&what, "start the gateway; `gateway status` then shows them");
+    }
 }
 
 /// The config a gateway started here would load: valid, with guard and
-/// audit (an empty hand-written config starts with no subscriber at all).
-fn check_config(report: &mut Report) {
+/// audit (an empty hand-written config starts with no subscriber at all)
+/// whose filters let every installed agent's tool calls through.
+pub(crate) fn check_config(installed: &[Installed], report: &mut Report) {
     let config = match Config::load(None) {
         Ok(config) => config,
         Err(err) => {
@@ -108,28 +156,92 @@ fn check_config(report: &mut Report) {
             return;
         }
     };
-    let has = |f: fn(&SubscriberKind) -> bool| config.subscribers.iter().any(|s| f(&s.kind));
-    if has(|k| matches!(k, SubscriberKind::Guard { .. })) {
-        report.ok(&format!("config {}: guard on", config.origin));
+    let guards: Vec<_> = config
+        .subscribers
+        .iter()
+        .filter(|s| matches!(s.kind, SubscriberKind::Guard { .. }))
+        .collect();
+    let audits: Vec<_> = config
+        .subscribers
+        .iter()
+        .filter(|s| matches!(s.kind, SubscriberKind::Audit { .. }))
+        .collect();
+    for (name, subs, without) in [
+        ("guard", &guards, "dangerous commands pass unchecked"),
+        ("audit", &audits, "nothing records what the agents did"),
+    ] {
+        if subs.is_empty() {
+            report.problem(
+                &format!(
+                    "config {} has no {name} subscriber: {without}",
+                    config.origin
+                ),
+                &format!(
+                    "add the `{name}` [[subscriber]] of the embedded default (docs/install.md, \"doctor\")"
+                ),
+            );
+            continue;
+        }
+        let mut agents: Vec<Agent> = installed.iter().map(|i| i.agent).collect();
+        agents.dedup();
+        let excluded: Vec<String> = agents
+            .into_iter()
+            .filter(|agent| {
+                probe_event(*agent)
+                    .is_some_and(|event| !subs.iter().any(|s| s.filter.matches(&event)))
+            })
+            .map(|agent| agent.to_string())
+            .collect();
+        if excluded.is_empty() {
+            report.ok(&format!("config {}: {name} on", config.origin));
+        } else {
+            report.problem(
+                &format!(
+                    "config {}: the {name}'s filters (agents, events, tools) exclude the shell calls of {}: {without} there",
+                    config.origin,
+                    excluded.join(", ")
+                ),
+                &format!("widen the `{name}` [[subscriber]]'s filters, or remove them"),
+            );
+        }
+    }
+}
+
+/// `agent`'s doctor probe as the gateway understands it: a pre-tool call
+/// of its shell tool.
+fn probe_event(agent: Agent) -> Option<HookEvent> {
+    let payload = hookgate_adapters::danger_payload(agent)?.as_bytes();
+    let event = hookgate_adapters::probe_event(agent);
+    let arg = (agent == Agent::Copilot).then_some(event);
+    let detected = hookgate_adapters::detect_with_event(payload, Some(agent), arg, &[]).ok()?;
+    hookgate_adapters::parse_detected(&detected, payload).ok()
+}
+
+/// Self-protection on, and no weakening config waiting (refused by a
+/// reload: something changed the config to drop the guard or the log).
+fn check_protection(doc: &serde_json::Value, report: &mut Report) {
+    let name = hookgate_daemon::protect::NAME;
+    if subscribers(doc).iter().any(|s| s["name"] == name) {
+        report.ok("self-protection on: hook calls cannot change or stop hookgate");
     } else {
         report.problem(
-            &format!(
-                "config {} has no guard subscriber: dangerous commands pass unchecked",
-                config.origin
-            ),
-            "add the `guard` [[subscriber]] of the embedded default (README, \"Configuration\")",
+            "self-protection is off: a tool call can rewrite hookgate's config or hooks, or stop the gateway",
+            "remove `self_protection = false` from the system config's [server], then restart the gateway",
         );
     }
-    if has(|k| matches!(k, SubscriberKind::Audit { .. })) {
-        report.ok(&format!("config {}: audit on", config.origin));
-    } else {
+    let reload = &doc["reload"];
+    if reload["last_result"] == "weaker" {
         report.problem(
             &format!(
-                "config {} has no audit subscriber: nothing records what the agents did",
-                config.origin
+                "the config on disk weakens hookgate and was not applied ({}); the gateway runs the config it had",
+                reload["last_error"].as_str().unwrap_or("?")
             ),
-            "add the `audit` [[subscriber]] of the embedded default (README, \"Configuration\")",
+            "if you made this change, apply it from a terminal: `gateway reload --allow-weaker`; if not, restore the file: something tried to turn hookgate off",
         );
+    } else if let Some(n) = reload["weaker"].as_u64().filter(|n| *n > 0) {
+        report.note(&format!(
+            "{n} config change(s) that weakened hookgate were refused since the gateway started"
+        ));
     }
 }
 
@@ -158,21 +270,21 @@ pub(crate) fn subscribers(doc: &serde_json::Value) -> Vec<serde_json::Value> {
         .unwrap_or_default()
 }
 
-/// The events the gateway counted for `agent` (its status name): a probe
-/// that reached it moves this count, and only its own agent's.
+/// The doctor probes the gateway answered for `agent` (its status name;
+/// counted apart from traffic): a probe that reached it moves this count,
+/// and only its own agent's.
 pub(crate) fn activity(doc: &serde_json::Value, agent: &str) -> u64 {
+    count(doc, "probes", agent)
+}
+
+/// Of those, the ones denied: the dangerous probe must move this one.
+pub(crate) fn denials(doc: &serde_json::Value, agent: &str) -> u64 {
+    count(doc, "probe_denials", agent)
+}
+
+fn count(doc: &serde_json::Value, which: &str, agent: &str) -> u64 {
     let metrics = doc.get("metrics").unwrap_or(doc);
-    metrics
-        .get("events")
-        .and_then(serde_json::Value::as_array)
-        .map(|events| {
-            events
-                .iter()
-                .filter(|e| e["agent"].as_str() == Some(agent))
-                .filter_map(|e| e["count"].as_u64())
-                .sum()
-        })
-        .unwrap_or(0)
+    metrics[which][agent].as_u64().unwrap_or(0)
 }
 
 /// `client::fetch` for the probe.

@@ -5,10 +5,19 @@
 //!
 //! - [`agents`]: each agent's config holds hookgate's entries, for every
 //!   event, pointing at an executable shim and gateway;
-//! - [`gateway`]: one socket for all, the gateway answers there, its config
-//!   has guard and audit, every subscriber is up, no fallbacks pending;
+//! - [`gates`]: what the agent will do with them: no settings layer
+//!   (managed, user, project, local) switches hooks off, hookgate's groups
+//!   match every tool, the agent waits longer than the shim;
+//!   [`codex`]: Codex trusts and runs them;
+//! - [`gateway`]: one socket for all, the gateway answers there (started
+//!   through an installed hook, as the first hook call would), its config
+//!   has guard and audit that see every installed agent, every subscriber
+//!   is up, no fallbacks pending;
+//! - [`http`]: with `[http]` on, the HTTP hook port is held by this user
+//!   (the gateway or the service manager), not by another user or nobody;
 //! - [`probe`]: a synthetic event of each installed agent's dialect sent
-//!   through the real shim with the agent's installed command.
+//!   through the real shim with the agent's installed command, then a
+//!   dangerous one that must come back denied.
 
 #![allow(
     clippy::disallowed_methods,
@@ -16,7 +25,10 @@
 )]
 
 mod agents;
+mod codex;
+mod gates;
 mod gateway;
+mod http;
 pub(crate) mod probe;
 
 pub(crate) use gateway::subscribers;
@@ -34,16 +46,12 @@ const EXIT_UNPROTECTED: u8 = 64;
 pub(crate) struct DoctorArgs {
     /// Check only this agent (repeatable; default: every agent whose
     /// config has hookgate's hooks).
-    #[arg(long = "agent", value_name = "NAME", value_parser = parse_agent)]
+    #[arg(long = "agent", value_name = "NAME", value_parser = crate::install::agents::parse)]
     pub(crate) agents: Vec<Agent>,
     /// The socket to check. Default: the one the installed hooks pin, else
     /// resolved like `gateway serve` does.
     #[arg(long, value_name = "PATH")]
     pub(crate) socket: Option<PathBuf>,
-}
-
-fn parse_agent(name: &str) -> Result<Agent, String> {
-    name.parse().map_err(|err| format!("{err}"))
 }
 
 /// What the checks found.
@@ -82,7 +90,12 @@ pub(crate) fn run(args: &DoctorArgs) -> ExitCode {
     let mut report = Report::default();
     let installed = agents::check(&args.agents, &mut report);
     let socket = gateway::socket(args.socket.clone(), &installed, &mut report);
-    let up = runtime.block_on(gateway::check(&socket, &mut report));
+    gateway::check_config(&installed, &mut report);
+    // Read before anything starts a gateway, which collects them.
+    let pending = hookgate_daemon::shim_records::peek(&socket);
+    let up = runtime.block_on(gateway::reach(&socket, &installed, &mut report));
+    gateway::report_pending(&pending, up, &mut report);
+    http::check(&mut report);
     if up {
         runtime.block_on(probe::check(&socket, &installed, &mut report));
     } else if !installed.is_empty() {

@@ -2,6 +2,9 @@
 //! shell with a minimal environment (as an agent launched from cron or an
 //! IDE would), fed a harmless event of that agent's dialect. The gateway's
 //! counters must move: the shim reached the gateway and did not fall back.
+//! Then the same call reading a secrets file (`cat .env`), which must come
+//! back denied: the guard sees this agent's tool calls, not just the
+//! gateway its shim.
 
 use std::io::Write as _;
 use std::path::Path;
@@ -14,6 +17,11 @@ use super::gateway;
 
 /// The shim's own deadline is 5 s; this bounds a shim that hangs anyway.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// `agent`'s harmless probe payload (`""` for an agent without one).
+pub(crate) fn harmless(agent: hookgate_adapters::Agent) -> &'static str {
+    hookgate_adapters::probe_payload(agent).unwrap_or_default()
+}
 
 pub(crate) async fn check(socket: &Path, installed: &[Installed], report: &mut Report) {
     for entry in installed {
@@ -35,19 +43,51 @@ pub(crate) async fn check(socket: &Path, installed: &[Installed], report: &mut R
                 &format!("gateway install --agent {agent}"),
             ),
             (Ok(()), Some(before), Some(after)) if after > before => {
-                report.ok(&format!("{agent}: a test event went through the shim to the gateway"));
+                report.ok(&format!(
+                    "{agent}: a test event went through the shim to the gateway"
+                ));
             }
-            (Ok(()), _, _) => report.problem(
-                &format!("{agent}: a test event sent through the installed hook never reached the gateway (the shim answered on its own)"),
-                &format!("gateway install --agent {agent}, and check HOOKGATE_SOCKET in its command"),
-            ),
+            (Ok(()), _, _) => {
+                report.problem(
+                    &format!("{agent}: a test event sent through the installed hook never reached the gateway (the shim answered on its own)"),
+                    &format!("gateway install --agent {agent}, and check HOOKGATE_SOCKET in its command"),
+                );
+                continue;
+            }
         }
+        dangerous(socket, entry, report).await;
+    }
+}
+
+/// The dangerous probe: denied, or the guard does not see the agent.
+async fn dangerous(socket: &Path, entry: &Installed, report: &mut Report) {
+    let Some(payload) = hookgate_adapters::danger_payload(entry.agent) else {
+        return;
+    };
+    let (agent, name) = (entry.agent, entry.agent.as_str());
+    let before = gateway::fetch(socket)
+        .await
+        .map(|d| gateway::denials(&d, name));
+    let ran = run(&entry.command, payload);
+    let after = gateway::fetch(socket)
+        .await
+        .map(|d| gateway::denials(&d, name));
+    match (ran, before, after) {
+        (Ok(()), Some(before), Some(after)) if after > before => report.ok(&format!(
+            "{agent}: a dangerous test call (`cat .env`) through the installed hook was denied"
+        )),
+        _ => report.problem(
+            &format!(
+                "{agent}: a dangerous test call (`cat .env`) through the installed hook was not denied: the guard does not decide this agent's tool calls"
+            ),
+            "check the guard's filters in the config, and `gateway status` for its decisions",
+        ),
     }
 }
 
 /// Runs `command` with `sh -c` and a minimal environment, `payload` on
 /// stdin; bounded by [`PROBE_TIMEOUT`].
-fn run(command: &str, payload: &str) -> anyhow::Result<()> {
+pub(crate) fn run(command: &str, payload: &str) -> anyhow::Result<()> {
     let mut child = Command::new("/bin/sh")
         .arg("-c")
         .arg(command)

@@ -14,9 +14,69 @@ use super::hooks::{Layout, Shape};
 use super::toml_switch::TomlSwitch;
 
 /// How long the agent waits for the hook, in the agent's unit: well above
-/// the shim's own deadline (5 s, plus its bounded autostart wait), so the
+/// the shim's own deadline (5 s, its autostart wait included), so the
 /// agent never kills a shim that is about to answer (or fall back).
 pub(crate) const HOOK_TIMEOUT_SECS: u64 = 30;
+
+/// What the agent's own JSON reader accepts in this file (observed in its
+/// CLI: docs/agents.md): what install reads and keeps, and what it refuses
+/// by name because the agent would not read the file either.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Accepts {
+    /// `//` and `/* */` comments (Gemini CLI and Qwen Code strip them).
+    pub(crate) comments: bool,
+    /// A trailing comma before `}` or `]`.
+    pub(crate) trailing_commas: bool,
+    /// A UTF-8 byte-order mark before the JSON (Qwen Code strips it).
+    pub(crate) bom: bool,
+}
+
+impl Accepts {
+    /// Plain JSON (`JSON.parse`, serde_json): the default until the agent's
+    /// CLI shows it reads more.
+    pub(crate) const JSON: Accepts = Accepts {
+        comments: false,
+        trailing_commas: false,
+        bom: false,
+    };
+}
+
+/// The unit of an agent's hook `timeout`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TimeUnit {
+    Secs,
+    Millis,
+}
+
+impl TimeUnit {
+    /// `value` of this unit in milliseconds.
+    pub(crate) fn to_millis(self, value: u64) -> u64 {
+        match self {
+            TimeUnit::Secs => value.saturating_mul(1000),
+            TimeUnit::Millis => value,
+        }
+    }
+
+    /// How `gateway doctor` names it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            TimeUnit::Secs => "seconds",
+            TimeUnit::Millis => "milliseconds",
+        }
+    }
+}
+
+/// An event whose hook the agent waits for less than for the others:
+/// install writes `timeout` there (in the agent's unit) and gives the shim
+/// a deadline that ends before it (Codex clamps SessionEnd and Interrupt
+/// to 3 s, and says so on every run when asked for more).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ShortEvent {
+    pub(crate) event: &'static str,
+    pub(crate) timeout: u64,
+    /// The shim's `HOOKGATE_TIMEOUT_MS` in that command.
+    pub(crate) shim_ms: u64,
+}
 
 /// One JSON config file holding event-keyed hooks.
 #[derive(Debug)]
@@ -34,6 +94,11 @@ pub(crate) struct JsonFormat {
     /// The hook timeout, in the agent's unit, under `timeout_key`.
     pub(crate) timeout: u64,
     pub(crate) timeout_key: &'static str,
+    pub(crate) timeout_unit: TimeUnit,
+    /// Events the agent gives less time (and a shorter shim deadline).
+    pub(crate) short: &'static [ShortEvent],
+    /// What the agent's reader accepts in this file.
+    pub(crate) accepts: Accepts,
     /// Whether the command names the event after the agent: the agent's
     /// payloads name none (Copilot CLI's camelCase hooks).
     pub(crate) event_arg: bool,
@@ -54,6 +119,9 @@ const SETTINGS: JsonFormat = JsonFormat {
     typed: true,
     timeout: HOOK_TIMEOUT_SECS,
     timeout_key: "timeout",
+    timeout_unit: TimeUnit::Secs,
+    short: &[],
+    accepts: Accepts::JSON,
     event_arg: false,
     fail_closed: None,
 };
@@ -99,6 +167,10 @@ pub(crate) struct AgentSpec {
     pub(crate) guarded: &'static [&'static str],
     /// A TOML switch that must be on for the agent to run hooks (Codex).
     pub(crate) switch: Option<TomlSwitch>,
+    /// The agent runs a new or changed hook only once the user trusted it
+    /// (Codex's hook review): install trusts hookgate's own through the
+    /// agent ([`super::codex`]), doctor checks it.
+    pub(crate) hook_trust: bool,
 }
 
 impl AgentSpec {
@@ -147,7 +219,11 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         // WorktreeCreate never: a hook there replaces worktree creation.
         // PreSkillShellCommand and PreModelSwitch are hooked although
         // 2.1.197 ignores them: without the first, a skill's inline command
-        // runs past every policy on the versions that have it.
+        // runs past every policy on the versions that have it. ConfigChange
+        // is hooked: unhooked, a settings file changed mid-session
+        // (`disableAllHooks`) turns the hooks off at once; self-protection
+        // denies it, and the session keeps its hooks (real_agents
+        // self_protection).
         unhooked: &[
             "Setup",
             "InstructionsLoaded",
@@ -159,7 +235,6 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             "TaskCompleted",
             "StopFailure",
             "TeammateIdle",
-            "ConfigChange",
             "CwdChanged",
             "DirectoryAdded",
             "FileChanged",
@@ -174,8 +249,10 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             "PreSkillShellCommand",
             "PermissionRequest",
             "UserPromptSubmit",
+            "ConfigChange",
         ],
         switch: None,
+        hook_trust: false,
     },
     AgentSpec {
         agent: Agent::Cursor,
@@ -203,6 +280,7 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             "subagentStart",
         ],
         switch: None,
+        hook_trust: false,
     },
     AgentSpec {
         agent: Agent::Cline,
@@ -220,6 +298,7 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         // its only one (a `cancel` reply).
         guarded: &[],
         switch: None,
+        hook_trust: false,
     },
     AgentSpec {
         agent: Agent::QwenCode,
@@ -230,6 +309,15 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         format: Format::Json(JsonFormat {
             // Qwen's command timeout is in milliseconds.
             timeout: HOOK_TIMEOUT_SECS * 1000,
+            timeout_unit: TimeUnit::Millis,
+            // 0.24.4 reads settings with strip-json-comments after
+            // stripping a BOM, then JSON.parse (no trailing commas): a file
+            // it cannot parse it resets to `{}`.
+            accepts: Accepts {
+                comments: true,
+                bom: true,
+                ..Accepts::JSON
+            },
             ..SETTINGS
         }),
         dialect: Dialect::QwenCode,
@@ -237,6 +325,7 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         unhooked: &["PermissionDenied", "StopFailure", "MessageDisplay"],
         guarded: &[],
         switch: None,
+        hook_trust: false,
     },
     AgentSpec {
         agent: Agent::Droid,
@@ -253,6 +342,7 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         unhooked: &[],
         guarded: &[],
         switch: None,
+        hook_trust: false,
     },
     AgentSpec {
         agent: Agent::GeminiCli,
@@ -264,6 +354,13 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             // Gemini's command timeout is in milliseconds; it has no
             // fail-closed switch (0.61.0).
             timeout: HOOK_TIMEOUT_SECS * 1000,
+            timeout_unit: TimeUnit::Millis,
+            // 0.61.0: strip-json-comments, then JSON.parse (no trailing
+            // commas, no BOM).
+            accepts: Accepts {
+                comments: true,
+                ..Accepts::JSON
+            },
             ..SETTINGS
         }),
         // The model events fire on every model call: hooked all the same,
@@ -272,6 +369,7 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         unhooked: &[],
         guarded: &[],
         switch: None,
+        hook_trust: false,
     },
     AgentSpec {
         agent: Agent::Codex,
@@ -280,7 +378,24 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         project_path: ".codex/hooks.json",
         programs: &["codex"],
         home_dir: ".codex",
-        format: Format::Json(SETTINGS),
+        format: Format::Json(JsonFormat {
+            // 0.171.0 waits at most 3 s for these two and warns on every
+            // run when asked for more ("clamping SessionEnd hook timeout
+            // to 3s"); both are non-blocking.
+            short: &[
+                ShortEvent {
+                    event: "SessionEnd",
+                    timeout: 3,
+                    shim_ms: 2500,
+                },
+                ShortEvent {
+                    event: "Interrupt",
+                    timeout: 3,
+                    shim_ms: 2500,
+                },
+            ],
+            ..SETTINGS
+        }),
         dialect: Dialect::Codex,
         unhooked: &[],
         guarded: &[],
@@ -289,8 +404,8 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             path: ".codex/config.toml",
             table: "features",
             key: "hooks",
-            notice: "Codex runs new or changed hooks only once trusted: start `codex` and answer \"Trust all and continue\" (`codex exec` skips untrusted hooks)",
         }),
+        hook_trust: true,
     },
     AgentSpec {
         agent: Agent::Copilot,
@@ -318,6 +433,7 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         unhooked: &[],
         guarded: &[],
         switch: None,
+        hook_trust: false,
     },
 ];
 
@@ -326,45 +442,56 @@ pub(crate) fn spec(agent: Agent) -> Option<&'static AgentSpec> {
     AGENTS.iter().find(|spec| spec.agent == agent)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_entry_is_consistent() {
-        for entry in AGENTS {
-            let events = entry.events();
-            for event in entry.guarded {
-                assert!(events.contains(event), "{:?}: {event}", entry.agent);
-            }
-            assert!(!events.contains(&"WorktreeCreate"));
-            assert_eq!(spec(entry.agent).map(|s| s.agent), Some(entry.agent));
-        }
-    }
-
-    /// What install hooks and the adapters' table agree: the dialect is
-    /// the agent's, and every name left out is a row of the table (a
-    /// renamed or dropped row would otherwise be hooked unnoticed).
-    #[test]
-    fn installed_events_are_the_adapters_table_minus_the_exclusions() {
-        for entry in AGENTS {
-            assert_eq!(entry.dialect.agent(), entry.agent);
-            let table = hookgate_adapters::hook_names(entry.dialect);
-            for event in entry.unhooked {
-                assert!(table.contains(event), "{:?}: {event}", entry.agent);
-            }
-            let events = entry.events();
-            assert!(!events.is_empty(), "{:?}", entry.agent);
-            assert_eq!(events.len() + entry.unhooked.len(), table.len());
-            // A guarded event left unhooked would make `--fail-closed` a
-            // switch on nothing there.
-            for event in entry.guarded {
-                assert!(
-                    events.contains(event),
-                    "{:?}: guarded {event} is not hooked",
-                    entry.agent
-                );
-            }
+impl JsonFormat {
+    /// The timeout install writes for `event`, in the agent's unit, and
+    /// the shim deadline its command sets (`None`: the shim's default).
+    pub(crate) fn timeout_for(&self, event: &str) -> (u64, Option<u64>) {
+        match self.short.iter().find(|short| short.event == event) {
+            Some(short) => (short.timeout, Some(short.shim_ms)),
+            None => (self.timeout, None),
         }
     }
 }
+
+/// The agent `--agent NAME` means: the name the shim takes (`claude-code`)
+/// or the agent's program (`claude`, `gemini`, `qwen`, `cursor-agent`...).
+pub(crate) fn parse(name: &str) -> Result<Agent, String> {
+    let by_program = || {
+        AGENTS
+            .iter()
+            .find(|spec| spec.programs.contains(&name))
+            .map(|spec| spec.agent)
+    };
+    match name.parse::<Agent>().ok().or_else(by_program) {
+        Some(agent) if spec(agent).is_some() => Ok(agent),
+        Some(agent) => Err(format!(
+            "`{name}` ({agent}) is not supported by `gateway install` yet (supported: {})",
+            names()
+        )),
+        None => Err(format!("unknown agent `{name}` (supported: {})", names())),
+    }
+}
+
+/// `claude-code (claude), cursor (cursor-agent, cursor), ...`.
+pub(crate) fn names() -> String {
+    AGENTS
+        .iter()
+        .map(|spec| {
+            let aliases: Vec<&str> = spec
+                .programs
+                .iter()
+                .copied()
+                .filter(|p| *p != spec.agent.as_str())
+                .collect();
+            if aliases.is_empty() {
+                spec.agent.as_str().to_owned()
+            } else {
+                format!("{} ({})", spec.agent, aliases.join(", "))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests;

@@ -2,6 +2,13 @@
 //! original kept once as `<file>.hookgate-backup`, the new text written to
 //! a temporary file and renamed over the old one (an agent reading its
 //! config meanwhile sees the old or the new file, never half of one).
+//!
+//! An edit someone else makes meanwhile (the agent saving a setting, the
+//! user's editor) is not lost: just before the rename the file is read
+//! again, and if it is no longer what the change was computed from, the
+//! write is abandoned with [`Changed`] and the caller computes the change
+//! again from the new text. What is left is the microseconds between
+//! that read and the rename.
 
 use std::fs;
 use std::io::Write as _;
@@ -13,6 +20,12 @@ use anyhow::Context as _;
 pub(crate) const BACKUP_SUFFIX: &str = ".hookgate-backup";
 /// Agents' configs are small; anything bigger is not one.
 const MAX_CONFIG: u64 = 4 * 1024 * 1024;
+
+/// The file changed after the change was computed from it: compute it
+/// again.
+#[derive(Debug, thiserror::Error)]
+#[error("{} changed while it was being edited", .0.display())]
+pub(crate) struct Changed(pub(crate) PathBuf);
 
 /// A file's text before and after (`None`: no file).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,7 +64,7 @@ pub(crate) fn resolve(path: &Path) -> PathBuf {
 
 /// The text of `path`, `None` when it does not exist.
 pub(crate) fn read(path: &Path) -> anyhow::Result<Option<String>> {
-    match hookgate_gateway::files::read_to_string(path, MAX_CONFIG) {
+    match hookgate_transport::files::read_to_string(path, MAX_CONFIG) {
         Ok(text) => Ok(Some(text)),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(err) => Err(err).with_context(|| format!("reading {}", path.display())),
@@ -67,7 +80,9 @@ pub(crate) fn apply_install(change: &Change) -> anyhow::Result<()> {
     if let Some(before) = &change.before {
         let backup = backup_path(&change.path);
         if !backup.exists() {
-            write_atomic(&backup, before, false)?;
+            // The backup is the file as the change found it, or nothing.
+            unchanged_since(&change.path, &change.before)?;
+            write_atomic(&backup, before, false, &None)?;
         }
     }
     write_or_remove(change)
@@ -96,15 +111,32 @@ fn write_or_remove(change: &Change) -> anyhow::Result<()> {
         return Ok(());
     }
     match &change.after {
-        Some(text) => write_atomic(&change.path, text, change.executable),
-        None => fs::remove_file(&change.path)
-            .with_context(|| format!("removing {}", change.path.display())),
+        Some(text) => write_atomic(&change.path, text, change.executable, &change.before),
+        None => {
+            unchanged_since(&change.path, &change.before)?;
+            fs::remove_file(&change.path)
+                .with_context(|| format!("removing {}", change.path.display()))
+        }
     }
 }
 
-/// Writes `text` to a sibling temporary file and renames it over `path`,
-/// keeping the old file's permissions (new files: 0644, or 0755).
-fn write_atomic(path: &Path, text: &str, executable: bool) -> anyhow::Result<()> {
+/// [`Changed`] unless `path` still holds `expected`.
+fn unchanged_since(path: &Path, expected: &Option<String>) -> anyhow::Result<()> {
+    if read(path)? != *expected {
+        return Err(Changed(path.to_path_buf()).into());
+    }
+    Ok(())
+}
+
+/// Writes `text` to a sibling temporary file and renames it over `path`
+/// if it still holds `expected`, keeping the old file's permissions (new
+/// files: 0644, or 0755).
+fn write_atomic(
+    path: &Path,
+    text: &str,
+    executable: bool,
+    expected: &Option<String>,
+) -> anyhow::Result<()> {
     let dir = path
         .parent()
         .with_context(|| format!("{} has no directory", path.display()))?;
@@ -115,6 +147,7 @@ fn write_atomic(path: &Path, text: &str, executable: bool) -> anyhow::Result<()>
         .and_then(|()| tmp.as_file().sync_all())
         .with_context(|| format!("writing {}", tmp.path().display()))?;
     set_mode(tmp.path(), path, executable)?;
+    unchanged_since(path, expected)?;
     tmp.persist(path)
         .with_context(|| format!("replacing {}", path.display()))?;
     Ok(())
@@ -135,4 +168,37 @@ fn set_mode(tmp: &Path, old: &Path, executable: bool) -> anyhow::Result<()> {
 #[cfg(not(unix))]
 fn set_mode(_tmp: &Path, _old: &Path, _executable: bool) -> anyhow::Result<()> {
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_edit_made_meanwhile_is_not_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        fs::write(&path, "{\"a\": 1}").unwrap();
+        let change = Change {
+            path: path.clone(),
+            before: Some("{\"a\": 1}".to_owned()),
+            after: Some("{\"a\": 1, \"hooks\": {}}".to_owned()),
+            executable: false,
+        };
+        // The agent saves a setting after the change was computed.
+        fs::write(&path, "{\"a\": 2}").unwrap();
+        let err = apply_install(&change).unwrap_err();
+        assert!(err.downcast_ref::<Changed>().is_some(), "{err:#}");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "{\"a\": 2}");
+        // Computed again from what is there now, it goes through.
+        let again = Change {
+            before: Some("{\"a\": 2}".to_owned()),
+            ..change
+        };
+        apply_install(&again).unwrap();
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "{\"a\": 1, \"hooks\": {}}"
+        );
+    }
 }

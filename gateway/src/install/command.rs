@@ -27,6 +27,10 @@ use hookgate_adapters::Agent;
 const PREFIX: &str = "HOOKGATE_SOCKET=";
 /// The shim's file name, which every hookgate command runs.
 pub(crate) const SHIM_NAME: &str = "gateway-shim";
+/// The shim's total deadline in milliseconds (its default: 5000).
+pub(crate) const TIMEOUT_VAR: &str = "HOOKGATE_TIMEOUT_MS";
+/// The shim's deadline when the command sets none.
+pub(crate) const SHIM_DEFAULT_MS: u64 = 5000;
 
 /// Everything a hook command says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,15 +45,25 @@ pub(crate) struct HookCommand {
 impl HookCommand {
     /// The command line for `agent`.
     pub(crate) fn line(&self, agent: Agent) -> String {
-        self.line_for(agent, None)
+        self.line_for(agent, None, None)
     }
 
     /// The command line for `agent`, naming `event` after it when the
-    /// agent's payloads name none (Copilot CLI's camelCase hooks). Event
-    /// names come from the install table, never from a file.
-    pub(crate) fn line_for(&self, agent: Agent, event: Option<&str>) -> String {
+    /// agent's payloads name none (Copilot CLI's camelCase hooks), with the
+    /// shim's deadline set to `shim_ms` where the agent waits less than
+    /// the shim would (Codex's SessionEnd). Event names come from the
+    /// install table, never from a file.
+    pub(crate) fn line_for(
+        &self,
+        agent: Agent,
+        event: Option<&str>,
+        shim_ms: Option<u64>,
+    ) -> String {
+        let deadline = shim_ms
+            .map(|ms| format!(" {TIMEOUT_VAR}={ms}"))
+            .unwrap_or_default();
         let mut line = format!(
-            "{PREFIX}{} HOOKGATE_AUTOSTART=1 HOOKGATE_GATEWAY={} {} {}",
+            "{PREFIX}{}{deadline} HOOKGATE_AUTOSTART=1 HOOKGATE_GATEWAY={} {} {}",
             quote(&self.socket),
             quote(&self.gateway),
             quote(&self.shim),
@@ -171,6 +185,19 @@ mod tests {
                 Some("/run/user/7/hookgate/gateway.sock")
             );
         }
+    }
+
+    #[test]
+    fn a_shorter_deadline_is_set_in_the_command() {
+        let line = command(false).line_for(Agent::Codex, None, Some(2500));
+        assert!(
+            line.starts_with(
+                "HOOKGATE_SOCKET='/run/user/7/hookgate/gateway.sock' HOOKGATE_TIMEOUT_MS=2500 HOOKGATE_AUTOSTART=1 "
+            ),
+            "{line}"
+        );
+        assert!(is_ours(&line));
+        assert_eq!(var_of(&line, TIMEOUT_VAR).as_deref(), Some("2500"));
     }
 
     #[test]

@@ -43,7 +43,7 @@ impl Layout {
 #[error("`{0}` is not a JSON {1}")]
 pub(crate) struct ShapeError(pub(crate) String, pub(crate) &'static str);
 
-fn is_our_handler(handler: &Json, layout: Layout) -> bool {
+pub(crate) fn is_our_handler(handler: &Json, layout: Layout) -> bool {
     handler
         .get(layout.command_key)
         .and_then(Json::as_str)
@@ -70,7 +70,7 @@ fn strip(items: &mut Vec<Json>, layout: Layout) -> usize {
 }
 
 /// How many of hookgate's handlers one event's list holds.
-fn count(items: &[Json], layout: Layout) -> usize {
+pub(crate) fn count(items: &[Json], layout: Layout) -> usize {
     match layout.shape {
         Shape::Flat => items
             .iter()
@@ -130,34 +130,66 @@ pub(crate) fn remove_all(events: &mut Json, layout: Layout) -> usize {
     removed
 }
 
-/// The names of the events that hold a hookgate handler, with its command.
-pub(crate) fn installed(events: &Json, layout: Layout) -> Vec<(String, String)> {
+/// One of hookgate's handlers in an events object, as `gateway doctor`
+/// checks it: its event, its group's matcher (grouped shape), the handler.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Entry {
+    pub(crate) event: String,
+    /// `None`: no matcher key (or the flat shape, which has none).
+    pub(crate) matcher: Option<Json>,
+    pub(crate) handler: Json,
+    /// The command it runs (`None` for an HTTP handler).
+    pub(crate) command: Option<String>,
+}
+
+/// hookgate's handlers in `events`, in file order.
+pub(crate) fn entries(events: &Json, layout: Layout) -> Vec<Entry> {
     let Json::Object(members) = events else {
         return Vec::new();
     };
     let mut found = Vec::new();
     for (event, value) in members {
         let Json::Array(items) = value else { continue };
-        let handlers: Vec<&Json> = match layout.shape {
-            Shape::Flat => items.iter().collect(),
+        let handlers: Vec<(Option<&Json>, &Json)> = match layout.shape {
+            Shape::Flat => items.iter().map(|h| (None, h)).collect(),
             Shape::Grouped => items
                 .iter()
                 .filter_map(|group| match group.get("hooks") {
-                    Some(Json::Array(handlers)) => Some(handlers.iter()),
+                    Some(Json::Array(handlers)) => {
+                        Some(handlers.iter().map(move |h| (group.get("matcher"), h)))
+                    }
                     _ => None,
                 })
                 .flatten()
                 .collect(),
         };
-        for handler in handlers {
-            if let Some(cmd) = handler.get(layout.command_key).and_then(Json::as_str)
-                && command::is_ours(cmd)
-            {
-                found.push((event.clone(), cmd.to_owned()));
+        for (matcher, handler) in handlers {
+            if !is_our_handler(handler, layout) {
+                continue;
             }
+            let command = handler
+                .get(layout.command_key)
+                .and_then(Json::as_str)
+                .filter(|cmd| command::is_ours(cmd))
+                .map(str::to_owned);
+            found.push(Entry {
+                event: event.clone(),
+                matcher: matcher.cloned(),
+                handler: handler.clone(),
+                command,
+            });
         }
     }
     found
+}
+
+/// The names of the events that hold a hookgate command handler, with its
+/// command.
+pub(crate) fn installed(events: &Json, layout: Layout) -> Vec<(String, String)> {
+    entries(events, layout)
+        .into_iter()
+        .filter_map(|entry| Some((entry.event, entry.command?)))
+        .collect()
 }
 
 #[cfg(test)]

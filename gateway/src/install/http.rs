@@ -14,14 +14,16 @@ use std::path::Path;
 
 use anyhow::{Context as _, bail};
 use hookgate_adapters::Agent;
-use hookgate_gateway::config::Config;
-use hookgate_gateway::http::token;
+use hookgate_config::Config;
+use hookgate_daemon::http::token;
 
 use super::json::Json;
 
 /// Where the endpoint is and what it wants.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct HttpTarget {
+    /// `[http] listen`: the port the service manager holds (`service`).
+    pub(crate) listen: std::net::SocketAddr,
     /// `http://127.0.0.1:8787`.
     pub(crate) base: String,
     pub(crate) token: String,
@@ -48,9 +50,18 @@ pub(crate) fn target(socket: &Path) -> anyhow::Result<HttpTarget> {
     let token = token::load_or_create(&path)
         .with_context(|| format!("the HTTP token {}", path.display()))?;
     Ok(HttpTarget {
+        listen: http.listen,
         base: format!("http://{}", http.listen),
         token: token.expose().to_owned(),
     })
+}
+
+/// The `[http]` port the gateway serves whatever the transport, for the
+/// service manager to hold: `None` when the config has no `[http]`, has
+/// port 0, or cannot be read (a command install does not need it).
+pub(crate) fn served_port() -> Option<std::net::SocketAddr> {
+    let http = Config::load(None).ok()?.http?;
+    (http.listen.port() != 0).then_some(http.listen)
 }
 
 /// The handler for `agent`; `fail_closed` asks the gateway to block what
@@ -80,6 +91,26 @@ pub(crate) fn handler(
         members.push((key.to_owned(), value));
     }
     Json::Object(members)
+}
+
+/// `text` (a `--dry-run` diff) with every bearer token replaced by a
+/// placeholder: the diff is for a terminal, a log or a pasted issue, and
+/// the token is what keeps other local users' requests out.
+pub(crate) fn mask_tokens(text: &str) -> String {
+    const BEARER: &str = "Bearer ";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(BEARER) {
+        let (before, after) = rest.split_at(at + BEARER.len());
+        out.push_str(before);
+        let end = after.find(['"', '\'', '\n']).unwrap_or(after.len());
+        if end > 0 {
+            out.push_str("<the HTTP token>");
+        }
+        rest = after.get(end..).unwrap_or_default();
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Makes `path` (an agent config now holding the token) 0600.
@@ -114,8 +145,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn dry_run_diffs_show_no_token() {
+        let diff = "+        \"Authorization\": \"Bearer s3cr3t-t0k\"\n+ x\n Bearer \n";
+        assert_eq!(
+            mask_tokens(diff),
+            "+        \"Authorization\": \"Bearer <the HTTP token>\"\n+ x\n Bearer \n"
+        );
+        assert_eq!(mask_tokens("no token"), "no token");
+    }
+
+    #[test]
     fn the_handler_is_recognized_as_ours_and_carries_the_token() {
         let target = HttpTarget {
+            listen: "127.0.0.1:8787".parse().unwrap(),
             base: "http://127.0.0.1:8787".to_owned(),
             token: "t0k".to_owned(),
         };

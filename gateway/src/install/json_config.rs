@@ -1,7 +1,10 @@
 //! Installing into, and removing from, an agent's JSON config file
 //! (Claude Code and Qwen Code `settings.json`, Cursor and Droid
-//! `hooks.json`): the [`JsonFormat`] says where the events live and how a
-//! handler looks; [`hooks`] does the merging.
+//! `hooks.json`): the [`JsonFormat`] says where the events live, how a
+//! handler looks and what the agent's reader accepts; [`hooks`] does the
+//! merging, on the [`Json`] tree of a plain JSON file (written back
+//! pretty-printed) or, for a file with comments the agent reads, on its
+//! syntax tree in place ([`jsonc`]).
 
 use hookgate_adapters::Agent;
 
@@ -10,12 +13,26 @@ use super::command::HookCommand;
 use super::hooks::{self, Shape, ShapeError};
 use super::http::HttpTarget;
 use super::json::Json;
+use super::jsonc::{self, Document};
 
-/// Why a config file cannot be edited.
+/// Why a config file cannot be edited: each says what and where, so the
+/// user can fix it (the agent would not read the file either).
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum ConfigError {
-    #[error("not valid JSON (comments are not supported): {0}")]
-    Syntax(#[from] serde_json::Error),
+    #[error("not valid JSON at line {line}, column {column}: {message}")]
+    Syntax {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("has {0}, which this agent does not accept in this file: remove them")]
+    Unaccepted(&'static str),
+    #[error(
+        "starts with a byte-order mark, which this agent does not accept in this file: remove it"
+    )]
+    Bom,
+    #[error("is nested {0} levels deep; install edits configs up to {max} levels", max = jsonc::MAX_DEPTH)]
+    TooDeep(usize),
     #[error("the file's top level is not a JSON object")]
     NotAnObject,
     #[error(transparent)]
@@ -59,7 +76,12 @@ pub(crate) fn install(
     original: Option<&str>,
     what: Registration<'_>,
 ) -> Result<String, ConfigError> {
-    let mut root = Json::parse(original.unwrap_or(""))?;
+    let text = original.unwrap_or("");
+    let parsed = jsonc::parse(text, format.accepts)?;
+    if !parsed.plain {
+        return install_in_place(format, text, what);
+    }
+    let mut root = parsed.root;
     if !matches!(root, Json::Object(_)) {
         return Err(ConfigError::NotAnObject);
     }
@@ -67,30 +89,76 @@ pub(crate) fn install(
         root.entry("version", Json::uint(version));
     }
     let events = events_mut(format, &mut root)?;
-    for event in what.events {
-        let guarded = what.command.fail_closed && what.guarded.contains(event);
-        let handler = match what.http {
-            Some(target) => {
-                let switch = guarded.then(|| fail_switch(format)).flatten();
-                super::http::handler(target, what.agent, format.timeout, guarded, switch)
-            }
-            None => {
-                let line = what
-                    .command
-                    .line_for(what.agent, format.event_arg.then_some(*event));
-                handler(format, &line, guarded)
-            }
-        };
-        let item = item(format, handler);
+    for (event, item) in items(format, what) {
         hooks::merge(events, event, item, format.layout)?;
     }
-    Ok(root.render())
+    Ok(with_bom(parsed.bom, root.render()))
+}
+
+/// [`install`] for a file with comments: edited in place.
+fn install_in_place(
+    format: &JsonFormat,
+    text: &str,
+    what: Registration<'_>,
+) -> Result<String, ConfigError> {
+    let doc = Document::parse(text, format.accepts)?;
+    if let Some(version) = format.version {
+        doc.ensure_member("version", &Json::uint(version))?;
+    }
+    let events = doc.events_or_create(format.hooks_key)?;
+    for (event, item) in items(format, what) {
+        jsonc::merge(&events, event, &item, format.layout)?;
+    }
+    Ok(doc.render())
+}
+
+/// Each event hookgate hooks, with its item (matcher group or handler).
+fn items<'a>(format: &JsonFormat, what: Registration<'a>) -> Vec<(&'a str, Json)> {
+    what.events
+        .iter()
+        .map(|event| {
+            let guarded = what.command.fail_closed && what.guarded.contains(event);
+            let (timeout, shim_ms) = format.timeout_for(event);
+            let handler = match what.http {
+                Some(target) => {
+                    let switch = guarded.then(|| fail_switch(format)).flatten();
+                    super::http::handler(target, what.agent, timeout, guarded, switch)
+                }
+                None => {
+                    let line = what.command.line_for(
+                        what.agent,
+                        format.event_arg.then_some(*event),
+                        shim_ms,
+                    );
+                    handler(format, &line, timeout, guarded)
+                }
+            };
+            (*event, item(format, handler))
+        })
+        .collect()
+}
+
+/// The BOM the file started with, back in front.
+fn with_bom(bom: bool, text: String) -> String {
+    if bom { format!("\u{feff}{text}") } else { text }
 }
 
 /// The file text without hookgate's handlers, or `None` when it has none.
 /// An events object left empty by that goes too.
 pub(crate) fn uninstall(format: &JsonFormat, text: &str) -> Result<Option<String>, ConfigError> {
-    let mut root = Json::parse(text)?;
+    let parsed = jsonc::parse(text, format.accepts)?;
+    if !parsed.plain {
+        let doc = Document::parse(text, format.accepts)?;
+        let Some(events) = doc.events(format.hooks_key)? else {
+            return Ok(None);
+        };
+        if jsonc::remove_all(&events, format.layout)? == 0 {
+            return Ok(None);
+        }
+        doc.drop_empty_events(format.hooks_key)?;
+        return Ok(Some(doc.render()));
+    }
+    let mut root = parsed.root;
     if !matches!(root, Json::Object(_)) {
         return Err(ConfigError::NotAnObject);
     }
@@ -103,7 +171,7 @@ pub(crate) fn uninstall(format: &JsonFormat, text: &str) -> Result<Option<String
     {
         root.remove(key);
     }
-    Ok(Some(root.render()))
+    Ok(Some(with_bom(parsed.bom, root.render())))
 }
 
 /// Whether `a` and `b` say the same once hookgate's handlers are taken
@@ -118,7 +186,7 @@ pub(crate) fn same_without_ours(format: &JsonFormat, a: &str, b: &str) -> bool {
 }
 
 fn normalized(format: &JsonFormat, text: &str) -> Option<Json> {
-    let mut root = Json::parse(text).ok()?;
+    let mut root = jsonc::parse(text, format.accepts).ok()?.root;
     let events = events_mut(format, &mut root).ok()?;
     hooks::remove_all(events, format.layout);
     if let Json::Object(members) = events {
@@ -137,13 +205,26 @@ pub(crate) fn installed(
     format: &JsonFormat,
     text: &str,
 ) -> Result<Vec<(String, String)>, ConfigError> {
-    let root = Json::parse(text)?;
+    let root = jsonc::parse(text, format.accepts)?.root;
     let events = match format.hooks_key {
         None => Some(&root),
         Some(key) => root.get(key),
     };
     Ok(events
         .map(|events| hooks::installed(events, format.layout))
+        .unwrap_or_default())
+}
+
+/// hookgate's handlers in the file, with their matchers (`gateway
+/// doctor`).
+pub(crate) fn entries(format: &JsonFormat, text: &str) -> Result<Vec<hooks::Entry>, ConfigError> {
+    let root = jsonc::parse(text, format.accepts)?.root;
+    let events = match format.hooks_key {
+        None => Some(&root),
+        Some(key) => root.get(key),
+    };
+    Ok(events
+        .map(|events| hooks::entries(events, format.layout))
         .unwrap_or_default())
 }
 
@@ -160,13 +241,13 @@ fn events_mut<'a>(format: &JsonFormat, root: &'a mut Json) -> Result<&'a mut Jso
     }
 }
 
-fn handler(format: &JsonFormat, line: &str, guarded: bool) -> Json {
+fn handler(format: &JsonFormat, line: &str, timeout: u64, guarded: bool) -> Json {
     let mut members = Vec::new();
     if format.typed {
         members.push(("type".to_owned(), Json::str("command")));
     }
     members.push((format.layout.command_key.to_owned(), Json::str(line)));
-    members.push((format.timeout_key.to_owned(), Json::uint(format.timeout)));
+    members.push((format.timeout_key.to_owned(), Json::uint(timeout)));
     if guarded && let Some((key, value)) = fail_switch(format) {
         members.push((key.to_owned(), value));
     }
@@ -198,140 +279,4 @@ fn item(format: &JsonFormat, handler: Json) -> Json {
 }
 
 #[cfg(test)]
-mod tests {
-    use std::path::PathBuf;
-
-    use super::super::agents::{AGENTS, Format, spec};
-    use super::*;
-
-    /// `agent`'s entry and its JSON format.
-    fn json_spec(agent: Agent) -> (&'static AgentSpec, &'static JsonFormat) {
-        match spec(agent) {
-            Some(
-                spec @ AgentSpec {
-                    format: Format::Json(format),
-                    ..
-                },
-            ) => (spec, format),
-            _ => panic!("{agent} has no JSON config"),
-        }
-    }
-
-    fn command(fail_closed: bool) -> HookCommand {
-        HookCommand {
-            shim: PathBuf::from("/b/gateway-shim"),
-            gateway: PathBuf::from("/b/gateway"),
-            socket: PathBuf::from("/s/gateway.sock"),
-            fail_closed,
-        }
-    }
-
-    /// A user's config with comments-free JSON in its own key order, and
-    /// one hook of its own.
-    const ORIGINAL: &str = r#"{"zeta": {"keep": [1, 2]}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "lint"}]}]}, "alpha": true, "version": 1, "PreToolUse": [{"hooks": [{"type": "command", "command": "lint"}]}]}"#;
-
-    #[test]
-    fn every_json_agent_installs_idempotently_and_uninstalls_cleanly() {
-        for spec in AGENTS {
-            let Format::Json(format) = &spec.format else {
-                continue;
-            };
-            let events = spec.events();
-            for fail_closed in [false, true] {
-                let cmd = command(fail_closed);
-                let what = Registration::new(spec, &events, &cmd, None);
-                for original in [None, Some(ORIGINAL)] {
-                    let once = install(format, original, what).unwrap();
-                    let twice = install(format, Some(&once), what).unwrap();
-                    assert_eq!(once, twice, "{:?}", spec.agent);
-                    let found = installed(format, &once).unwrap();
-                    assert_eq!(found.len(), events.len(), "{:?}", spec.agent);
-                    let removed = uninstall(format, &once).unwrap().unwrap();
-                    let expected = Json::parse(original.unwrap_or("{}")).unwrap();
-                    let mut expected = expected;
-                    if format.version.is_some() && original.is_none() {
-                        expected.entry("version", Json::uint(1));
-                    }
-                    assert_eq!(removed, expected.render(), "{:?}", spec.agent);
-                    assert!(uninstall(format, &removed).unwrap().is_none());
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn handlers_carry_the_timeout_and_the_fail_closed_switch() {
-        let (spec, format) = json_spec(Agent::ClaudeCode);
-        let cmd = command(true);
-        let what = Registration::new(spec, &["PreToolUse", "Stop"], &cmd, None);
-        let text = install(format, None, what).unwrap();
-        let root = Json::parse(&text).unwrap();
-        let pre = &root.get("hooks").unwrap().get("PreToolUse").unwrap();
-        let Json::Array(groups) = pre else { panic!() };
-        let handler = &groups[0].get("hooks").unwrap();
-        let Json::Array(handlers) = handler else {
-            panic!()
-        };
-        assert_eq!(handlers[0].get("onFailure"), Some(&Json::str("block")));
-        assert_eq!(handlers[0].get("timeout"), Some(&Json::uint(30)));
-        let stop = root.get("hooks").unwrap().get("Stop").unwrap();
-        assert!(
-            !Json::Array(vec![stop.clone()])
-                .render()
-                .contains("onFailure")
-        );
-    }
-
-    /// (agent, event, the handler's keys in order, how its command ends).
-    #[rustfmt::skip]
-    const HANDLERS: [(Agent, &str, &[&str], &str); 4] = [
-        (Agent::ClaudeCode, "PreToolUse", &["type", "command", "timeout"], " claude-code"),
-        (Agent::GeminiCli, "BeforeTool", &["type", "command", "timeout"], " gemini-cli"),
-        (Agent::Codex, "PreToolUse", &["type", "command", "timeout"], " codex"),
-        (Agent::Copilot, "preToolUse", &["type", "bash", "timeoutSec"], " copilot preToolUse"),
-    ];
-
-    #[test]
-    fn each_agent_gets_its_own_handler_keys_and_command() {
-        for (agent, event, keys, tail) in HANDLERS {
-            let (spec, format) = json_spec(agent);
-            let cmd = command(false);
-            let events = [event];
-            let what = Registration::new(spec, &events, &cmd, None);
-            let root = Json::parse(&install(format, None, what).unwrap()).unwrap();
-            let Some(Json::Array(items)) = root.get("hooks").and_then(|h| h.get(event)) else {
-                panic!("{agent}: no {event}");
-            };
-            let handler = match format.layout.shape {
-                Shape::Flat => &items[0],
-                Shape::Grouped => match items[0].get("hooks") {
-                    Some(Json::Array(handlers)) => &handlers[0],
-                    other => panic!("{agent}: {other:?}"),
-                },
-            };
-            let Json::Object(members) = handler else {
-                panic!("{agent}: {handler:?}")
-            };
-            let names: Vec<&str> = members.iter().map(|(k, _)| k.as_str()).collect();
-            assert_eq!(names, keys, "{agent}");
-            let line = handler.get(keys[1]).and_then(Json::as_str).unwrap();
-            assert!(line.ends_with(tail), "{agent}: {line}");
-        }
-    }
-
-    #[test]
-    fn configs_that_are_not_objects_are_refused() {
-        let (spec, format) = json_spec(Agent::ClaudeCode);
-        let cmd = command(false);
-        let events = spec.events();
-        let what = Registration::new(spec, &events, &cmd, None);
-        for bad in [
-            "[1]",
-            "{\"hooks\": []}",
-            "{\"hooks\": {\"Stop\": 3}}",
-            "{,}",
-        ] {
-            assert!(install(format, Some(bad), what).is_err(), "{bad}");
-        }
-    }
-}
+mod tests;

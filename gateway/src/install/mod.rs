@@ -5,18 +5,24 @@
 //! - [`command`]: the hook command (absolute shim path, pinned socket,
 //!   autostart);
 //! - [`json_config`] + [`hooks`] + [`json`]: event-keyed JSON configs,
-//!   edited with their key order kept; [`script_dir`]: Cline's hook files;
+//!   edited with their key order kept, read as the agent reads them and
+//!   edited in place when they have comments ([`jsonc`]);
+//!   [`script_dir`]: Cline's hook files;
+//! - [`steps`]: one agent's changes, applied again from the files when
+//!   someone edited one meanwhile; [`summary`]: what a run did per agent,
+//!   and the lock that keeps two runs apart;
 //! - [`change`]: backups and atomic writes; [`diff`]: `--dry-run`;
 //! - [`shim`]: placing the shim at a stable path;
 //! - [`toml_switch`]: a TOML switch hooks need on (Codex's `hooks`
-//!   feature);
+//!   feature); [`codex`]: Codex's trust of hookgate's hooks;
 //! - [`service`]: the systemd user units / launchd agent that start the
 //!   gateway.
 //!
 //! Install is idempotent (a second run finds its entries in place and
 //! writes nothing) and uninstall removes exactly what install added: when
 //! nothing else changed in the file, the original comes back byte for
-//! byte from the backup.
+//! byte from the backup. A run goes on past an agent it cannot set up and
+//! ends with a summary (done / skipped and why).
 
 #![allow(
     clippy::disallowed_methods,
@@ -25,15 +31,19 @@
 
 pub(crate) mod agents;
 pub(crate) mod change;
+pub(crate) mod codex;
 pub(crate) mod command;
 mod diff;
-mod hooks;
+pub(crate) mod hooks;
 mod http;
 pub(crate) mod json;
 pub(crate) mod json_config;
+pub(crate) mod jsonc;
 pub(crate) mod script_dir;
 mod service;
 pub(crate) mod shim;
+mod steps;
+mod summary;
 pub(crate) mod toml_switch;
 
 use std::path::{Path, PathBuf};
@@ -42,11 +52,10 @@ use std::process::ExitCode;
 use anyhow::{Context as _, bail};
 use hookgate_adapters::Agent;
 
-use agents::{AGENTS, AgentSpec, Format};
+use agents::{AGENTS, AgentSpec};
 use change::Change;
 use command::HookCommand;
-use json::Json;
-use json_config::Registration;
+use summary::Summary;
 
 /// Which config an install edits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -61,9 +70,10 @@ pub(crate) enum Scope {
 #[derive(Debug, clap::Args)]
 pub(crate) struct Target {
     /// An agent to act on (repeatable), by the name the shim takes
-    /// (claude-code, codex, ...); a name install does not support is
-    /// refused with the list of those it does.
-    #[arg(long = "agent", value_name = "NAME", value_parser = parse_agent, required_unless_present_any = ["all", "service"])]
+    /// (claude-code, gemini-cli, ...) or its program's (claude, gemini,
+    /// qwen, ...); a name install does not support is refused with the
+    /// list of those it does.
+    #[arg(long = "agent", value_name = "NAME", value_parser = agents::parse, required_unless_present_any = ["all", "service"])]
     pub(crate) agents: Vec<Agent>,
     /// Every supported agent found on this machine (for uninstall: every
     /// supported agent).
@@ -109,6 +119,11 @@ pub(crate) struct InstallArgs {
     /// process per hook; Claude Code and Qwen Code).
     #[arg(long, value_enum, default_value_t = Transport::Command)]
     pub(crate) transport: Transport,
+    /// Leave the agents' own review of new hooks to you. By default
+    /// install trusts hookgate's own hooks (and nothing else) where an
+    /// agent asks first: Codex, through your `codex` on PATH.
+    #[arg(long)]
+    pub(crate) no_trust: bool,
 }
 
 /// How hooks reach the gateway.
@@ -116,25 +131,6 @@ pub(crate) struct InstallArgs {
 pub(crate) enum Transport {
     Command,
     Http,
-}
-
-fn parse_agent(name: &str) -> Result<Agent, String> {
-    let agent: Agent = name.parse().map_err(|err| format!("{err}"))?;
-    match agents::spec(agent) {
-        Some(_) => Ok(agent),
-        None => Err(format!(
-            "`{name}` is not supported by `gateway install` yet (supported: {})",
-            supported_names()
-        )),
-    }
-}
-
-fn supported_names() -> String {
-    AGENTS
-        .iter()
-        .map(|s| s.agent.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// `gateway install`.
@@ -204,10 +200,11 @@ fn run_install(args: &InstallArgs) -> anyhow::Result<()> {
     if agents_asked && specs.is_empty() {
         bail!(
             "found none of the supported agents ({}) on PATH or in {}; name one with --agent",
-            supported_names(),
+            agents::names(),
             home.display()
         );
     }
+    let _lock = (!args.target.dry_run).then(summary::lock).transpose()?;
     let shim = shim::place(args, &home)?;
     let gateway = std::env::current_exe()
         .and_then(|p| p.canonicalize())
@@ -215,7 +212,7 @@ fn run_install(args: &InstallArgs) -> anyhow::Result<()> {
     let socket = args
         .socket
         .clone()
-        .unwrap_or_else(hookgate_gateway::transport::default_path);
+        .unwrap_or_else(hookgate_transport::default_path);
     if !socket.is_absolute() {
         bail!("the socket path {} is not absolute", socket.display());
     }
@@ -241,31 +238,27 @@ fn run_install(args: &InstallArgs) -> anyhow::Result<()> {
             Some(http::target(&command.socket)?)
         }
     };
-    let project = args.target.scope == Scope::Project;
+    let ctx = steps::Install {
+        home: &home,
+        base: &base,
+        project: args.target.scope == Scope::Project,
+        command: &command,
+        http: http.as_ref(),
+        dry_run: args.target.dry_run,
+        trust: !args.no_trust,
+    };
+    let mut summary = Summary::default();
+    let mut written = Vec::new();
     for spec in specs {
-        let path = spec.path(&base, project);
-        let (changes, skipped) = install_changes(spec, (&base, &path), &command, http.as_ref())?;
-        for event in &skipped {
-            outln!(
-                "{}: {} is not hookgate's; left alone, so `{event}` is not hooked",
-                spec.agent,
-                path.join(event).display()
-            );
-        }
-        finish(
-            spec.agent.as_str(),
-            &path,
-            &changes,
-            args.target.dry_run,
-            change::apply_install,
-        )?;
-        if let Some(switch) = &spec.switch {
-            outln!("{}: note: {}", spec.agent, switch.notice);
-        }
-        if http.is_some() && !args.target.dry_run {
-            for change in changes.iter().filter(|c| c.after.is_some()) {
-                http::make_private(&change.path)?;
+        match steps::install(spec, &ctx) {
+            Ok(files) => {
+                summary.done(spec.agent.as_str(), files);
+                written.push(spec.path(&base, ctx.project));
+                if let Some(switch) = &spec.switch {
+                    written.push(base.join(switch.path));
+                }
             }
+            Err(err) => summary.skipped(spec.agent.as_str(), format!("{err:#}")),
         }
     }
     let choice = match (args.no_service, args.target.service) {
@@ -273,59 +266,97 @@ fn run_install(args: &InstallArgs) -> anyhow::Result<()> {
         (false, true) => service::Choice::Always,
         (false, false) => service::Choice::Auto,
     };
-    let started_by = (command.gateway.as_path(), command.socket.as_path());
-    service::install(choice, started_by, &home, args.target.dry_run)?;
+    let served = service::Served {
+        gateway: &command.gateway,
+        socket: &command.socket,
+        http: http
+            .as_ref()
+            .map_or_else(http::served_port, |target| Some(target.listen)),
+    };
+    if let Err(err) = service::install(choice, served, &home, args.target.dry_run) {
+        summary.skipped("service", format!("{err:#}"));
+    }
+    if !args.target.dry_run && !written.is_empty() {
+        record(&command.shim, &written);
+    }
+    summary.finish("installed")?;
     if !args.target.dry_run {
         outln!("Check the chain with: gateway doctor");
     }
     Ok(())
 }
 
+/// Adds the shim and the configs install wrote to the install record,
+/// which self-protection holds (`hookgate_daemon::protect::manifest`).
+/// A record that cannot be written is said, not fatal: the built-in
+/// patterns still cover the default places.
+fn record(shim: &Path, configs: &[PathBuf]) {
+    use hookgate_daemon::protect::manifest::{self, Entry, Kind};
+    let env = hookgate_config::Env::from_process();
+    let Some(path) = manifest::path(&env) else {
+        return;
+    };
+    let mut entries = vec![Entry {
+        kind: Kind::Shim,
+        path: shim.to_path_buf(),
+    }];
+    entries.extend(configs.iter().map(|path| Entry {
+        kind: Kind::Config,
+        path: path.clone(),
+    }));
+    if let Err(err) = manifest::record(&path, &entries) {
+        outln!(
+            "note: could not update the install record {}: {err}",
+            path.display()
+        );
+    }
+}
+
 fn run_uninstall(target: &Target) -> anyhow::Result<()> {
     let home = home()?;
     let base = base(target.scope, &home)?;
     let project = target.scope == Scope::Project;
+    let _lock = (!target.dry_run).then(summary::lock).transpose()?;
+    let mut summary = Summary::default();
     for spec in selected(target, &home, false) {
-        let path = spec.path(&base, project);
-        let changes = uninstall_all(spec, &base, &path)?;
-        finish(
-            spec.agent.as_str(),
-            &path,
-            &changes,
-            target.dry_run,
-            change::apply_uninstall,
-        )?;
+        match steps::uninstall(spec, &home, &base, project, target.dry_run) {
+            Ok(written) => summary.done(spec.agent.as_str(), written),
+            Err(err) => summary.skipped(spec.agent.as_str(), format!("{err:#}")),
+        }
     }
-    if target.service || target.all {
-        service::uninstall(&home, target.dry_run)?;
+    if (target.service || target.all)
+        && let Err(err) = service::uninstall(&home, target.dry_run)
+    {
+        summary.skipped("service", format!("{err:#}"));
     }
-    Ok(())
+    summary.finish("removed")
 }
 
-/// Prints what changed (or, dry, would change) and applies it; `label`
-/// (an agent, `service`) starts each line.
+/// Prints what changed (or, dry, would change: bearer tokens masked) and
+/// applies it; `label` (an agent, `service`) starts each line. Returns how
+/// many files it wrote.
 fn finish(
     label: &str,
     path: &Path,
     changes: &[Change],
     dry_run: bool,
     apply: fn(&Change) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<usize> {
     let changed: Vec<&Change> = changes.iter().filter(|c| !c.is_noop()).collect();
     if changed.is_empty() {
         outln!("{label}: {}: nothing to change", path.display());
-        return Ok(());
+        return Ok(0);
     }
+    let mut written = 0;
     for change in changed {
         let name = change.path.display().to_string();
         if dry_run {
-            out!(
-                "{}",
-                diff::unified(&name, change.before.as_deref(), change.after.as_deref())
-            );
+            let diff = diff::unified(&name, change.before.as_deref(), change.after.as_deref());
+            out!("{}", http::mask_tokens(&diff));
             continue;
         }
-        apply(change).with_context(|| format!("{label}: {name}"))?;
+        apply(change).with_context(|| name.clone())?;
+        written += 1;
         let what = match (&change.before, &change.after) {
             (None, _) => "created",
             (_, None) => "removed",
@@ -333,84 +364,5 @@ fn finish(
         };
         outln!("{label}: {what} {name}");
     }
-    Ok(())
-}
-
-/// The changes that install `spec` at `path`, and events left unhooked.
-fn install_changes(
-    spec: &AgentSpec,
-    (base, path): (&Path, &Path),
-    command: &HookCommand,
-    http: Option<&http::HttpTarget>,
-) -> anyhow::Result<(Vec<Change>, Vec<String>)> {
-    match &spec.format {
-        Format::ScriptDir => script_dir::install(path, &spec.events(), command, spec.agent),
-        Format::Json(format) => {
-            let path = &change::resolve(path);
-            let before = change::read(path)?;
-            let events = spec.events();
-            let what = Registration::new(spec, &events, command, http);
-            let after = json_config::install(format, before.as_deref(), what)
-                .with_context(|| format!("{}: {}", spec.agent, path.display()))?;
-            let mut changes = vec![Change {
-                path: path.to_path_buf(),
-                before,
-                after: Some(after),
-                executable: false,
-            }];
-            if let Some(switch) = &spec.switch {
-                changes.push(switch.install_change(base)?);
-            }
-            Ok((changes, Vec::new()))
-        }
-    }
-}
-
-/// The changes that remove hookgate from `spec` at `path`: the backup
-/// itself when removing hookgate's entries gives back its content, so the
-/// file is the original byte for byte; the file removed when install
-/// created it and nothing else was added since.
-fn uninstall_changes(spec: &AgentSpec, path: &Path) -> anyhow::Result<Vec<Change>> {
-    let format = match &spec.format {
-        Format::ScriptDir => return script_dir::uninstall(path, &spec.events()),
-        Format::Json(format) => format,
-    };
-    let path = &change::resolve(path);
-    let Some(current) = change::read(path)? else {
-        return Ok(Vec::new());
-    };
-    let Some(stripped) = json_config::uninstall(format, &current)
-        .with_context(|| format!("{}: {}", spec.agent, path.display()))?
-    else {
-        return Ok(Vec::new());
-    };
-    let same = |a: &str, b: &str| json_config::same_without_ours(format, a, b);
-    let after = match change::read(&change::backup_path(path))? {
-        Some(original) if same(&original, &stripped) => Some(original),
-        Some(_) => Some(stripped),
-        None => {
-            let mut created = Json::object();
-            if let Some(version) = format.version {
-                created.entry("version", Json::uint(version));
-            }
-            (!same(&created.render(), &stripped)).then_some(stripped)
-        }
-    };
-    Ok(vec![Change {
-        path: path.to_path_buf(),
-        before: Some(current),
-        after,
-        executable: false,
-    }])
-}
-
-/// [`uninstall_changes`] plus the agent's TOML switch turned back.
-fn uninstall_all(spec: &AgentSpec, base: &Path, path: &Path) -> anyhow::Result<Vec<Change>> {
-    let mut changes = uninstall_changes(spec, path)?;
-    if let Some(switch) = &spec.switch
-        && let Some(change) = switch.uninstall_change(base)?
-    {
-        changes.push(change);
-    }
-    Ok(changes)
+    Ok(written)
 }

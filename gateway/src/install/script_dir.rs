@@ -2,7 +2,10 @@
 //! hooks directory. Cline starts each as `bash <file>` (never exec, so the
 //! shim itself cannot be the file); hookgate's script `exec`s the shim
 //! through `env`, which sets the command's variables.
-//! A file of that name that is not hookgate's is left alone and reported.
+//! A file of that name that is not hookgate's is left alone and reported;
+//! so is one install cannot read (a link to nothing, another user's file):
+//! the other events are hooked all the same. A hook file that is a symlink
+//! (a dotfiles manager's) is read and written through the link.
 
 use std::path::Path;
 
@@ -36,51 +39,75 @@ pub(crate) fn command_of(text: &str) -> Option<&str> {
         .filter(|line| command::is_ours(line))
 }
 
+/// An event left unhooked, with why (`path` is its hook file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Skipped {
+    pub(crate) event: String,
+    pub(crate) path: std::path::PathBuf,
+    pub(crate) why: String,
+}
+
 /// The changes that install hookgate's script for each event in `dir`,
-/// and the events skipped because a file of the user's is there.
+/// and the events skipped (a file of the user's is there, or one that
+/// cannot be read).
 pub(crate) fn install(
     dir: &Path,
     events: &[&str],
     command: &HookCommand,
     agent: Agent,
-) -> anyhow::Result<(Vec<Change>, Vec<String>)> {
+) -> (Vec<Change>, Vec<Skipped>) {
     let text = script(command, agent);
     let mut changes = Vec::new();
     let mut skipped = Vec::new();
     for event in events {
-        let path = dir.join(event);
-        let before = change::read(&path)?;
-        if before.as_deref().is_some_and(|b| !is_ours(b)) {
-            skipped.push((*event).to_owned());
-            continue;
+        let link = dir.join(event);
+        let path = change::resolve(&link);
+        let skip = |why: String| Skipped {
+            event: (*event).to_owned(),
+            path: link.clone(),
+            why,
+        };
+        match change::read(&path) {
+            Err(err) => skipped.push(skip(format!("cannot be read ({err:#})"))),
+            Ok(Some(before)) if !is_ours(&before) => {
+                skipped.push(skip("is not hookgate's".to_owned()));
+            }
+            Ok(before) => changes.push(Change {
+                path,
+                before,
+                after: Some(text.clone()),
+                executable: true,
+            }),
         }
-        changes.push(Change {
-            path,
-            before,
-            after: Some(text.clone()),
-            executable: true,
-        });
     }
-    Ok((changes, skipped))
+    (changes, skipped)
 }
 
-/// The changes that remove every hookgate script among `events` in `dir`.
-pub(crate) fn uninstall(dir: &Path, events: &[&str]) -> anyhow::Result<Vec<Change>> {
+/// The changes that remove every hookgate script among `events` in `dir`
+/// (through a link, as install wrote it), and the files that could not be
+/// read.
+pub(crate) fn uninstall(dir: &Path, events: &[&str]) -> (Vec<Change>, Vec<Skipped>) {
     let mut changes = Vec::new();
+    let mut skipped = Vec::new();
     for event in events {
-        let path = dir.join(event);
-        if let Some(before) = change::read(&path)?
-            && is_ours(&before)
-        {
-            changes.push(Change {
+        let link = dir.join(event);
+        let path = change::resolve(&link);
+        match change::read(&path) {
+            Ok(Some(before)) if is_ours(&before) => changes.push(Change {
                 path,
                 before: Some(before),
                 after: None,
                 executable: true,
-            });
+            }),
+            Ok(_) => {}
+            Err(err) => skipped.push(Skipped {
+                event: (*event).to_owned(),
+                path: link,
+                why: format!("cannot be read ({err:#})"),
+            }),
         }
     }
-    Ok(changes)
+    (changes, skipped)
 }
 
 #[cfg(test)]

@@ -22,9 +22,6 @@ pub(crate) struct TomlSwitch {
     pub(crate) path: &'static str,
     pub(crate) table: &'static str,
     pub(crate) key: &'static str,
-    /// What else the agent needs before the hooks run, said after install
-    /// and by `gateway doctor`.
-    pub(crate) notice: &'static str,
 }
 
 /// Why a TOML config cannot be edited.
@@ -87,13 +84,16 @@ impl TomlSwitch {
             }
         }
         let reverted = doc.to_string();
-        let same = toml::from_str::<toml::Table>(&reverted).ok()
-            == toml::from_str::<toml::Table>(original).ok();
-        Ok(Some(Some(if same {
+        Ok(Some(Some(if same_toml(&reverted, original) {
             original.to_owned()
         } else {
             reverted
         })))
+    }
+
+    /// The file install writes where there was none.
+    pub(crate) fn created(&self) -> String {
+        self.install(None).unwrap_or_default()
     }
 
     /// Whether `doc` has the switch on.
@@ -117,21 +117,49 @@ impl TomlSwitch {
         })
     }
 
-    /// The change uninstall makes, if any.
-    pub(crate) fn uninstall_change(&self, base: &Path) -> anyhow::Result<Option<Change>> {
+    /// The change uninstall makes, if any: `first` (more of the file that
+    /// install wrote, such as Codex's trust of hookgate's hooks) taken out,
+    /// then the switch turned back; the backup's bytes when that is all
+    /// install had changed.
+    pub(crate) fn uninstall_change_with(
+        &self,
+        base: &Path,
+        first: impl Fn(&str) -> anyhow::Result<String>,
+    ) -> anyhow::Result<Option<Change>> {
         let path = change::resolve(&base.join(self.path));
         let Some(current) = change::read(&path)? else {
             return Ok(None);
         };
         let backup = change::read(&change::backup_path(&path))?;
-        Ok(self
-            .uninstall(&current, backup.as_deref())?
-            .map(|after| Change {
+        let cleaned = first(&current)?;
+        // No backup, and what `first` took out was install's: the rest is
+        // the file install created from nothing, however toml_edit laid
+        // it out once those entries were gone.
+        if backup.is_none() && cleaned != current && same_toml(&cleaned, &self.created()) {
+            return Ok(Some(Change {
                 path,
                 before: Some(current),
-                after,
+                after: None,
                 executable: false,
-            }))
+            }));
+        }
+        let after = match self.uninstall(&cleaned, backup.as_deref())? {
+            Some(after) => after,
+            None => Some(cleaned),
+        };
+        let after = match (after, backup) {
+            (Some(text), Some(original)) if same_toml(&text, &original) => Some(original),
+            (after, _) => after,
+        };
+        if after.as_deref() == Some(current.as_str()) {
+            return Ok(None);
+        }
+        Ok(Some(Change {
+            path,
+            before: Some(current),
+            after,
+            executable: false,
+        }))
     }
 
     /// Whether the switch is on in the file under `base` (`gateway
@@ -143,6 +171,17 @@ impl TomlSwitch {
     }
 }
 
+/// Whether two TOML texts say the same (both valid, equal as tables).
+fn same_toml(a: &str, b: &str) -> bool {
+    match (
+        toml::from_str::<toml::Table>(a),
+        toml::from_str::<toml::Table>(b),
+    ) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,7 +190,6 @@ mod tests {
         path: ".codex/config.toml",
         table: "features",
         key: "hooks",
-        notice: "",
     };
 
     /// A user's config: comments, an odd order, and other features.

@@ -4,7 +4,9 @@
 //! and `~/.codex/hooks.json` with `gateway-shim` — no agent argument — as
 //! the command hook of each event, and `codex exec` through its npm
 //! launcher, with `--dangerously-bypass-hook-trust` (without it, hooks
-//! nobody has trusted are skipped silently).
+//! nobody has trusted are skipped silently) — but not in a run whose
+//! hooks `gateway install` wrote: there Codex runs them only if install
+//! trusted them, as for a user.
 
 use std::path::Path;
 
@@ -33,16 +35,15 @@ pub(crate) fn prepare(program: &Path, setup: &Setup<'_>) -> std::io::Result<Laun
         setup.write_home(".codex/hooks.json", &hooks)?;
     }
     let work = setup.paths.work.display().to_string();
-    let args = [
+    let mut args = vec![
         "exec",
         "--skip-git-repo-check",
         "--dangerously-bypass-approvals-and-sandbox",
-        "--dangerously-bypass-hook-trust",
-        "--json",
-        "-C",
-        &work,
-        setup.prompt,
     ];
+    if hooked {
+        args.push("--dangerously-bypass-hook-trust");
+    }
+    args.extend(["--json", "-C", &work, setup.prompt]);
     let env = [(KEY_ENV, "hookgate-test-key".to_owned())];
     Ok(Launch::new(program, &args, &env))
 }

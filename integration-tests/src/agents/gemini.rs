@@ -52,11 +52,12 @@ pub(crate) fn prepare(program: &Path, setup: &Setup<'_>) -> std::io::Result<Laun
 }
 
 /// API-key auth, folder trust, telemetry, usage statistics and updates
-/// off, hooks on, and `{"hooks": {"<Event>": [{"matcher": "", "hooks":
-/// [{"type": "command", "command": "'<shim>'", "timeout": <ms>}]}]}}`.
+/// off, and `{"hooks": {"<Event>": [{"matcher": "", "hooks": [{"type":
+/// "command", "command": "'<shim>'", "timeout": <ms>}]}]}}` with
+/// `hooksConfig.enabled` — none of either in a run whose hooks `gateway
+/// install` writes, which proves hooks run by default.
 pub(super) fn settings_json(hooks: &[String], shim: &Path) -> Value {
-    let events = hook_groups(hooks, shim, "", HOOK_TIMEOUT_MS);
-    json!({
+    let mut settings = json!({
         "security": {
             "auth": {"selectedType": "gemini-api-key"},
             "folderTrust": {"enabled": false},
@@ -64,9 +65,12 @@ pub(super) fn settings_json(hooks: &[String], shim: &Path) -> Value {
         "telemetry": {"enabled": false},
         "privacy": {"usageStatisticsEnabled": false},
         "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
-        "hooksConfig": {"enabled": true},
-        "hooks": events,
-    })
+    });
+    if !hooks.is_empty() {
+        settings["hooksConfig"] = json!({"enabled": true});
+        settings["hooks"] = Value::Object(hook_groups(hooks, shim, "", HOOK_TIMEOUT_MS));
+    }
+    settings
 }
 
 #[cfg(test)]
@@ -77,6 +81,8 @@ mod tests {
     fn hooks_are_on_with_api_key_auth() {
         let settings = settings_json(&["BeforeTool".to_owned()], Path::new("/opt/gateway-shim"));
         assert_eq!(settings["hooksConfig"]["enabled"], true);
+        let installed = settings_json(&[], Path::new("/opt/gateway-shim"));
+        assert!(installed.get("hooksConfig").is_none() && installed.get("hooks").is_none());
         assert_eq!(
             settings["security"]["auth"]["selectedType"],
             "gemini-api-key"

@@ -32,6 +32,8 @@ pub struct AgentOutcome {
     pub(crate) requests: Vec<RecordedRequest>,
     pub(crate) paths: RunPaths,
     pub(crate) dir: Option<TempDir>,
+    /// What [`AgentOutcome::next_session`] needs to start another.
+    pub(crate) next: Option<super::run::Session>,
 }
 
 impl AgentOutcome {

@@ -60,6 +60,13 @@ pub struct AgentRun {
     ask_permissions: bool,
     /// Installs the hooks into the run's HOME (see `installed_hooks`).
     installer: Option<fn(&Path)>,
+    /// A later session of a run whose hooks were installed: the HOME holds
+    /// them already, as the first session left it (see
+    /// [`AgentOutcome::next_session`]).
+    installed: bool,
+    /// Which session of the run this is (0: the first); a later one logs
+    /// to files of its own.
+    session: u32,
     /// The agent's HTTP hook URL (see `http_hooks`).
     http_url: Option<String>,
     /// Its HTTP hooks block when they fail (`onFailure: "block"`).
@@ -121,6 +128,8 @@ impl AgentRun {
             claude: ClaudeCode::Oldest,
             ask_permissions: false,
             installer: None,
+            installed: false,
+            session: 0,
             http_url: None,
             http_block: false,
         }
@@ -267,9 +276,14 @@ impl AgentRun {
     async fn launch(self, installed: Installed) -> AgentOutcome {
         let root = &self.paths.root;
         let port = free_port();
-        let script = root.join("script.json");
+        // A later session's files do not mix with the first's.
+        let name = |stem: &str, ext: &str| match self.session {
+            0 => root.join(format!("{stem}.{ext}")),
+            n => root.join(format!("{stem}-{n}.{ext}")),
+        };
+        let script = name("script", "json");
         self.script.save(&script).expect("write the model script");
-        let requests_log = root.join("requests.jsonl");
+        let requests_log = name("requests", "jsonl");
         let hooks = if self.installer.is_some() {
             &[][..]
         } else {
@@ -287,7 +301,7 @@ impl AgentRun {
                 let options = claude::Options {
                     which: self.claude,
                     ask_permissions: self.ask_permissions,
-                    installed_hooks: self.installer.is_some(),
+                    installed_hooks: self.installer.is_some() || self.installed,
                     http_url: self.http_url.clone(),
                     http_block: self.http_block,
                 };
@@ -328,8 +342,8 @@ impl AgentRun {
             launch.program.display().to_string(),
         ];
         args.extend(launch.args);
-        let stdout_path = root.join("stdout.txt");
-        let stderr_path = root.join("stderr.txt");
+        let stdout_path = name("stdout", "txt");
+        let stderr_path = name("stderr", "txt");
         let host_network = Isolation::Unavailable("HTTP hooks reach the gateway's loopback".into());
         let isolation = match self.http_url {
             Some(_) => &host_network,
@@ -363,6 +377,14 @@ impl AgentRun {
         let requests = read_requests(&requests_log);
         let outcome = AgentOutcome {
             agent: self.agent,
+            next: Some(Session {
+                fake_model: self.fake_model.clone(),
+                shim: self.shim.clone(),
+                env: self.env.clone(),
+                claude: self.claude,
+                installed: self.installer.is_some() || self.installed,
+                session: self.session,
+            }),
             status,
             elapsed: started.elapsed(),
             stdout: read(&stdout_path),
@@ -389,4 +411,44 @@ fn free_port() -> u16 {
         .and_then(|listener| listener.local_addr())
         .map(|addr| addr.port())
         .expect("find a free port")
+}
+
+/// What a next session of the same run keeps (see
+/// [`AgentOutcome::next_session`]).
+#[derive(Debug)]
+pub(crate) struct Session {
+    fake_model: PathBuf,
+    shim: PathBuf,
+    env: Vec<(String, String)>,
+    claude: ClaudeCode,
+    installed: bool,
+    session: u32,
+}
+
+impl AgentOutcome {
+    /// A new session of the same Claude Code, in the same HOME and working
+    /// directory, with the settings the first session left there (not
+    /// written again): whatever the first session changed, the second
+    /// reads. Same environment and Claude Code; a new script and prompt
+    /// may be set. Claude Code only: the other agents' setups rewrite
+    /// their settings on every launch.
+    pub fn next_session(mut self) -> AgentRun {
+        assert_eq!(
+            self.agent,
+            Dialect::ClaudeCode,
+            "a next session is supported for Claude Code only"
+        );
+        let session = self.next.take().expect("a finished run keeps its session");
+        let dir = self.dir.take().expect("a finished run keeps its directory");
+        let paths = self.paths.clone();
+        let mut run = AgentRun::with_hook_program(self.agent, &session.fake_model, &session.shim);
+        // The fresh directory made above is dropped for this run's own.
+        run.dir = dir;
+        run.paths = paths;
+        run.env = session.env;
+        run.claude = session.claude;
+        run.installed = session.installed;
+        run.session = session.session + 1;
+        run
+    }
 }

@@ -98,9 +98,12 @@ async fn the_audit_log_rotates_filters_and_verifies() {
         assert!(reason.contains("no rm here"), "{deny}");
         assert_eq!(deny["kind"], "pre_tool_use", "{deny}");
         assert_eq!(deny["tool"]["class"], "shell", "{deny}");
-        assert_eq!(deny["subscribers"][0]["name"], "guard", "{deny}");
-        assert_eq!(deny["subscribers"][0]["permission"], "deny", "{deny}");
-        assert!(deny["subscribers"][0]["latency_us"].is_u64(), "{deny}");
+        // Self-protection is asked first, always; then the config's.
+        assert_eq!(deny["subscribers"][0]["name"], "self-protection", "{deny}");
+        assert_eq!(deny["subscribers"][0]["permission"], "none", "{deny}");
+        assert_eq!(deny["subscribers"][1]["name"], "guard", "{deny}");
+        assert_eq!(deny["subscribers"][1]["permission"], "deny", "{deny}");
+        assert!(deny["subscribers"][1]["latency_us"].is_u64(), "{deny}");
     }
     let (_, table, _) = run_gateway(&["audit", "--path", &path, "-n", "3"]).await;
     assert_eq!(table.lines().count(), 3, "{table}");

@@ -41,6 +41,17 @@ fn assert_canonical(event: &pb::HookEvent, payload: &str) {
         json!({"command": "npm test -- --runInBand", "description": "Run test suite",
                "timeout": 120000, "run_in_background": false})
     );
+    // The line as the guard parsed it.
+    let shell = event.shell.as_ref().expect("a shell tool's line, parsed");
+    assert!(shell.resolved);
+    let [npm] = shell.commands.as_slice() else {
+        panic!("one command: {shell:?}");
+    };
+    assert_eq!(npm.name, "npm");
+    assert_eq!(npm.args, ["test", "--", "--runInBand"]);
+    assert_eq!(npm.operands, ["test", "--runInBand"]);
+    assert!(npm.flags.is_empty(), "after `--`, operands: {npm:?}");
+    assert_eq!(npm.cwd.as_deref(), Some("/home/dev/acme-api"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -2,36 +2,35 @@
 //! plain HTTP client as an agent's HTTP hook speaks to it: the token is
 //! required and every refusal counted, the guard's deny and a neutral
 //! allow come back as the JSON Claude Code reads, over one keep-alive
-//! connection, and fail-closed stays closed.
+//! connection, and fail-closed stays closed. Another local user's part is
+//! in `http_foreign`.
 
 use hookgate_integration_tests::http_hook::{HTTP_SECTION, HttpClient, HttpEndpoint};
 use hookgate_integration_tests::{TestGateway, payloads, private_dir, run_gateway};
 use serde_json::Value;
 
-use crate::support::{AS_NOBODY, cannot_switch_users};
-
 const GUARD_REASON: &str = "HG-HTTP-GUARD: rm is not allowed here";
 
-fn guard() -> String {
+pub(crate) fn guard() -> String {
     format!(
         "{HTTP_SECTION}\n[[subscriber]]\nname = \"guard\"\nbuiltin = \"guard\"\n\n\
          [[subscriber.rules]]\ncommand = [\"rm\"]\nreason = \"{GUARD_REASON}\"\n"
     )
 }
 
-async fn guarded() -> (TestGateway, HttpEndpoint) {
+pub(crate) async fn guarded() -> (TestGateway, HttpEndpoint) {
     let gateway = TestGateway::start(&guard()).await;
     let endpoint = gateway.http_endpoint().await;
     (gateway, endpoint)
 }
 
-fn http_refused(doc: &Value, reason: &str) -> u64 {
+pub(crate) fn http_refused(doc: &Value, reason: &str) -> u64 {
     doc["http_refused"][reason]
         .as_u64()
         .unwrap_or_else(|| panic!("no http_refused.{reason}: {doc:#}"))
 }
 
-fn events(doc: &Value) -> u64 {
+pub(crate) fn events(doc: &Value) -> u64 {
     doc["events"]
         .as_array()
         .into_iter()
@@ -230,64 +229,4 @@ async fn a_non_loopback_address_is_refused_at_start() {
         !dir.path().join("http.token").exists(),
         "a token was made for a refused config"
     );
-}
-
-/// Another user's connection is refused even with the token (Linux: the
-/// client socket's owner in /proc/net/tcp). Needs root to run the client
-/// as `nobody`, and curl; skipped with a printed reason otherwise.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn another_users_connection_is_refused_even_with_the_token() {
-    if let Some(reason) = cannot_switch_users() {
-        eprintln!("SKIPPED another_users_connection_is_refused_even_with_the_token: {reason}");
-        return;
-    }
-    if std::process::Command::new("curl")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("SKIPPED another_users_connection_is_refused_even_with_the_token: no curl");
-        return;
-    }
-    let (gateway, endpoint) = guarded().await;
-    let curl = |wrapper: &[&str]| {
-        let mut args: Vec<String> = wrapper.iter().map(|s| (*s).to_owned()).collect();
-        args.extend(
-            [
-                "curl",
-                "-sS",
-                "-o",
-                "/dev/stdout",
-                "-w",
-                "\n%{http_code}",
-                "-H",
-                &format!("Authorization: Bearer {}", endpoint.token),
-                "--data-binary",
-                &payloads::claude_bash("rm -rf build"),
-                &endpoint.url("claude-code"),
-            ]
-            .map(str::to_owned),
-        );
-        let out = std::process::Command::new(&args[0])
-            .args(&args[1..])
-            .output()
-            .unwrap();
-        (
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    };
-    let (stdout, stderr) = curl(&AS_NOBODY);
-    assert!(
-        !stdout.contains("deny") && !stdout.ends_with("200"),
-        "nobody was answered: {stdout} {stderr}"
-    );
-    let (stdout, stderr) = curl(&[]);
-    assert!(
-        stdout.contains("deny") && stdout.ends_with("200"),
-        "this user was not answered: {stdout} {stderr}"
-    );
-    let doc = gateway.status_json().await;
-    assert_eq!(http_refused(&doc, "foreign_uid"), 1, "{doc:#}");
-    assert_eq!(events(&doc), 1, "{doc:#}");
 }

@@ -13,6 +13,9 @@ use hookgate_integration_tests::binaries::binaries;
 
 /// `gateway doctor` for the users these tests install for.
 mod doctor;
+/// Install over what users really have: a corrupt file, comments, links,
+/// the agents' program names.
+mod robust;
 /// `--service`: the systemd user units.
 #[cfg(target_os = "linux")]
 mod service;

@@ -95,6 +95,17 @@ async fn the_installed_http_handler_is_answered_by_the_gateway() {
         response.text()
     );
 
+    // A dry run prints the diff, but never the token (issue 25 §6).
+    let dry = install(
+        home.path(),
+        gateway.socket(),
+        &["--agent", "qwen-code", "--dry-run"],
+    );
+    assert!(dry.status.success(), "{}", text(&dry.stderr));
+    let diff = text(&dry.stdout);
+    assert!(diff.contains("\"Bearer <the HTTP token>\""), "{diff}");
+    assert!(!diff.contains(token.trim()), "the token is printed: {diff}");
+
     let again = install(home.path(), gateway.socket(), &["--agent", "claude-code"]);
     assert!(
         text(&again.stdout).contains("nothing to change"),

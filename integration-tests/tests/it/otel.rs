@@ -82,7 +82,7 @@ async fn each_event_is_a_span_with_its_subscriber_calls_under_it() {
     };
     assert!(
         collector
-            .wait_until(EVENTUALLY, |c| events(c).len() >= 2 && c.spans().len() >= 7)
+            .wait_until(EVENTUALLY, |c| events(c).len() >= 2 && c.spans().len() >= 9)
             .await,
         "spans: {:#?}\nstderr:\n{}",
         collector.spans(),
@@ -99,10 +99,20 @@ async fn each_event_is_a_span_with_its_subscriber_calls_under_it() {
             .collect();
         let mut names: Vec<_> = children.iter().map(|s| s.name.as_str()).collect();
         names.sort_unstable();
+        // Self-protection is a decider of every event too.
         let expected: &[&str] = if attrs["hookgate.agent"] == "copilot" {
-            &["subscriber down", "subscriber guard", "subscriber policy"]
+            &[
+                "subscriber down",
+                "subscriber guard",
+                "subscriber policy",
+                "subscriber self-protection",
+            ]
         } else {
-            &["subscriber guard", "subscriber policy"]
+            &[
+                "subscriber guard",
+                "subscriber policy",
+                "subscriber self-protection",
+            ]
         };
         assert_eq!(names, expected, "{spans:#?}");
         for child in &children {
@@ -194,8 +204,13 @@ async fn a_stalled_collector_delays_no_hook_and_drops_are_counted() {
     let gateway =
         TestGateway::start(&config(&collector.endpoint(), &policy.endpoint(), extra)).await;
 
-    // Far more events than the queue holds while the collector sits on the
-    // first export: every hook is still answered by the gateway.
+    // One event, then a pause past the exporter's batch delay (200 ms), so
+    // its export has begun and sits on the stalled collector; then far more
+    // events than the queue holds while it waits: every hook is still
+    // answered by the gateway. (Without the pause, a fast machine answers
+    // all of them within the first batch's delay, which drains the queue.)
+    deny_many(&gateway, 1).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
     deny_many(&gateway, 40).await;
     let doc = eventually_dropped(&gateway, "spans_dropped_queue").await;
     assert!(
@@ -237,4 +252,36 @@ async fn a_down_collector_delays_no_hook_and_drops_are_counted() {
         "{doc:#}"
     );
     assert_eq!(doc["otel"]["spans_exported"], 0, "{doc:#}");
+}
+
+/// `[otel]` headers carry credentials: a config that would send them in
+/// plaintext to a collector off this machine is refused at start, naming
+/// the key and the way out (issue #25, item 6).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plaintext_headers_to_a_remote_collector_are_refused() {
+    let dir = hookgate_integration_tests::private_dir();
+    let config = dir.path().join("gateway.toml");
+    std::fs::write(
+        &config,
+        "[otel]\nendpoint = \"http://collector.example:4317\"\n\
+         headers_env = { authorization = \"OTEL_TOKEN\" }\n",
+    )
+    .expect("write the config");
+    let socket = dir.path().join("gateway.sock");
+    let (code, stdout, stderr) = hookgate_integration_tests::run_gateway(&[
+        "serve",
+        "--config",
+        &config.display().to_string(),
+        "--socket",
+        &socket.display().to_string(),
+    ])
+    .await;
+    assert_eq!(code, Some(2), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("otel.headers_env")
+            && stderr.contains("plaintext")
+            && stderr.contains("headers_over_plaintext"),
+        "{stderr}"
+    );
+    assert!(!socket.exists(), "nothing served");
 }

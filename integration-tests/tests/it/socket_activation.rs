@@ -168,3 +168,100 @@ async fn a_descriptor_that_is_no_socket_is_refused_by_name() {
         "{stderr}"
     );
 }
+
+/// The HTTP hook port held by the activator (as `hookgate-http.socket`
+/// holds it for the user manager): the first HTTP hook call starts the
+/// gateway, which serves that call on the inherited port. The gateway
+/// could not have bound the port itself: the activator holds it.
+#[tokio::test]
+async fn the_first_http_hook_call_starts_the_gateway_on_the_inherited_port() {
+    use hookgate_integration_tests::http_hook::HttpClient;
+
+    let dirs = Dirs::new();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let config = dirs.dir.path().join("gateway.toml");
+    std::fs::write(
+        &config,
+        hookgate_integration_tests::standalone(&format!(
+            "[http]\nlisten = \"{addr}\"\n\n[[subscriber]]\nname = \"guard\"\nbuiltin = \"guard\"\n\n\
+             [[subscriber.rules]]\ncommand = [\"rm\"]\nreason = \"HG-ACTIVATED-HTTP: no rm\"\n"
+        )),
+    )
+    .expect("write the config");
+    // `gateway install --transport http` made the token before any gateway
+    // ran (next to the socket: no XDG_RUNTIME_DIR here).
+    let token = "ab".repeat(32);
+    let token_path = dirs.dir.path().join("run/http.token");
+    std::fs::write(&token_path, format!("{token}\n")).expect("write the token");
+    std::fs::set_permissions(&token_path, std::fs::Permissions::from_mode(0o600))
+        .expect("chmod the token");
+
+    let (socket, gateway) = (
+        dirs.socket().display().to_string(),
+        binaries().gateway.display().to_string(),
+    );
+    let listen_http = addr.to_string();
+    let args = [
+        "-l",
+        &socket,
+        "-l",
+        &listen_http,
+        "--fdname=hookgate:hookgate-http",
+        &gateway,
+        "serve",
+        "--config",
+        config.to_str().expect("a UTF-8 path"),
+    ];
+    let activator = dirs
+        .command(&activator(), &args)
+        .spawn()
+        .expect("start systemd-socket-activate");
+    let started = Instant::now();
+    let mut client = loop {
+        match HttpClient::connect(addr).await {
+            Ok(client) => break client,
+            Err(err) => {
+                assert!(
+                    started.elapsed() < DEADLINE,
+                    "the activator never listened: {err}"
+                );
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+    };
+    let auth = format!("Bearer {token}");
+    let payload = claude_bash("rm -rf build");
+    let response = client
+        .post(
+            "/hook/claude-code",
+            &[("authorization", &auth)],
+            payload.as_bytes(),
+        )
+        .await
+        .expect("the first call is answered");
+    assert_eq!(response.status, 200, "{}", response.text());
+    let specific = &response.json()["hookSpecificOutput"];
+    assert_eq!(
+        specific["permissionDecision"],
+        "deny",
+        "{}",
+        response.text()
+    );
+    // The gateway reports the port it serves: the inherited one.
+    let status = dirs
+        .command(
+            &binaries().gateway,
+            &["status", "--json", "--socket", &socket],
+        )
+        .stdout(Stdio::piped())
+        .output()
+        .await
+        .expect("run gateway status");
+    let doc: serde_json::Value = serde_json::from_slice(&status.stdout).expect("status JSON");
+    assert_eq!(doc["http_addr"], listen_http, "{doc:#}");
+    drop(activator);
+}

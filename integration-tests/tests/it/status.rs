@@ -37,7 +37,7 @@ async fn status_json(gateway: &TestGateway) -> Value {
 }
 
 /// `GET /metrics` over plain HTTP/1.1; returns the body.
-async fn scrape(addr: &str) -> String {
+pub(crate) async fn scrape(addr: &str) -> String {
     let mut stream = tokio::net::TcpStream::connect(addr)
         .await
         .expect("connect to the metrics endpoint");
@@ -58,7 +58,7 @@ async fn scrape(addr: &str) -> String {
 }
 
 /// The value of the sample named exactly `series` (name and labels).
-fn sample(text: &str, series: &str) -> f64 {
+pub(crate) fn sample(text: &str, series: &str) -> f64 {
     text.lines()
         .find_map(|line| line.strip_prefix(series)?.strip_prefix(' '))
         .unwrap_or_else(|| panic!("no sample {series} in:\n{text}"))
@@ -224,7 +224,7 @@ async fn status_and_prometheus_report_exactly_the_traffic() {
     assert_eq!(
         doc["fallbacks"],
         json!({"unreachable": 1, "untrusted": 0, "busy": 0, "timeout": 0, "bad_reply": 0,
-               "oversize": 0, "usage": 0, "other": 0}),
+               "oversize": 0, "usage": 0, "autostart_failed": 0, "other": 0}),
     );
     assert_eq!(doc["merge"], json!([]));
     let subscriber = |name: &str| {

@@ -120,7 +120,7 @@ async fn a_server_of_another_uid_never_receives_a_byte() {
     .expect("the server logged the connection");
     assert_eq!(counts, "0\n", "bytes another uid received per connection");
     let record = std::fs::read_to_string(dir.path().join("gateway.sock.fallbacks")).unwrap();
-    assert!(record.ends_with(" untrusted\n"), "{record}");
+    assert!(record.ends_with(" untrusted closed\n"), "{record}");
 }
 
 /// A home so long that the state-directory socket would not fit a socket

@@ -2,12 +2,17 @@
 //! no gateway started by the test (the shim's autostart starts it), the
 //! agent launched with a minimal PATH and no `XDG_RUNTIME_DIR` — the
 //! situations that left users silently unprotected before (issue 15).
+//! Nothing the agent needs besides is given by the harness: Gemini CLI
+//! gets no `hooksConfig` (hooks run by default) and settings with a
+//! comment, Codex no `--dangerously-bypass-hook-trust` (install trusted
+//! hookgate's hooks through the real `codex`).
 
 use std::path::Path;
 use std::process::Command;
 
 use hookgate_adapters::Dialect;
-use hookgate_integration_tests::agents::{AgentRun, ClaudeCode};
+use hookgate_integration_tests::agents::install::CODEX;
+use hookgate_integration_tests::agents::{AgentRun, ClaudeCode, npm_cli};
 use hookgate_integration_tests::binaries::binaries;
 use hookgate_integration_tests::fake_model::Script;
 
@@ -18,13 +23,25 @@ const MINIMAL_PATH: &str = "/usr/bin:/bin";
 
 /// Runs `gateway install --agent <agent>` for the user whose HOME is
 /// `home`, in an environment without XDG_RUNTIME_DIR.
-fn install(home: &Path, agent: &str) {
+pub(crate) fn install(home: &Path, agent: &str) {
     install_in(home, agent, &[]);
 }
 
 /// [`install`] with more arguments, run in the run's work directory (the
 /// project, for `--scope project`).
 fn install_in(home: &Path, agent: &str, more: &[&str]) {
+    install_with(home, agent, more, MINIMAL_PATH);
+}
+
+/// PATH with the real `codex` on it, as for a user who has it installed.
+pub(crate) fn path_with_codex() -> String {
+    let codex = npm_cli(&CODEX);
+    let dir = codex.parent().expect("codex's bin directory");
+    format!("{}:{MINIMAL_PATH}", dir.display())
+}
+
+/// [`install_in`] with `path` as PATH.
+pub(crate) fn install_with(home: &Path, agent: &str, more: &[&str], path: &str) {
     let bins = binaries();
     let work = home
         .parent()
@@ -37,7 +54,7 @@ fn install_in(home: &Path, agent: &str, more: &[&str]) {
         .current_dir(work)
         .env_clear()
         .env("HOME", home)
-        .env("PATH", MINIMAL_PATH)
+        .env("PATH", path)
         .output()
         .expect("run gateway install");
     assert!(
@@ -124,19 +141,36 @@ async fn a_project_installed_cline_is_guarded_by_an_autostarted_gateway() {
 }
 
 /// `~/.gemini/settings.json`, merged into the run's own settings (auth,
-/// telemetry off) by install.
+/// telemetry off) by install; they start with a comment, which Gemini
+/// reads and install keeps. No `hooksConfig.enabled`: hooks are on by
+/// default (0.61.0), and install does not write it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_installed_gemini_cli_is_guarded_by_an_autostarted_gateway() {
-    let run = run(Dialect::GeminiCli).installed_hooks(|home| install(home, "gemini-cli"));
+    let run = run(Dialect::GeminiCli).installed_hooks(|home| {
+        let settings = home.join(".gemini/settings.json");
+        let text = std::fs::read_to_string(&settings).expect("the run's settings");
+        std::fs::write(&settings, format!("// the harness's settings\n{text}"))
+            .expect("write the settings");
+        install(home, "gemini");
+        let installed = std::fs::read_to_string(&settings).expect("the installed settings");
+        assert!(
+            installed.starts_with("// the harness's settings\n")
+                && !installed.contains("hooksConfig"),
+            "{installed}"
+        );
+    });
     installed_agent_is_guarded(run).await;
 }
 
 /// `~/.codex/hooks.json`, and the `hooks` feature install turns on in the
 /// run's `config.toml` (written with `hooks = false`): without it Codex
-/// would read no hooks at all.
+/// would read no hooks at all. Run without `--dangerously-bypass-hook-trust`:
+/// Codex runs the hooks because install trusted them through the real
+/// `codex` on its PATH.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_installed_codex_is_guarded_by_an_autostarted_gateway() {
-    let run = run(Dialect::Codex).installed_hooks(|home| install(home, "codex"));
+    let run = run(Dialect::Codex)
+        .installed_hooks(|home| install_with(home, "codex", &[], &path_with_codex()));
     installed_agent_is_guarded(run).await;
 }
 

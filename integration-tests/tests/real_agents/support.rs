@@ -92,13 +92,15 @@ pub(crate) fn dead_socket(run: &AgentRun) -> PathBuf {
 }
 
 /// The reasons the shim recorded for answering without the gateway
-/// (`<socket>.fallbacks`: one `<unix secs> <reason>` line per fallback).
+/// (`<socket>.fallbacks`: one `<unix secs> <reason> <fail mode>` line per
+/// fallback).
 pub(crate) fn fallback_reasons(socket: &Path) -> Vec<String> {
     let mut record = socket.as_os_str().to_owned();
     record.push(".fallbacks");
     std::fs::read_to_string(PathBuf::from(record))
         .unwrap_or_default()
         .lines()
-        .filter_map(|line| line.split_once(' ').map(|(_, reason)| reason.to_owned()))
+        // `<unix seconds> <reason> <fail mode>`: the reason.
+        .filter_map(|line| line.split(' ').nth(1).map(str::to_owned))
         .collect()
 }

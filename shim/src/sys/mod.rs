@@ -3,7 +3,8 @@
 //! One backend per platform, chosen by `cfg`, each offering the same small
 //! API so the rest of the shim is platform-neutral safe code:
 //!
-//! - `now()`: the monotonic clock deadlines are points on;
+//! - `now()`: the monotonic clock deadlines are points on; `since_epoch()`:
+//!   the wall clock, to announce the deadline to the gateway;
 //! - `socket_path(env)`, `SOCKET_DEFAULT`: where the gateway listens;
 //! - `read_stdin(max, deadline)`: the hook payload, bounded in size and time;
 //! - `Stream::open(socket, deadline)`: a connection to a gateway run by this

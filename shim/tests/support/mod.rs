@@ -150,6 +150,8 @@ pub enum Gateway {
     Raw(Vec<u8>),
     /// Keeps the connection open and never answers.
     Hang,
+    /// Answer with this reply, then expect the shim's acknowledgement.
+    ReplyAwaitingAck(Reply),
 }
 
 /// Accepts one connection, reads one request and acts. Returns the request
@@ -167,6 +169,18 @@ pub fn fake_gateway(
             Gateway::Reply(reply) => stream.write_all(&reply.encode()).unwrap(),
             Gateway::Raw(bytes) => stream.write_all(&bytes).unwrap(),
             Gateway::Hang => return (request, Some(stream)),
+            Gateway::ReplyAwaitingAck(reply) => {
+                stream.write_all(&reply.encode()).unwrap();
+                stream
+                    .set_read_timeout(Some(Duration::from_secs(10)))
+                    .unwrap();
+                let mut header = [0u8; HEADER_LEN];
+                stream
+                    .read_exact(&mut header)
+                    .expect("the shim acknowledges");
+                let ack = Header::decode(&header, 0).unwrap();
+                assert_eq!(ack.kind, FrameKind::Ack);
+            }
         }
         (request, None)
     })
@@ -204,14 +218,31 @@ pub fn read_request(stream: &mut UnixStream) -> Request {
 
 /// The fallback record's lines, each checked to be `<unix_secs> <reason>`.
 pub fn recorded_reasons(socket: &Path) -> Vec<String> {
+    recorded(socket)
+        .into_iter()
+        .map(|(reason, _)| reason)
+        .collect()
+}
+
+/// The fail modes of the fallbacks recorded for `socket`, in order.
+pub fn recorded_modes(socket: &Path) -> Vec<String> {
+    recorded(socket).into_iter().map(|(_, mode)| mode).collect()
+}
+
+/// Each line of the record: (reason, mode), its time checked.
+fn recorded(socket: &Path) -> Vec<(String, String)> {
     let mut path = socket.as_os_str().to_owned();
     path.push(".fallbacks");
     let text = fs::read_to_string(PathBuf::from(path)).unwrap_or_default();
     text.lines()
         .map(|line| {
-            let (secs, reason) = line.split_once(' ').expect("two fields");
+            let fields: Vec<&str> = line.split(' ').collect();
+            let [secs, reason, mode] = fields[..] else {
+                panic!("three fields: {line:?}")
+            };
             assert!(secs.parse::<u64>().unwrap() > 1_600_000_000, "{line}");
-            reason.to_owned()
+            assert!(["open", "closed"].contains(&mode), "{line}");
+            (reason.to_owned(), mode.to_owned())
         })
         .collect()
 }

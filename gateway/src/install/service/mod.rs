@@ -4,6 +4,12 @@
 //! shim's autostart stays the fallback everywhere (and the only start on
 //! machines without either, such as containers with no systemd).
 //!
+//! With `[http]` on (a fixed port), systemd also gets `hookgate-http.socket`,
+//! so the user manager holds the HTTP hook port and no other local user
+//! can take it while the gateway is down. launchd gets no such socket: the
+//! gateway does not take sockets from launchd, so on macOS the port is
+//! held only while the gateway runs (README, "HTTP hooks").
+//!
 //! `gateway install` sets the service up by default where a systemd user
 //! manager runs (its private socket is in `$XDG_RUNTIME_DIR/systemd/`) and
 //! on macOS; `--service` writes the units anyway, `--no-service` never.
@@ -13,6 +19,7 @@
 mod launchd;
 mod systemd;
 
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -67,8 +74,22 @@ fn manager() -> Option<(Manager, bool)> {
     None
 }
 
+/// What the service runs: the gateway binary, the socket it serves and
+/// the HTTP hook port it serves, if `[http]` is on with a fixed port.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Served<'a> {
+    pub(crate) gateway: &'a Path,
+    pub(crate) socket: &'a Path,
+    pub(crate) http: Option<SocketAddr>,
+}
+
 /// Where the units go and what they say.
-fn plan(manager: Manager, home: &Path, gateway: &Path, socket: &Path) -> (PathBuf, Vec<Unit>) {
+fn plan(manager: Manager, home: &Path, served: Served<'_>) -> (PathBuf, Vec<Unit>) {
+    let Served {
+        gateway,
+        socket,
+        http,
+    } = served;
     match manager {
         Manager::Systemd => {
             let config = std::env::var_os("XDG_CONFIG_HOME")
@@ -77,7 +98,7 @@ fn plan(manager: Manager, home: &Path, gateway: &Path, socket: &Path) -> (PathBu
                 .unwrap_or_else(|| home.join(".config"));
             (
                 config.join(systemd::UNIT_DIR),
-                systemd::units(gateway, socket),
+                systemd::units(gateway, socket, http),
             )
         }
         Manager::Launchd => {
@@ -90,11 +111,11 @@ fn plan(manager: Manager, home: &Path, gateway: &Path, socket: &Path) -> (PathBu
     }
 }
 
-/// Sets the service up for `gateway` on `socket`: prints and (unless
+/// Sets the service up for what is `served`: prints and (unless
 /// `dry_run`) writes the units, then enables them where the manager runs.
 pub(crate) fn install(
     choice: Choice,
-    (gateway, socket): (&Path, &Path),
+    served: Served<'_>,
     home: &Path,
     dry_run: bool,
 ) -> anyhow::Result<()> {
@@ -107,7 +128,12 @@ pub(crate) fn install(
     if choice == Choice::Never || (choice == Choice::Auto && !running) {
         return Ok(());
     }
-    let (dir, units) = plan(manager, home, gateway, socket);
+    let (dir, units) = plan(manager, home, served);
+    let sockets: Vec<&'static str> = units
+        .iter()
+        .map(|u| u.name)
+        .filter(|name| name.ends_with(".socket"))
+        .collect();
     let mut changes = Vec::new();
     for unit in units {
         let path = dir.join(unit.name);
@@ -135,7 +161,7 @@ pub(crate) fn install(
         }
         return Ok(());
     }
-    enable(manager, &dir, changed);
+    enable(manager, &dir, changed, &sockets);
     Ok(())
 }
 
@@ -144,18 +170,28 @@ pub(crate) fn uninstall(home: &Path, dry_run: bool) -> anyhow::Result<()> {
     let Some((manager, running)) = manager() else {
         return Ok(());
     };
-    // The paths do not depend on the gateway or socket named inside.
-    let (dir, units) = plan(manager, home, Path::new("/"), Path::new("/"));
+    // The paths do not depend on what is named inside; every unit install
+    // may have written is listed.
+    let every = Served {
+        gateway: Path::new("/"),
+        socket: Path::new("/"),
+        http: Some(SocketAddr::from(([127, 0, 0, 1], 1))),
+    };
+    let (dir, units) = plan(manager, home, every);
+    let mut names = Vec::new();
     let mut changes = Vec::new();
     for unit in units {
         let path = dir.join(unit.name);
         match change::read(&path)? {
-            Some(text) if is_ours(&text) => changes.push(Change {
-                path,
-                before: Some(text),
-                after: None,
-                executable: false,
-            }),
+            Some(text) if is_ours(&text) => {
+                names.push(unit.name);
+                changes.push(Change {
+                    path,
+                    before: Some(text),
+                    after: None,
+                    executable: false,
+                });
+            }
             Some(_) => outln!(
                 "service: {} was not written by `gateway install`: left alone",
                 path.display()
@@ -164,7 +200,7 @@ pub(crate) fn uninstall(home: &Path, dry_run: bool) -> anyhow::Result<()> {
         }
     }
     if !changes.is_empty() && running && !dry_run {
-        disable(manager);
+        disable(manager, &names);
     }
     super::finish("service", &dir, &changes, dry_run, change::apply_plain)?;
     if !changes.is_empty() && running && !dry_run && manager == Manager::Systemd {
@@ -179,15 +215,15 @@ fn is_ours(text: &str) -> bool {
         .any(|line| line.contains(MARKER.trim_start_matches("# ")))
 }
 
-/// Loads the units into the running manager and starts listening.
-fn enable(manager: Manager, dir: &Path, changed: bool) {
+/// Loads the units into the running manager and starts listening on
+/// `sockets` (systemd's socket units).
+fn enable(manager: Manager, dir: &Path, changed: bool, sockets: &[&str]) {
     match manager {
         Manager::Systemd => {
             manage("systemctl", &["--user", "daemon-reload"]);
-            manage(
-                "systemctl",
-                &["--user", "enable", "--now", systemd::SOCKET_UNIT],
-            );
+            let mut args = vec!["--user", "enable", "--now"];
+            args.extend(sockets);
+            manage("systemctl", &args);
         }
         Manager::Launchd => {
             let plist = dir.join(format!("{}.plist", launchd::LABEL));
@@ -207,18 +243,15 @@ fn enable(manager: Manager, dir: &Path, changed: bool) {
     }
 }
 
-fn disable(manager: Manager) {
+/// Stops and disables the units `names` (those install wrote and
+/// uninstall removes).
+fn disable(manager: Manager, names: &[&str]) {
     match manager {
-        Manager::Systemd => manage(
-            "systemctl",
-            &[
-                "--user",
-                "disable",
-                "--now",
-                systemd::SOCKET_UNIT,
-                systemd::SERVICE_UNIT,
-            ],
-        ),
+        Manager::Systemd => {
+            let mut args = vec!["--user", "disable", "--now"];
+            args.extend(names);
+            manage("systemctl", &args);
+        }
         Manager::Launchd => manage(
             "launchctl",
             &[

@@ -2,7 +2,14 @@
 //! hooks pin, and the first connection starts `hookgate.service` (`gateway
 //! serve`, which takes the inherited socket: `transport::activation`). After
 //! a reboot or a logout nothing runs until an agent's first hook call.
+//!
+//! With `[http]` on, `hookgate-http.socket` holds the HTTP hook port the
+//! same way: the user manager listens on it from the moment it starts (at
+//! login; at boot with `loginctl enable-linger`), so no other local user
+//! can take the port while the gateway is not running, and the first HTTP
+//! hook call starts the gateway, which takes the port over.
 
+use std::net::SocketAddr;
 use std::path::Path;
 
 use super::{MARKER, Unit};
@@ -11,12 +18,26 @@ use super::{MARKER, Unit};
 pub(crate) const SOCKET_UNIT: &str = "hookgate.socket";
 /// The service unit's file name.
 pub(crate) const SERVICE_UNIT: &str = "hookgate.service";
+/// The HTTP hook port's socket unit file name.
+pub(crate) const HTTP_SOCKET_UNIT: &str = "hookgate-http.socket";
 /// Where user units live, under the config directory
 /// (`$XDG_CONFIG_HOME`, else `~/.config`): where the user manager looks.
 pub(crate) const UNIT_DIR: &str = "systemd/user";
 
-/// The two unit files for `gateway` serving `socket`.
-pub(crate) fn units(gateway: &Path, socket: &Path) -> Vec<Unit> {
+/// The unit files for `gateway` serving `socket` and, if `http`, the HTTP
+/// hook port at that address.
+pub(crate) fn units(gateway: &Path, socket: &Path, http: Option<SocketAddr>) -> Vec<Unit> {
+    let sockets = match http {
+        Some(_) => format!("{SOCKET_UNIT} {HTTP_SOCKET_UNIT}"),
+        None => SOCKET_UNIT.to_owned(),
+    };
+    // Only wanted: when another user took the port before the user
+    // manager started, the HTTP socket fails but the service still starts
+    // for the shims (and the gateway names who holds the port).
+    let wants = match http {
+        Some(_) => format!("Wants={HTTP_SOCKET_UNIT}\n"),
+        None => String::new(),
+    };
     let socket_text = format!(
         "{MARKER}
 [Unit]
@@ -41,10 +62,11 @@ WantedBy=sockets.target
 Description=hookgate gateway (policy for coding agents' hooks)
 Documentation=man:gateway(1)
 Requires={SOCKET_UNIT}
-After={SOCKET_UNIT}
+{wants}After={sockets}
 
 [Service]
 Type=simple
+Sockets={sockets}
 ExecStart={gateway} serve --socket {socket}
 # Drains in-flight hook calls on SIGTERM; config changes are picked up
 # without a restart (file watch, `gateway reload`).
@@ -52,12 +74,12 @@ Restart=on-failure
 RestartSec=1
 
 [Install]
-Also={SOCKET_UNIT}
+Also={sockets}
 ",
         gateway = quote_arg(&gateway.display().to_string()),
         socket = quote_arg(&socket.display().to_string()),
     );
-    vec![
+    let mut units = vec![
         Unit {
             name: SOCKET_UNIT,
             text: socket_text,
@@ -66,7 +88,35 @@ Also={SOCKET_UNIT}
             name: SERVICE_UNIT,
             text: service_text,
         },
-    ]
+    ];
+    if let Some(addr) = http {
+        units.push(Unit {
+            name: HTTP_SOCKET_UNIT,
+            text: http_socket(addr),
+        });
+    }
+    units
+}
+
+/// `hookgate-http.socket`: the HTTP hook port, held by the user manager.
+fn http_socket(addr: SocketAddr) -> String {
+    format!(
+        "{MARKER}
+[Unit]
+Description=hookgate HTTP hook port (held from login: no other user can take it; the first call starts the gateway)
+Documentation=man:gateway(1)
+
+[Socket]
+ListenStream={addr}
+FileDescriptorName=hookgate-http
+Service={SERVICE_UNIT}
+BindIPv6Only=ipv6-only
+NoDelay=yes
+
+[Install]
+WantedBy=sockets.target
+"
+    )
 }
 
 /// A value with systemd's `%` specifiers escaped.
@@ -103,11 +153,24 @@ mod tests {
         }
     }
 
+    /// Self-protection denies stopping, killing or disabling these units.
+    #[test]
+    fn self_protection_knows_the_units() {
+        for unit in [SOCKET_UNIT, SERVICE_UNIT, HTTP_SOCKET_UNIT] {
+            assert!(hookgate_daemon::protect::UNITS.contains(&unit), "{unit}");
+        }
+        assert!(
+            hookgate_daemon::protect::LABELS.contains(&super::super::launchd::LABEL),
+            "launchd"
+        );
+    }
+
     #[test]
     fn the_socket_unit_listens_where_the_hooks_point() {
         let units = units(
             Path::new("/home/ada/.cargo/bin/gateway"),
             Path::new("/run/user/1000/hookgate/gateway.sock"),
+            None,
         );
         let [socket, service] = units.as_slice() else {
             panic!("two units")
@@ -129,10 +192,50 @@ mod tests {
             &[
                 r#"ExecStart="/home/ada/.cargo/bin/gateway" serve --socket "/run/user/1000/hookgate/gateway.sock""#,
                 "Requires=hookgate.socket",
+                "Sockets=hookgate.socket",
                 "Also=hookgate.socket",
             ],
         );
         assert!(socket.text.starts_with(MARKER) && service.text.starts_with(MARKER));
+    }
+
+    #[test]
+    fn the_http_port_is_held_by_its_own_socket_unit() {
+        let units = units(
+            Path::new("/usr/bin/gateway"),
+            Path::new("/run/user/1000/hookgate/gateway.sock"),
+            Some("127.0.0.1:8787".parse().unwrap()),
+        );
+        let [_, service, http] = units.as_slice() else {
+            panic!("three units: {units:?}")
+        };
+        assert_eq!(http.name, "hookgate-http.socket");
+        assert!(http.text.starts_with(MARKER));
+        assert_has_lines(
+            &http.text,
+            &[
+                "ListenStream=127.0.0.1:8787",
+                "FileDescriptorName=hookgate-http",
+                "Service=hookgate.service",
+                "WantedBy=sockets.target",
+            ],
+        );
+        assert_has_lines(
+            &service.text,
+            &[
+                "Requires=hookgate.socket",
+                "Wants=hookgate-http.socket",
+                "After=hookgate.socket hookgate-http.socket",
+                "Sockets=hookgate.socket hookgate-http.socket",
+                "Also=hookgate.socket hookgate-http.socket",
+            ],
+        );
+        let v6 = super::units(
+            Path::new("/g"),
+            Path::new("/s"),
+            Some("[::1]:8787".parse().unwrap()),
+        );
+        assert_has_lines(&v6[2].text, &["ListenStream=[::1]:8787"]);
     }
 
     #[test]

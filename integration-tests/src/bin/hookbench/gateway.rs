@@ -76,7 +76,8 @@ impl Gateway {
         let socket = dir.path().join("gateway.sock");
         let config = dir.path().join("gateway.toml");
         let stderr_path = dir.path().join("gateway.stderr");
-        std::fs::write(&config, config_toml).context("writing the gateway config")?;
+        std::fs::write(&config, hookgate_integration_tests::standalone(config_toml))
+            .context("writing the gateway config")?;
         let stderr = File::create(&stderr_path).context("creating the gateway stderr file")?;
         let child = Command::new(binary)
             .args(["--log-level", "warn", "serve", "--config"])

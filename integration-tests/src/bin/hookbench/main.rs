@@ -8,7 +8,8 @@
 //! It builds the release `gateway` and the static `gateway-shim`, then
 //! measures (1) one hook call's cost against /bin/true and bash/node/python
 //! hooks, (2) fan-out scaling, (3) throughput and (4) memory and size, and
-//! checks the figures against the targets of the benchmarks issue.
+//! checks the figures against the targets of the benchmarks issue; and
+//! (5) runs the held-out guard corpus through the real shim and gateway.
 //! Benchmarks are not tests: nothing here runs under `cargo test`.
 
 #![allow(
@@ -24,6 +25,7 @@ mod client;
 mod crosscheck;
 mod fanout;
 mod gateway;
+mod guard_corpus;
 mod hook_cost;
 mod http_hook;
 mod http_stub;
@@ -71,6 +73,7 @@ pub(crate) struct Results {
     pub(crate) http: Option<http_hook::HttpHook>,
     pub(crate) memory: Option<memory::MemoryRun>,
     pub(crate) shim: Option<memory::ShimBinary>,
+    pub(crate) guard: Option<guard_corpus::GuardCorpus>,
 }
 
 fn main() -> ExitCode {
@@ -167,6 +170,33 @@ fn run(options: &Options) -> anyhow::Result<PathBuf> {
         (None, None)
     };
 
+    let guard = section(Section::Guard)
+        .then(|| guard_corpus::run(&runtime, &artifacts))
+        .transpose()?;
+    if options.write_known_gaps
+        && let Some(guard) = &guard
+    {
+        guard_corpus::write_known_gaps(guard)?;
+    }
+    let path = match &options.out {
+        Some(path) => path.clone(),
+        None if options.quick => root.join("target/hookbench/BENCHMARKS.quick.md"),
+        None => root.join("BENCHMARKS.md"),
+    };
+    if options.splice {
+        let report = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {} to splice into", path.display()))?;
+        let mut text = String::new();
+        guard_corpus::section(&mut text, guard.as_ref(), &machine.date);
+        std::fs::write(
+            &path,
+            report::with_section(&report, guard_corpus::HEADING, &text),
+        )
+        .with_context(|| format!("writing {}", path.display()))?;
+        print!("{text}");
+        return Ok(path);
+    }
+
     let results = Results {
         quick: options.quick,
         command: options.command.clone(),
@@ -182,14 +212,10 @@ fn run(options: &Options) -> anyhow::Result<PathBuf> {
         http,
         memory,
         shim,
+        guard,
     };
     let findings = std::fs::read_to_string(root.join(FINDINGS)).ok();
     let text = report::render(&results, findings.as_deref());
-    let path = match &options.out {
-        Some(path) => path.clone(),
-        None if options.quick => root.join("target/hookbench/BENCHMARKS.quick.md"),
-        None => root.join("BENCHMARKS.md"),
-    };
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }

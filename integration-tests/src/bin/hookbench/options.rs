@@ -10,13 +10,19 @@ use anyhow::{Context as _, bail};
 
 pub(crate) const USAGE: &str = "\
 usage: hookbench [--quick] [--no-build] [--only SECTIONS] [--out PATH]
+                 [--splice] [--write-known-gaps]
        hookbench --refresh-findings [--out PATH]
 
   --quick          small counts: checks the suite, numbers are not for publishing
   --no-build       use the already built release gateway and static gateway-shim
-  --only SECTIONS  comma-separated subset of: hook,claude,fanout,throughput,http,memory
+  --only SECTIONS  comma-separated subset of: hook,claude,fanout,throughput,http,memory,guard
   --out PATH       where to write the report (default: BENCHMARKS.md at the
                    workspace root; with --quick: target/hookbench/BENCHMARKS.quick.md)
+  --splice         with `--only guard`: replace only the Guard corpus section of the
+                   existing report, keeping the rest byte for byte
+  --write-known-gaps
+                   with the guard section: also rewrite
+                   test-data/guard-corpus/known-gaps.tsv from this run
   --refresh-findings
                    measure nothing: replace the Why section of the report
                    with integration-tests/src/bin/hookbench/why.md (after
@@ -31,16 +37,18 @@ pub(crate) enum Section {
     Throughput,
     Http,
     Memory,
+    Guard,
 }
 
 impl Section {
-    const ALL: [Section; 6] = [
+    const ALL: [Section; 7] = [
         Section::Hook,
         Section::Agent,
         Section::Fanout,
         Section::Throughput,
         Section::Http,
         Section::Memory,
+        Section::Guard,
     ];
 
     fn parse(name: &str) -> Option<Section> {
@@ -55,6 +63,7 @@ impl Section {
             Section::Throughput => "throughput",
             Section::Http => "http",
             Section::Memory => "memory",
+            Section::Guard => "guard",
         }
     }
 }
@@ -129,6 +138,10 @@ pub(crate) struct Options {
     pub(crate) build: bool,
     /// Only rewrite the report's findings section.
     pub(crate) refresh_findings: bool,
+    /// Replace only the measured (guard) section of the existing report.
+    pub(crate) splice: bool,
+    /// Rewrite the guard corpus's known-gaps.tsv from the run.
+    pub(crate) write_known_gaps: bool,
     pub(crate) sections: Vec<Section>,
     pub(crate) out: Option<PathBuf>,
     pub(crate) sizes: Sizes,
@@ -142,6 +155,8 @@ impl Options {
         let mut quick = false;
         let mut build = true;
         let mut refresh_findings = false;
+        let mut splice = false;
+        let mut write_known_gaps = false;
         let mut sections = Section::ALL.to_vec();
         let mut out = None;
         let mut iter = args.iter();
@@ -150,6 +165,8 @@ impl Options {
                 "--quick" => quick = true,
                 "--no-build" => build = false,
                 "--refresh-findings" => refresh_findings = true,
+                "--splice" => splice = true,
+                "--write-known-gaps" => write_known_gaps = true,
                 "--only" => {
                     let list = iter.next().context("--only needs a value")?;
                     sections = list
@@ -165,6 +182,12 @@ impl Options {
                 other => bail!("unknown argument {other:?}\n{USAGE}"),
             }
         }
+        if splice && sections != [Section::Guard] {
+            bail!("--splice needs `--only guard` (the other sections depend on the whole run)");
+        }
+        if write_known_gaps && !sections.contains(&Section::Guard) {
+            bail!("--write-known-gaps needs the guard section");
+        }
         let mut command =
             "cargo run --release -p hookgate-integration-tests --bin hookbench".to_owned();
         if !args.is_empty() {
@@ -175,6 +198,8 @@ impl Options {
             quick,
             build,
             refresh_findings,
+            splice,
+            write_known_gaps,
             sections,
             out,
             sizes: if quick { Sizes::quick() } else { Sizes::full() },

@@ -75,6 +75,7 @@ pub(crate) fn render(results: &Results, findings: Option<&str>) -> String {
     throughput_section(&mut out, results);
     crate::http_hook::section(&mut out, results.http.as_ref());
     memory_section(&mut out, results);
+    crate::guard_corpus::section(&mut out, results.guard.as_ref(), &m.date);
 
     if let Some(findings) = findings {
         push_findings(&mut out, findings);
@@ -102,6 +103,34 @@ pub(crate) fn with_findings(report: &str, findings: &str) -> String {
         out.push('\n');
     }
     push_findings(&mut out, findings);
+    out
+}
+
+/// `report` with the section under `heading` (up to the next `## `
+/// heading) replaced by `section`; a report without it gets it before its
+/// findings, else at its end. The rest is kept byte for byte.
+pub(crate) fn with_section(report: &str, heading: &str, section: &str) -> String {
+    let start_marker = format!("\n{heading}\n");
+    let (before, after) = match report.find(&start_marker) {
+        Some(at) => {
+            let body = at + 1;
+            let end = report[body + heading.len()..]
+                .find("\n## ")
+                .map_or(report.len(), |i| body + heading.len() + i + 1);
+            (&report[..body], &report[end..])
+        }
+        None => match report.find(FINDINGS_HEADING) {
+            Some(at) => (&report[..=at], &report[at + 1..]),
+            None => (report, ""),
+        },
+    };
+    let mut out = before.to_owned();
+    if !out.ends_with("\n\n") {
+        out.push('\n');
+    }
+    out.push_str(section.trim_end());
+    out.push_str(if after.is_empty() { "\n" } else { "\n\n" });
+    out.push_str(after);
     out
 }
 

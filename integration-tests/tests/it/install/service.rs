@@ -78,13 +78,55 @@ fn a_unit_of_the_users_own_is_never_overwritten_or_removed() {
     user.write(&format!("{UNITS}/hookgate.socket"), mine);
     let out = install_claude(&user, &["--service"], &[]);
     assert!(!out.status.success());
+    // The hooks are installed all the same; the summary names the unit.
     assert!(
-        text(&out.stderr).contains("was not written by `gateway install`"),
+        text(&out.stdout).contains("  skipped  service: ")
+            && text(&out.stdout).contains("was not written by `gateway install`"),
         "{}",
-        text(&out.stderr)
+        text(&out.stdout)
     );
+    assert!(user.home().join(".claude/settings.json").exists());
     let out = user.gateway(&["uninstall", "--service"], &[]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let path = user.home().join(UNITS).join("hookgate.socket");
     assert_eq!(std::fs::read_to_string(path).unwrap(), mine);
+}
+
+#[test]
+fn with_http_hooks_the_service_manager_holds_the_port_too() {
+    let user = User::new();
+    user.write(
+        ".config/hookgate/gateway.toml",
+        "[http]\nlisten = \"127.0.0.1:48787\"\n",
+    );
+    let runtime = user.home().join("run");
+    let env = [("XDG_RUNTIME_DIR", runtime.as_path())];
+    let out = install_claude(&user, &["--transport", "http", "--service"], &env);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let dir = user.home().join(UNITS);
+    let http = std::fs::read_to_string(dir.join("hookgate-http.socket")).unwrap();
+    for line in [
+        "ListenStream=127.0.0.1:48787",
+        "FileDescriptorName=hookgate-http",
+        "Service=hookgate.service",
+    ] {
+        assert!(http.lines().any(|l| l == line), "{line}\n{http}");
+    }
+    let service = std::fs::read_to_string(dir.join("hookgate.service")).unwrap();
+    assert!(
+        service
+            .lines()
+            .any(|l| l == "Sockets=hookgate.socket hookgate-http.socket"),
+        "{service}"
+    );
+
+    let out = user.gateway(&["uninstall", "--all"], &[]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for unit in [
+        "hookgate.socket",
+        "hookgate.service",
+        "hookgate-http.socket",
+    ] {
+        assert!(!dir.join(unit).exists(), "{unit} left behind");
+    }
 }

@@ -4,6 +4,7 @@
 //! (`endpoints`); every event saying who sent it.
 
 mod endpoints;
+mod local;
 mod pki;
 mod tls;
 

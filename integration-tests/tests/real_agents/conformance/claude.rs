@@ -80,7 +80,12 @@ const TABLE: [(&str, Phase, Setup, &[Part]); 9] = [
         "Stop",
         Phase::Stop,
         Setup::Shell,
-        &[Part::Context, Part::Halt, Part::Followup],
+        &[
+            Part::Context,
+            Part::Halt,
+            Part::Followup,
+            Part::FollowupEveryStop,
+        ],
     ),
 ];
 

@@ -59,19 +59,11 @@ impl Case {
 /// What 1.0.102 cannot do, and why (observed by this suite, the same in
 /// both dialects).
 fn limits(case: Case) -> Vec<Limit> {
-    let events = case.events();
-    vec![
-        (
-            events.pre,
-            Part::Halt,
-            "no Copilot event reads `continue: false`; hookgate's degrade rule denies the pending call with the halt reason, so the command does not run and the loop goes on (a deny, not what a neutral run does)",
-        ),
-        (
-            events.post,
-            Part::Deny,
-            "hookgate renders nothing for a deny after the tool (a bare `deny` loss, not the reason as context): the model never reads the reason",
-        ),
-    ]
+    vec![(
+        case.events().pre,
+        Part::Halt,
+        "no Copilot event reads `continue: false`; hookgate's degrade rule denies the pending call with the halt reason, so the command does not run and the loop goes on (a deny, not what a neutral run does)",
+    )]
 }
 
 pub(super) fn agent(case: Case) -> AgentUnderTest {

@@ -50,6 +50,9 @@ fn advertised(caps: Capabilities) -> Vec<Part> {
         (caps.input_rewrite, Part::Rewrite),
         (caps.halt, Part::Halt),
         (caps.followup, Part::Followup),
+        // Every agent that continues on a follow-up is checked to stop at
+        // the gateway's cap.
+        (caps.followup, Part::FollowupEveryStop),
     ]
     .into_iter()
     .filter_map(|(on, part)| on.then_some(part))

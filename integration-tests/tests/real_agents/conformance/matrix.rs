@@ -171,7 +171,7 @@ fn decision(part: Part, token: &str, rewrite: serde_json::Value) -> Decision {
         Part::Context => decisions::context(token),
         Part::Rewrite => decisions::rewrite(&rewrite),
         Part::Halt => decisions::halt(token),
-        Part::Followup => Decision {
+        Part::Followup | Part::FollowupEveryStop => Decision {
             followup_message: token.to_owned(),
             ..Decision::default()
         },
@@ -242,10 +242,12 @@ pub(crate) async fn run(agent: &AgentUnderTest, scenario: &Scenario) -> Row {
         part => {
             let answer = decision(part, &token, (agent.rewrite_input)(&touch(&rewritten)));
             let event = scenario.event;
+            let every_stop = part == Part::FollowupEveryStop;
             let policy = TestSubscriber::respond(move |e| {
-                // A follow-up answers the first Stop only, or it loops.
+                // A follow-up answers the first Stop only (it would loop),
+                // but in the row that checks the gateway's cap ends it.
                 let continuing = e.stop.as_ref().is_some_and(|s| s.continuing);
-                if e.native_event == event && !continuing {
+                if e.native_event == event && (every_stop || !continuing) {
                     answer.clone()
                 } else {
                     decisions::neutral()
@@ -356,6 +358,9 @@ Do not edit by hand.
   with other capabilities.
 * **Observed**: whether the scripted action happened (its marker file), the
   number of model requests, and whether a request carried the part's text.
+  `follow-up on every stop` answers each stop with a follow-up, the ones
+  it caused included: the gateway's cap (`[server] max_followups`, 3)
+  must end the run after 3 of them, whatever the agent's own cap.
 * **Result**: `pass` when the agent did what the part means (docs/agents.md,
   top) — or, for a loss, exactly what a neutral run does; `limit: …` for the
   agent's documented limits. A capability `render` advertises must pass

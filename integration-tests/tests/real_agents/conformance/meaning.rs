@@ -14,9 +14,16 @@ pub(crate) enum Part {
     Rewrite,
     Halt,
     Followup,
+    /// A follow-up on every stop, the loop's continuations included: the
+    /// gateway's cap (`[server] max_followups`) must end the run.
+    FollowupEveryStop,
     FailOpen,
     FailClosed,
 }
+
+/// The gateway's default cap on follow-ups in a row per session
+/// (`[server] max_followups`), which the every-stop row counts on.
+pub(crate) const MAX_FOLLOWUPS: usize = 3;
 
 impl Part {
     /// Everything a subscriber (or a dead gateway) can say before a tool
@@ -36,7 +43,7 @@ impl Part {
     pub(crate) fn from_name(name: &str) -> Option<Part> {
         Part::PRE_TOOL
             .into_iter()
-            .chain([Part::Followup])
+            .chain([Part::Followup, Part::FollowupEveryStop])
             .find(|part| part.as_str() == name)
     }
 
@@ -49,6 +56,7 @@ impl Part {
             Part::Rewrite => "rewrite",
             Part::Halt => "halt",
             Part::Followup => "follow-up",
+            Part::FollowupEveryStop => "follow-up on every stop",
             Part::FailOpen => "gateway down, fail-open",
             Part::FailClosed => "gateway down, fail-closed",
         }
@@ -148,7 +156,7 @@ pub(crate) fn expressed(phase: Phase, part: Part, caps: Capabilities) -> Express
         Part::Context => yes(caps.context),
         Part::Rewrite => yes(caps.input_rewrite),
         Part::Halt => yes(caps.halt),
-        Part::Followup => yes(caps.followup),
+        Part::Followup | Part::FollowupEveryStop => yes(caps.followup),
     }
 }
 
@@ -228,6 +236,14 @@ pub(crate) fn expect(phase: Phase, part: Part, how: Expressed, neutral: Baseline
         (_, Part::Followup) => Expect {
             ran: Some(true),
             calls: Some(calls + 1),
+            told: Some(true),
+            ..Expect::default()
+        },
+        // Each follow-up is one more request, until the gateway drops the
+        // one past its cap and the agent stops.
+        (_, Part::FollowupEveryStop) => Expect {
+            ran: Some(true),
+            calls: Some(calls + MAX_FOLLOWUPS),
             told: Some(true),
             ..Expect::default()
         },

@@ -9,7 +9,12 @@ use super::meaning::{Part, Phase};
 /// The parts asked after the tool ran.
 const POST: [Part; 3] = [Part::Deny, Part::Context, Part::Halt];
 /// The parts asked when the agent is about to stop.
-const STOP: [Part; 3] = [Part::Context, Part::Halt, Part::Followup];
+const STOP: [Part; 4] = [
+    Part::Context,
+    Part::Halt,
+    Part::Followup,
+    Part::FollowupEveryStop,
+];
 
 /// The native event names of an agent's tool table.
 #[derive(Debug, Clone, Copy)]

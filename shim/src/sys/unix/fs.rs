@@ -1,4 +1,5 @@
-//! Files: `stat`, the fallback record's file and the working directory.
+//! Files: `stat`, the records' files (fallbacks, start failure), whether
+//! the gateway is executable, and the working directory.
 
 use alloc::vec::Vec;
 use core::mem::MaybeUninit;
@@ -105,6 +106,62 @@ impl File {
         Ok(File(fd))
     }
 
+    /// Opens `path` to replace its content, creating it 0600, never through
+    /// a symlink nor blocking on a FIFO (the start-failure record).
+    pub(crate) fn open_replace(path: &str) -> Result<File, Errno> {
+        let path = c_path(path)?;
+        let flags =
+            libc::O_WRONLY | libc::O_CREAT | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC;
+        let mode: libc::c_uint = 0o600;
+        // SAFETY: `path` is NUL-terminated; the mode is passed because
+        // O_CREAT is set.
+        let fd = unsafe { libc::open(path.as_ptr().cast(), flags, mode) };
+        if fd < 0 {
+            return Err(Errno::last());
+        }
+        Ok(File(fd))
+    }
+
+    /// Opens `path` to read, never through a symlink nor blocking on a
+    /// FIFO.
+    pub(crate) fn open_read(path: &str) -> Result<File, Errno> {
+        let path = c_path(path)?;
+        let flags = libc::O_RDONLY | libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_CLOEXEC;
+        // SAFETY: `path` is NUL-terminated.
+        let fd = unsafe { libc::open(path.as_ptr().cast(), flags) };
+        if fd < 0 {
+            return Err(Errno::last());
+        }
+        Ok(File(fd))
+    }
+
+    /// Cuts the file to its first `len` bytes.
+    pub(crate) fn truncate(&self, len: u64) -> Result<(), Errno> {
+        let len = libc::off_t::try_from(len).map_err(|_| Errno(libc::EINVAL))?;
+        // SAFETY: `self.0` is an open fd we own.
+        if unsafe { libc::ftruncate(self.0, len) } != 0 {
+            return Err(Errno::last());
+        }
+        Ok(())
+    }
+
+    /// Reads from the start of a regular file until its end or `max` bytes.
+    pub(crate) fn read_up_to(&self, max: usize) -> Result<Vec<u8>, Errno> {
+        let mut buf: Vec<u8> = alloc::vec![0; max];
+        let mut len = 0;
+        while len < max {
+            let rest = buf.get_mut(len..).unwrap_or_default();
+            match io::read(self.0, rest) {
+                Ok(0) => break,
+                Ok(n) => len += n,
+                Err(err) if err.interrupted() => {}
+                Err(err) => return Err(err),
+            }
+        }
+        buf.truncate(len);
+        Ok(buf)
+    }
+
     /// `fstat(2)` of the open file.
     pub(crate) fn meta(&self) -> Result<Meta, Errno> {
         let mut st = MaybeUninit::<libc::stat>::uninit();
@@ -126,6 +183,19 @@ impl Drop for File {
         // SAFETY: we own the fd and nothing uses it after this.
         unsafe { libc::close(self.0) };
     }
+}
+
+/// Whether `path` is a regular file this process may execute (what
+/// `execve` would need), following symlinks.
+pub(crate) fn is_executable(path: &str) -> bool {
+    if !stat(path).is_ok_and(|meta| meta.is_file()) {
+        return false;
+    }
+    let Ok(path) = c_path(path) else {
+        return false;
+    };
+    // SAFETY: `path` is NUL-terminated.
+    unsafe { libc::access(path.as_ptr().cast(), libc::X_OK) == 0 }
 }
 
 /// The working directory's bytes, or `None` if it cannot be read.
@@ -166,6 +236,43 @@ mod tests {
         assert!(meta.is_file() && !meta.is_dir() && !meta.is_socket());
         assert_eq!(meta.size, 3);
         assert_eq!(stat("/definitely/absent"), Err(Errno(libc::ENOENT)));
+    }
+
+    #[test]
+    fn files_are_replaced_and_read_back_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("record");
+        let path = path.to_str().unwrap();
+        let file = File::open_replace(path).unwrap();
+        file.write_all(b"a longer first text").unwrap();
+        drop(file);
+        let file = File::open_replace(path).unwrap();
+        file.truncate(0).unwrap();
+        file.write_all(b"second").unwrap();
+        drop(file);
+        let read = File::open_read(path).unwrap();
+        assert_eq!(read.read_up_to(100).unwrap(), b"second");
+        let read = File::open_read(path).unwrap();
+        assert_eq!(read.read_up_to(3).unwrap(), b"sec");
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(path, &link).unwrap();
+        assert!(File::open_read(link.to_str().unwrap()).is_err());
+    }
+
+    #[test]
+    fn only_executable_files_are_executable() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("gw");
+        std::fs::write(&file, b"#!/bin/sh\n").unwrap();
+        let path = file.to_str().unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).unwrap();
+        // Even root may execute nothing without an x bit.
+        assert!(!is_executable(path));
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert!(is_executable(path));
+        assert!(!is_executable(dir.path().to_str().unwrap()), "a directory");
+        assert!(!is_executable("/definitely/absent"));
     }
 
     #[test]

@@ -107,7 +107,7 @@ fn poll_millis(left: Duration) -> c_int {
 }
 
 /// One `read(2)` into `buf`.
-fn read(fd: c_int, buf: &mut [u8]) -> Result<usize, Errno> {
+pub(super) fn read(fd: c_int, buf: &mut [u8]) -> Result<usize, Errno> {
     // SAFETY: `buf` is valid and writable for `buf.len()` bytes.
     let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
     usize::try_from(n).map_err(|_| Errno::last())

@@ -25,10 +25,10 @@ use core::time::Duration;
 
 use alloc::string::String;
 
-pub(crate) use fs::{File, cwd, lstat, mkdir_private, stat};
+pub(crate) use fs::{File, cwd, is_executable, lstat, mkdir_private, stat};
 pub(crate) use io::{read_stdin, write_stderr, write_stdout};
 pub(crate) use net::Stream;
-pub(crate) use spawn::{sleep_ms, start_detached};
+pub(crate) use spawn::{lock_is_free, sleep_ms, start_detached};
 
 /// The OS error the shared types carry (`super::IoError::Os`).
 pub(crate) type Error = Errno;
@@ -99,6 +99,12 @@ pub(crate) fn now() -> Duration {
 /// fallback record (which only the Unix shim keeps: see `record`).
 pub(crate) fn unix_secs() -> u64 {
     clock(libc::CLOCK_REALTIME).as_secs()
+}
+
+/// The wall clock as time since the Unix epoch (zero before it): the
+/// clock the gateway shares, for the deadline the shim announces.
+pub(crate) fn since_epoch() -> Duration {
+    clock(libc::CLOCK_REALTIME)
 }
 
 fn clock(id: libc::clockid_t) -> Duration {

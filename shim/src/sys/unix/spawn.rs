@@ -6,6 +6,11 @@
 //! released by the kernel when it exits (even killed): a second shim
 //! meanwhile finds it taken and only waits for the socket.
 //!
+//! The same lock says when a started gateway is gone: it is free again
+//! once the gateway exits (or its exec failed), so a shim waiting for the
+//! socket learns at once that nothing will ever answer there
+//! ([`lock_is_free`]).
+//!
 //! Detached by a double fork: the child calls `setsid` (a new session, no
 //! controlling terminal: closing the agent's terminal sends it no SIGHUP)
 //! and forks the gateway, then exits at once so the shim reaps it and the
@@ -112,6 +117,28 @@ pub(crate) fn start_detached(
     Ok(Started::Spawned)
 }
 
+/// Whether nobody holds `lock` (taken and released at once to find
+/// out): the gateway that held it has exited. `false` when it is held, and
+/// when it cannot be told (no such file, another error): only a sure
+/// "gone" ends a wait early.
+pub(crate) fn lock_is_free(lock: &str) -> bool {
+    let Ok(lock) = c_path(lock) else {
+        return false;
+    };
+    let flags = libc::O_RDWR | libc::O_NOFOLLOW | libc::O_CLOEXEC | libc::O_NONBLOCK;
+    // SAFETY: NUL-terminated path; no O_CREAT, so no mode.
+    let fd = unsafe { libc::open(lock.as_ptr().cast(), flags) };
+    if fd < 0 {
+        return false;
+    }
+    // SAFETY: `fd` is open; closing it releases the lock if we took it.
+    unsafe {
+        let free = libc::flock(fd, libc::LOCK_EX | libc::LOCK_NB) == 0;
+        libc::close(fd);
+        free
+    }
+}
+
 /// The grandchild: descriptors set up, then exec; `_exit(127)` if exec
 /// fails.
 ///
@@ -159,4 +186,48 @@ pub(crate) fn sleep_ms(ms: u64) {
     };
     // SAFETY: `ts` is a valid timespec; the remainder is not wanted.
     unsafe { libc::nanosleep(&ts, core::ptr::null_mut()) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A lock held by a live process is not free; once it exits, it is.
+    #[test]
+    fn the_lock_frees_when_its_holder_exits() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = dir.path().join("gateway.autostart.lock");
+        let lock = lock.to_str().unwrap();
+        assert!(!lock_is_free(lock), "no lock file: cannot tell");
+        let log = dir.path().join("log");
+        let env = ["PATH=/usr/bin:/bin"];
+        let started = start_detached("/bin/sleep", &["0.3"], &env, lock, log.to_str().unwrap());
+        assert_eq!(started, Ok(Started::Spawned));
+        assert!(!lock_is_free(lock), "held by the sleeping process");
+        let again = start_detached("/bin/sleep", &["1"], &env, lock, log.to_str().unwrap());
+        assert_eq!(again, Ok(Started::Locked));
+        let mut waited = 0;
+        while !lock_is_free(lock) {
+            assert!(waited < 200, "never freed");
+            sleep_ms(20);
+            waited += 1;
+        }
+    }
+
+    /// A program that cannot be executed frees the lock at once.
+    #[test]
+    fn a_failed_exec_frees_the_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let lock = dir.path().join("gateway.autostart.lock");
+        let lock = lock.to_str().unwrap();
+        let log = dir.path().join("log");
+        let started = start_detached("/definitely/absent", &[], &[], lock, log.to_str().unwrap());
+        assert_eq!(started, Ok(Started::Spawned));
+        let mut waited = 0;
+        while !lock_is_free(lock) {
+            assert!(waited < 200, "never freed");
+            sleep_ms(5);
+            waited += 1;
+        }
+    }
 }

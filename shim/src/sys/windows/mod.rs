@@ -43,6 +43,14 @@ pub(crate) fn socket_path(env: impl Fn(&str) -> Option<String>) -> String {
     hookgate_wire::socket::resolve_pipe(env)
 }
 
+/// The wall clock as time since the Unix epoch (zero before it): the
+/// clock the gateway shares, for the deadline the shim announces.
+pub(crate) fn since_epoch() -> Duration {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+}
+
 /// Time since the first call (which `run` makes first thing), on the
 /// monotonic clock: deadlines are points on it.
 pub(crate) fn now() -> Duration {

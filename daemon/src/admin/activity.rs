@@ -1,0 +1,64 @@
+//! The parts of `gateway status` about what happened rather than how the
+//! gateway runs: which guard rules decided, the doctor's probes, and since
+//! when the counts run (they survive restarts).
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+/// One row per guard rule that decided, `None` when none did.
+pub(super) fn rule_rows(doc: &Value) -> Option<Vec<Vec<String>>> {
+    let mut rows = vec![vec![
+        "RULE".to_owned(),
+        "ACTION".to_owned(),
+        "HITS".to_owned(),
+    ]];
+    for sub in doc["subscribers"].as_array().into_iter().flatten() {
+        let name = sub["name"].as_str().unwrap_or("-");
+        for rule in sub["rules"].as_array().into_iter().flatten() {
+            rows.push(vec![
+                format!("{name}/{}", rule["id"].as_str().unwrap_or("-")),
+                rule["action"].as_str().unwrap_or("-").to_owned(),
+                rule["hits"].as_u64().unwrap_or(0).to_string(),
+            ]);
+        }
+    }
+    (rows.len() > 1).then_some(rows)
+}
+
+/// `gateway doctor`'s probes by agent, if any.
+pub(super) fn probes(doc: &Value) -> Option<String> {
+    let by_agent: Vec<(String, u64)> = doc["probes"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(|(agent, n)| n.as_u64().filter(|n| *n > 0).map(|n| (agent.clone(), n)))
+        .collect();
+    let total: u64 = by_agent.iter().map(|(_, n)| n).sum();
+    (total > 0).then(|| {
+        let parts: Vec<String> = by_agent.iter().map(|(a, n)| format!("{a} {n}")).collect();
+        format!("{total} (not counted above: {})", parts.join(", "))
+    })
+}
+
+/// Since when the counts run, if they span more than this process.
+pub(super) fn since(doc: &Value, out: &mut String) {
+    let Some(counts) = doc.get("counts") else {
+        return;
+    };
+    let starts = counts["starts"].as_u64().unwrap_or(1);
+    let Some(since) = counts["since_ms"].as_u64() else {
+        return;
+    };
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+    let secs = now_ms.saturating_sub(since) / 1000;
+    let _ = writeln!(
+        out,
+        "  {:<8}since {} ago, across {starts} start(s) ({})",
+        "counts",
+        super::table::uptime(secs),
+        counts["path"].as_str().unwrap_or("not kept"),
+    );
+}

@@ -1,0 +1,103 @@
+//! The client side of the admin API: what `gateway status` and `gateway
+//! reload` run.
+//!
+//! gRPC over the transport's own [`connect`](hookgate_transport::connect) (a
+//! Unix socket, or on Windows a named pipe whose server must run as this
+//! user), so one code path serves both platforms.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use hookgate_proto::v1;
+use hookgate_proto::v1::gateway_client::GatewayClient;
+use hyper_util::rt::TokioIo;
+use tonic::transport::Endpoint;
+
+use super::admin_path;
+
+/// Why no status could be had.
+#[derive(Debug, thiserror::Error)]
+pub enum StatusError {
+    #[error("not running: nothing answers on {path} ({reason})")]
+    NotRunning { path: PathBuf, reason: String },
+    #[error("the gateway on {path} did not answer within {timeout:?}")]
+    Timeout { path: PathBuf, timeout: Duration },
+    #[error("the gateway on {path} failed the call: {status}", status = .status.message())]
+    Rpc {
+        path: PathBuf,
+        status: tonic::Status,
+    },
+    #[error("the gateway on {path} sent an unreadable status document: {reason}")]
+    BadDocument { path: PathBuf, reason: String },
+}
+
+/// Asks the gateway whose hook socket is `socket` for its status document
+/// (as JSON), within `timeout`.
+pub async fn fetch(socket: &Path, timeout: Duration) -> Result<serde_json::Value, StatusError> {
+    let (path, mut client) = connect(socket, timeout).await?;
+    let reply = client
+        .status(v1::StatusRequest {})
+        .await
+        .map_err(|status| StatusError::Rpc {
+            path: path.clone(),
+            status,
+        })?
+        .into_inner();
+    serde_json::from_str(&reply.status_json).map_err(|err| StatusError::BadDocument {
+        path,
+        reason: err.to_string(),
+    })
+}
+
+/// Asks the gateway whose hook socket is `socket` to reload its config,
+/// within `timeout`; the reply says how the attempt ended.
+pub async fn reload(
+    socket: &Path,
+    timeout: Duration,
+    allow_weaker: bool,
+) -> Result<v1::ReloadReply, StatusError> {
+    let (path, mut client) = connect(socket, timeout).await?;
+    let reply = client
+        .reload(v1::ReloadRequest { allow_weaker })
+        .await
+        .map_err(|status| StatusError::Rpc { path, status })?;
+    Ok(reply.into_inner())
+}
+
+/// A client on the admin socket of the gateway whose hook socket is
+/// `socket`, and that admin socket's path.
+async fn connect(
+    socket: &Path,
+    timeout: Duration,
+) -> Result<(PathBuf, GatewayClient<tonic::transport::Channel>), StatusError> {
+    let path = admin_path(socket);
+    let not_running = |reason: String| StatusError::NotRunning {
+        path: path.clone(),
+        reason,
+    };
+    // The URI only fills in HTTP/2's `:authority`: the connector below
+    // decides where the connection goes.
+    let endpoint = Endpoint::from_static("http://localhost")
+        .connect_timeout(timeout)
+        .timeout(timeout);
+    let connector = tower::service_fn({
+        let path = path.clone();
+        move |_| {
+            let path = path.clone();
+            async move { hookgate_transport::connect(&path).await.map(TokioIo::new) }
+        }
+    });
+    let connect = endpoint.connect_with_connector(connector);
+    match tokio::time::timeout(timeout, connect).await {
+        Ok(Ok(channel)) => Ok((path, GatewayClient::new(channel))),
+        Ok(Err(err)) => {
+            let reason = std::error::Error::source(&err)
+                .map_or_else(|| err.to_string(), ToString::to_string);
+            Err(not_running(reason))
+        }
+        Err(_elapsed) => Err(StatusError::Timeout {
+            path: path.clone(),
+            timeout,
+        }),
+    }
+}

@@ -1,0 +1,134 @@
+//! The built-in `guard` as a [`Builtin`]: the `hookgate-guard` crate's
+//! rules, judged again on a tool input another subscriber rewrote. Each
+//! decision names its rule and counts a hit on it.
+//!
+//! Each call runs through `bounded` (the blocking pool, a slot, the
+//! guard's `timeout_ms`), never on an async worker. The guard stops itself
+//! a little before that limit (its own deadline and work budget: a line
+//! too complex to check is denied by the guard, with its reason, counted
+//! as an error of kind `too_complex` and a `fail_closed`); if it still has
+//! not answered at the limit, or no slot came free, the call is denied
+//! here, counted as a timeout (and by the registry as an error and a
+//! `fail_closed`). Both count on the rule counter `unchecked`.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use hookgate_adapters::{Decision, HookEvent, Permission};
+use hookgate_guard::{Action, Guard, Hit};
+
+use super::{Answer, Builtin, Call, Decided, Failed, Role, Ruling, bounded};
+use crate::metrics::rules::{RuleHits, UNCHECKED};
+use crate::metrics::{ErrorKind, SubscriberStats};
+use crate::warnings::{self, Warning};
+
+/// A `[[subscriber]]` with `builtin = "guard"`: its compiled rules and a
+/// hit counter per rule, in the rules' order.
+#[derive(Debug)]
+pub(super) struct GuardRules {
+    guard: Arc<Guard>,
+    stats: Arc<SubscriberStats>,
+    hits: Vec<Arc<RuleHits>>,
+    /// Calls denied for no rule: past a bound, so not checked.
+    unchecked: Arc<RuleHits>,
+}
+
+impl GuardRules {
+    pub(super) fn new(guard: Guard, stats: &Arc<SubscriberStats>) -> GuardRules {
+        let hits = guard
+            .rules()
+            .iter()
+            .map(|rule| stats.rules.counter(&rule.id, rule.action))
+            .collect();
+        let unchecked = stats.rules.counter(UNCHECKED, Action::Deny);
+        GuardRules {
+            guard: Arc::new(guard),
+            stats: Arc::clone(stats),
+            hits,
+            unchecked,
+        }
+    }
+
+    /// The guard's decision on `event`, checked off the async workers
+    /// within the guard's time limit from `started`: one place for the
+    /// first call and the recheck.
+    async fn rule(&self, event: &Arc<HookEvent>, started: Instant) -> Decided {
+        let (guard, event) = (Arc::clone(&self.guard), Arc::clone(event));
+        let run = bounded::run(started, self.guard.time_limit(), move |own| {
+            guard.decide_within(&event, Some(own))
+        })
+        .await;
+        match run {
+            Ok(verdict) => {
+                if verdict.too_complex {
+                    self.stats.error(ErrorKind::TooComplex);
+                    self.stats.fail_closed.fetch_add(1, Ordering::Relaxed);
+                    warnings::warn(
+                        Warning::Subscriber,
+                        format_args!("the guard found a call too complex to check; denied"),
+                    );
+                }
+                let rule = verdict.hit.as_ref().map(|hit| self.count(hit));
+                Ok(Ruling {
+                    decision: verdict.decision,
+                    rule,
+                    revision: None,
+                })
+            }
+            Err(why) => {
+                self.stats.timeouts.fetch_add(1, Ordering::Relaxed);
+                self.unchecked.hit();
+                warnings::warn(Warning::Subscriber, format_args!("guard: {why}; denied"));
+                let reason =
+                    format!("hookgate guard: {why}; the guard denies what it cannot check");
+                Err(Failed {
+                    class: "timeout",
+                    instead: Decision {
+                        permission: Permission::Deny,
+                        agent_message: Some(reason.clone()),
+                        reason: Some(reason),
+                        ..Decision::default()
+                    },
+                })
+            }
+        }
+    }
+
+    /// Counts `hit` against its rule (or `unchecked`); its id.
+    fn count(&self, hit: &Hit) -> String {
+        let rule = hit
+            .rule
+            .and_then(|i| Some((self.guard.rules().get(i)?, self.hits.get(i)?)));
+        match rule {
+            Some((rule, hits)) => {
+                hits.hit();
+                rule.id.clone()
+            }
+            None => {
+                self.unchecked.hit();
+                UNCHECKED.to_owned()
+            }
+        }
+    }
+}
+
+impl Builtin for GuardRules {
+    fn role(&self) -> Role {
+        Role::DECIDES
+    }
+
+    /// Bounded from when the gateway received the call, as the shim's
+    /// deadline is.
+    fn decide<'a>(&'a self, call: &'a Call<'a>) -> Answer<'a> {
+        Answer::Later(Box::pin(self.rule(call.event, call.received)))
+    }
+
+    /// Bounded from now: a rewrite comes after the first round, and the
+    /// guard's limit is well under half the shim's deadline.
+    fn recheck<'a>(&'a self, call: &'a Call<'a>) -> Option<Answer<'a>> {
+        Some(Answer::Later(Box::pin(
+            self.rule(call.event, Instant::now()),
+        )))
+    }
+}

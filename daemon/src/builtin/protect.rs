@@ -1,0 +1,80 @@
+//! Self-protection as a [`Builtin`]: the guard crate's [`Protection`]
+//! over hookgate's own parts (resolved by `crate::protect`, which puts it
+//! first in every registry), judged again on a rewritten tool input.
+//!
+//! It runs through `bounded`, as the guard does (the shell parser's work
+//! grows with the line), under the guard's default time limit. A call it
+//! cannot check in time is denied and counted as a timeout: a line too
+//! complex to check could be one that turns hookgate off.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use hookgate_adapters::{Decision, HookEvent, Permission};
+use hookgate_guard::protect::{Protection, REASON_PREFIX};
+
+use super::{Answer, Builtin, Call, Decided, Failed, Role, Ruling, bounded};
+use crate::metrics::SubscriberStats;
+use crate::warnings::{self, Warning};
+
+/// hookgate's parts, held against every tool call.
+#[derive(Debug)]
+pub(crate) struct SelfProtection {
+    protection: Arc<Protection>,
+    stats: Arc<SubscriberStats>,
+}
+
+impl SelfProtection {
+    pub(crate) fn new(protection: Protection, stats: &Arc<SubscriberStats>) -> SelfProtection {
+        SelfProtection {
+            protection: Arc::new(protection),
+            stats: Arc::clone(stats),
+        }
+    }
+
+    /// Its decision on `event`, off the async workers, within the limit
+    /// from `started`.
+    async fn rule(&self, event: &Arc<HookEvent>, started: Instant) -> Decided {
+        let (protection, event) = (Arc::clone(&self.protection), Arc::clone(event));
+        let run = bounded::run(started, hookgate_guard::DEFAULT_TIME_LIMIT, move |_| {
+            protection.decide(&event)
+        })
+        .await;
+        run.map(Ruling::from).map_err(|why| {
+            self.stats.timeouts.fetch_add(1, Ordering::Relaxed);
+            warnings::warn(
+                Warning::Subscriber,
+                format_args!("self-protection: {why}; denied"),
+            );
+            let reason = format!(
+                "{REASON_PREFIX}: {why}, so hookgate cannot tell whether it touches its own parts"
+            );
+            Failed {
+                class: "timeout",
+                instead: Decision {
+                    permission: Permission::Deny,
+                    agent_message: Some(reason.clone()),
+                    reason: Some(reason),
+                    ..Decision::default()
+                },
+            }
+        })
+    }
+}
+
+impl Builtin for SelfProtection {
+    fn role(&self) -> Role {
+        Role::DECIDES
+    }
+
+    fn decide<'a>(&'a self, call: &'a Call<'a>) -> Answer<'a> {
+        Answer::Later(Box::pin(self.rule(call.event, call.received)))
+    }
+
+    fn recheck<'a>(&'a self, call: &'a Call<'a>) -> Option<Answer<'a>> {
+        Some(Answer::Later(Box::pin(
+            self.rule(call.event, Instant::now()),
+        )))
+    }
+}

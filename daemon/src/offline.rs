@@ -1,0 +1,119 @@
+//! The pipeline in-process, without a daemon: what `gateway eval` and
+//! `gateway replay` run a config's deciders with.
+//!
+//! Only the deciders are built (remote subscribers called for real, the
+//! guard and `rego` in-process); observers, shadows and the audit log are
+//! left out, so evaluating or replaying writes no decision log and feeds
+//! no analytics. A `rego` subscriber's bundle is awaited (its cache, then
+//! one fetch) for up to [`POLICY_WAIT`] before the first event.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use hookgate_adapters::Decision;
+use hookgate_policy::input;
+use hookgate_wire::{Reply, Request};
+use serde_json::Value;
+use tokio_util::task::TaskTracker;
+
+use crate::metrics::Metrics;
+use crate::pipeline::Pipeline;
+use crate::subscribers::Builder;
+use hookgate_config::{Config, Mode, SubscriberKind};
+
+/// How long a `rego` subscriber's bundle is waited for.
+pub const POLICY_WAIT: Duration = Duration::from_secs(10);
+
+/// A config's deciders, ready to answer events in-process.
+#[derive(Debug)]
+pub struct Offline {
+    pipeline: Pipeline,
+    workers: TaskTracker,
+}
+
+/// One decider's verdict on one event.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    pub name: String,
+    /// `allow`, `ask`, `deny` or `none`.
+    pub permission: &'static str,
+    pub latency: Duration,
+    /// The policy revision that decided (`rego`).
+    pub revision: Option<String>,
+}
+
+/// What one event went through.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The canonical event as a policy's `input`; `None` if not understood.
+    pub event: Option<Value>,
+    pub subscribers: Vec<Verdict>,
+    pub decision: Decision,
+    pub losses: Vec<&'static str>,
+    pub reply: Reply,
+}
+
+pub use crate::builtin::audit::permission_name;
+
+impl Offline {
+    /// `config`'s deciders. Must run inside a tokio runtime.
+    pub async fn new(config: &Config) -> anyhow::Result<Offline> {
+        let deciders: Vec<_> = config
+            .subscribers
+            .iter()
+            .filter(|s| match &s.kind {
+                SubscriberKind::Remote { mode, .. } => *mode == Mode::Decide,
+                SubscriberKind::Guard { .. } => true,
+                SubscriberKind::Rego(rego) => !rego.shadow,
+                SubscriberKind::Audit { .. } => false,
+            })
+            .cloned()
+            .collect();
+        let metrics = Arc::new(Metrics::default());
+        let workers = TaskTracker::new();
+        let builder = Builder {
+            metrics: &metrics,
+            workers: &workers,
+            health: None,
+        };
+        let registry = builder
+            .build(&deciders, None)?
+            .with_caller(crate::convert::caller(&config.identity));
+        let deadline = tokio::time::Instant::now() + POLICY_WAIT;
+        while !registry.policies_loaded() && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let pipeline = Pipeline::new(registry, metrics, config.server.on_unparsed);
+        Ok(Offline { pipeline, workers })
+    }
+
+    /// Runs `request` (what the shim would send) through the deciders.
+    pub async fn run(&self, request: Request) -> Outcome {
+        let explained = self.pipeline.explain(request).await;
+        Outcome {
+            event: explained
+                .event
+                .as_deref()
+                .map(|e| input::document(e, &crate::builtin::rego::context(e, None))),
+            subscribers: explained
+                .subscribers
+                .into_iter()
+                .map(|s| Verdict {
+                    name: s.name,
+                    permission: permission_name(s.permission),
+                    latency: s.latency,
+                    revision: s.revision.map(|r| r.as_ref().clone()),
+                })
+                .collect(),
+            decision: explained.decision,
+            losses: explained.losses.iter().map(|l| l.as_str()).collect(),
+            reply: explained.reply,
+        }
+    }
+}
+
+impl Drop for Offline {
+    fn drop(&mut self) {
+        self.workers.close();
+    }
+}

@@ -1,0 +1,109 @@
+//! One work budget per guard call: every parse (nested ones too), tree
+//! node, command, scope copy, expansion and pattern search draws from it,
+//! and a deadline, when the caller gives one, is checked as it is drawn.
+//! A call that runs out is "too complex to check", which the guard denies.
+//!
+//! Units are roughly "a byte or a node looked at": a megabyte-long
+//! ordinary line costs about a million, a typical command line a few
+//! hundred. The budget makes the guard's cost per call a constant, whatever
+//! the input does (nested `eval`s of growing strings, loops over loops).
+
+use std::time::Instant;
+
+/// Work units one call may use.
+pub const MAX_WORK: u64 = 4_000_000;
+
+/// How often (in units) the clock is read against the deadline.
+const CLOCK_EVERY: u64 = 4096;
+
+/// What stopped a call: the text given to the agent.
+pub(crate) type Exceeded = &'static str;
+
+/// The work and time one call may still use.
+#[derive(Debug)]
+pub(crate) struct Budget {
+    left: u64,
+    deadline: Option<Instant>,
+    until_clock: u64,
+    exceeded: Option<Exceeded>,
+}
+
+impl Budget {
+    pub(crate) fn new(work: u64, deadline: Option<Instant>) -> Budget {
+        Budget {
+            left: work,
+            deadline,
+            // The first charge reads the clock: a call that starts late stops.
+            until_clock: 0,
+            exceeded: None,
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn unlimited() -> Budget {
+        Budget::new(u64::MAX, None)
+    }
+
+    /// Draws `units`; `false` (and from then on) once the work or the time
+    /// is used up.
+    pub(crate) fn charge(&mut self, units: usize) -> bool {
+        if self.exceeded.is_some() {
+            return false;
+        }
+        let units = u64::try_from(units).unwrap_or(u64::MAX);
+        match self.left.checked_sub(units) {
+            Some(left) => self.left = left,
+            None => {
+                self.fail(
+                    "the command line is too complex to check (over the guard's work budget)",
+                );
+                return false;
+            }
+        }
+        if units >= self.until_clock {
+            self.until_clock = CLOCK_EVERY;
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.fail("the command line took longer than the guard's deadline to check");
+                return false;
+            }
+        } else {
+            self.until_clock -= units;
+        }
+        true
+    }
+
+    /// Stops the call for another bound (nesting, length, ...).
+    pub(crate) fn fail(&mut self, why: Exceeded) {
+        self.exceeded.get_or_insert(why);
+    }
+
+    pub(crate) fn ok(&self) -> bool {
+        self.exceeded.is_none()
+    }
+
+    /// Why the call was stopped, if it was.
+    pub(crate) fn exceeded(&self) -> Option<Exceeded> {
+        self.exceeded
+    }
+
+    pub(crate) fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn running_out_stops_for_good() {
+        let mut budget = Budget::new(10, None);
+        assert!(budget.charge(6));
+        assert!(!budget.charge(6));
+        assert!(!budget.charge(0));
+        assert!(budget.exceeded().unwrap().contains("work budget"));
+        let mut late = Budget::new(u64::MAX, Some(Instant::now()));
+        assert!(!late.charge(usize::MAX));
+        assert!(late.exceeded().unwrap().contains("deadline"));
+    }
+}

@@ -1,0 +1,258 @@
+//! Self-protection over a set of parts like the gateway resolves them for
+//! a user whose HOME is `/home/dev`, with the gateway as pid 4242.
+
+use hookgate_adapters::{Dialect, EventKind, HookEvent, ToolClass};
+
+use super::*;
+use crate::tests::{event, file_tool, shell, with_tool};
+
+fn part(pattern: Pattern, secret: bool, what: &str) -> Protected {
+    Protected {
+        pattern,
+        secret,
+        what: what.to_owned(),
+    }
+}
+
+fn protection() -> Protection {
+    use Pattern::{Anywhere, Prefix, Tree};
+    let mut parts = vec![
+        part(
+            Tree("~/.config/hookgate".into()),
+            false,
+            "hookgate's config",
+        ),
+        part(
+            Tree("/home/dev/.local/state/hookgate".into()),
+            false,
+            "hookgate's state",
+        ),
+        part(
+            Prefix("~/.local/state/hookgate/audit.jsonl".into()),
+            true,
+            "hookgate's decision log",
+        ),
+        part(
+            Tree("~/.local/state/hookgate/http.token".into()),
+            true,
+            "hookgate's HTTP token",
+        ),
+        part(
+            Prefix("/run/user/1000/hookgate/gateway.sock".into()),
+            false,
+            "hookgate's socket",
+        ),
+        part(
+            Tree("~/.local/bin/gateway-shim".into()),
+            false,
+            "hookgate's shim",
+        ),
+        part(
+            Tree("/usr/local/bin/gateway".into()),
+            false,
+            "hookgate's gateway",
+        ),
+    ];
+    for config in [
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+        ".gemini/settings.json",
+        ".codex/hooks.json",
+        ".codex/config.toml",
+        "Documents/Cline/Hooks",
+        ".clinerules/hooks",
+        ".qwen/settings.json",
+        ".factory/hooks.json",
+        ".cursor/hooks.json",
+    ] {
+        parts.push(part(
+            Anywhere(config.into()),
+            false,
+            "an agent's hook config",
+        ));
+    }
+    let processes = Processes {
+        pids: vec![4242],
+        names: vec![
+            "gateway".into(),
+            "gateway-shim".into(),
+            "/usr/local/bin/gateway serve".into(),
+        ],
+        units: vec![
+            "hookgate.service".into(),
+            "hookgate.socket".into(),
+            "hookgate-http.socket".into(),
+        ],
+        labels: vec!["dev.hookgate.gateway".into()],
+        programs: vec!["gateway".into()],
+    };
+    Protection::new(parts, processes, Some("/home/dev".into()))
+}
+
+fn verdict(event: &HookEvent) -> Option<Action> {
+    protection().check(event).map(|hit| hit.action)
+}
+
+#[test]
+fn writes_to_hookgate_and_signals_to_the_gateway_are_denied() {
+    let denied = [
+        "rm -rf ~/.config/hookgate",
+        ": > ~/.config/hookgate/gateway.toml",
+        r#"sed -i '/builtin = "guard"/d' ~/.config/hookgate/gateway.toml"#,
+        r"printf '[server]\n' > ~/.config/hookgate/gateway.toml",
+        "mv ~/.config/hookgate ~/.config/hookgate.off",
+        "cp evil.toml ~/.config/hookgate/",
+        "rm -rf ~/.config",
+        "jq 'del(.hooks)' ~/.claude/settings.json > /tmp/s.json && mv /tmp/s.json ~/.claude/settings.json",
+        "echo '{}' > ~/.claude/settings.json",
+        r#"echo '{"disableAllHooks": true}' > .claude/settings.json"#,
+        "sed -i '/gateway-shim/d' .claude/settings.local.json",
+        "rm .claude/settings.json",
+        "rm -rf .claude",
+        "mv ~/.claude/settings.json{,.bak}",
+        "vim .claude/settings.json",
+        "rm -f ~/.cursor/hooks.json",
+        "rm -rf ~/Documents/Cline/Hooks",
+        "sed -i 's/hooks = true/hooks = false/' ~/.codex/config.toml",
+        "jq '.hooks = {}' ~/.qwen/settings.json | sponge ~/.qwen/settings.json",
+        "chmod -x ~/.local/bin/gateway-shim",
+        "chmod 000 /home/dev/.local/bin/gateway-shim",
+        "ln -sf /bin/true ~/.local/bin/gateway-shim",
+        "cp /bin/true /usr/local/bin/gateway",
+        "rm -rf ~/.local/state/hookgate",
+        "truncate -s 0 ~/.local/state/hookgate/audit.jsonl",
+        "rm ~/.local/state/hookgate/audit.jsonl.2",
+        "cat ~/.local/state/hookgate/http.token",
+        "base64 < ~/.local/state/hookgate/audit.jsonl",
+        "grep -r Bearer ~/.local/state",
+        "cd ~/.local/state/hookgate && tail audit.jsonl.head",
+        "pkill gateway",
+        "pkill -STOP -f 'gateway serve'",
+        "killall -9 gateway",
+        "killall gateway-shim",
+        "kill $(pgrep -f 'gateway serve')",
+        "pidof gateway | xargs kill -STOP",
+        "kill -STOP 4242",
+        "kill -9 -1",
+        "kill -- -4242",
+        "kill -s TERM 4242",
+        "systemctl --user stop hookgate.service hookgate.socket",
+        "systemctl --user disable --now hookgate.socket",
+        "systemctl --user kill -s STOP hookgate",
+        "systemctl --user mask 'hook*'",
+        "launchctl bootout gui/$(id -u)/dev.hookgate.gateway",
+        "gateway uninstall --all",
+        "/usr/local/bin/gateway install --agent claude-code --socket /tmp/x.sock",
+        "gateway audit --since 1h",
+        "gateway reload --allow-weaker",
+        "sudo rm -f /home/dev/acme/.claude/settings.local.json",
+        "bash -c 'rm ~/.gemini/settings.json'",
+    ];
+    for line in denied {
+        assert_eq!(verdict(&shell(line)), Some(Action::Deny), "{line}");
+    }
+}
+
+#[test]
+fn what_hookgate_cannot_resolve_is_asked_about() {
+    let asked = [
+        r#"rm -f "$XDG_RUNTIME_DIR/hookgate/gateway.sock""#,
+        r#"rm "$(command -v gateway-shim)""#,
+        r#"python3 -c "import pathlib;p=pathlib.Path.home()/'.claude/settings.json';p.write_text('{}')""#,
+        r#"cd "$d" && rm settings.json"#,
+        r#"cp x "$dir/settings.json""#,
+        "kill $(cat /tmp/pid) # the gateway",
+        "node -e \"require('fs').rmSync(process.env.HOME+'/.config/hookgate',{recursive:true})\"",
+    ];
+    for line in asked {
+        assert_eq!(verdict(&shell(line)), Some(Action::Ask), "{line}");
+    }
+}
+
+#[test]
+fn ordinary_work_on_and_near_hookgate_passes() {
+    let allowed = [
+        "cat ~/.claude/settings.json",
+        "jq .hooks .claude/settings.json",
+        "cp ~/.claude/settings.json /tmp/backup.json",
+        "git diff .claude/settings.json",
+        "ls -la ~/.config/hookgate",
+        "cat ~/.config/hookgate/gateway.toml",
+        "cat ~/.local/state/hookgate/gateway.log",
+        "gateway status",
+        "gateway doctor",
+        "gateway reload",
+        "echo hookgate",
+        "grep -r TODO src",
+        "rm -rf target",
+        "rm -rf ~/.cache/pip",
+        "touch ~/.config/other.conf",
+        "mkdir -p .claude/commands",
+        "echo x > .claude/commands/review.md",
+        "kill 1234",
+        "kill %1",
+        "pkill node",
+        "pkill -f 'vite dev'",
+        "killall node",
+        "systemctl --user status hookgate",
+        "systemctl --user restart postgresql",
+        "rm -f \"$tmpfile\"",
+        "python3 manage.py migrate",
+        "cp settings.json build/settings.json",
+        "grep -r x ~",
+    ];
+    for line in allowed {
+        assert_eq!(verdict(&shell(line)), None, "{line}");
+    }
+}
+
+#[test]
+fn file_tools_are_held_to_the_same_paths() {
+    let write = |path: &str| with_tool(file_tool("Write", ToolClass::FileWrite, path));
+    let read = |path: &str| with_tool(file_tool("Read", ToolClass::FileRead, path));
+    let search = |path: &str| with_tool(file_tool("Grep", ToolClass::Search, path));
+    assert_eq!(
+        verdict(&write("/home/dev/.claude/settings.json")),
+        Some(Action::Deny)
+    );
+    assert_eq!(
+        verdict(&write(".claude/settings.local.json")),
+        Some(Action::Deny)
+    );
+    assert_eq!(
+        verdict(&write("/home/dev/.config/hookgate/gateway.toml")),
+        Some(Action::Deny)
+    );
+    assert_eq!(
+        verdict(&read("/home/dev/.local/state/hookgate/http.token")),
+        Some(Action::Deny)
+    );
+    assert_eq!(
+        verdict(&search("/home/dev/.local/state/hookgate")),
+        Some(Action::Deny)
+    );
+    assert_eq!(verdict(&read("/home/dev/.claude/settings.json")), None);
+    assert_eq!(
+        verdict(&read("/home/dev/.config/hookgate/gateway.toml")),
+        None
+    );
+    assert_eq!(verdict(&write("/home/dev/acme/src/main.rs")), None);
+}
+
+#[test]
+fn an_in_session_config_reload_is_refused_and_reasons_say_who() {
+    let mut change = event(Dialect::ClaudeCode, EventKind::ConfigChange);
+    change.capabilities.deny = true;
+    assert_eq!(verdict(&change), Some(Action::Deny));
+    let decision = protection().decide(&shell("pkill gateway"));
+    let reason = decision.reason.unwrap_or_default();
+    assert!(reason.starts_with(REASON_PREFIX), "{reason}");
+    assert!(reason.contains("gateway"), "{reason}");
+    let decision = protection().decide(&shell("rm ~/.config/hookgate/gateway.toml"));
+    let reason = decision.reason.unwrap_or_default();
+    assert!(reason.contains("hookgate's config"), "{reason}");
+    // An event the agent cannot block gets no opinion.
+    let mut late = shell("pkill gateway");
+    late.capabilities.deny = false;
+    assert!(protection().decide(&late).is_neutral());
+}
