@@ -23,8 +23,8 @@ fi
 
 # One build for both: no crate changes shape with a feature, so the shim
 # built next to the gateway is the one that ships.
-echo "==> windows: release build of gateway-shim.exe and gateway.exe"
-bash .ci/windows/cargo.sh build --locked --release -p gateway-shim -p hookgate-gateway --bins
+echo "==> windows: build of gateway-shim.exe and gateway.exe (dev profile, as the unit tests)"
+bash .ci/windows/cargo.sh build --locked -p gateway-shim -p hookgate-gateway --bins
 
 echo "==> windows: gateway-shim.exe and gateway.exe under Wine"
 bash .ci/windows/wine-smoke.sh
