@@ -44,6 +44,7 @@ pub mod paths;
 mod qwen_code;
 mod render;
 mod rewrite;
+pub mod sample;
 
 pub use {
     decision::{Decision, Permission},

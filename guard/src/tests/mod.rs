@@ -12,27 +12,7 @@ mod unknown;
 
 use hookgate_adapters::{Dialect, EventKind, HookEvent, Tool, ToolClass};
 
-/// An event of `kind` from `dialect`, run in `/home/dev/acme`.
-pub(super) fn event(dialect: Dialect, kind: EventKind) -> HookEvent {
-    HookEvent {
-        blocking: true,
-        session_id: Some("session-1".into()),
-        cwd: Some("/home/dev/acme".into()),
-        ..HookEvent::new(dialect, kind.as_str(), kind)
-    }
-}
-
-/// A shell tool named `name` running `command`.
-pub(super) fn shell_tool(name: &str, command: &str) -> Tool {
-    Tool {
-        command: Some(command.to_owned()),
-        ..Tool::new(
-            name,
-            ToolClass::Shell,
-            serde_json::json!({ "command": command }),
-        )
-    }
-}
+pub(super) use hookgate_adapters::sample::{event, shell_tool};
 
 /// A blockable pre-tool event for `tool`, in `/home/dev/acme`.
 pub(super) fn with_tool(tool: Tool) -> HookEvent {
