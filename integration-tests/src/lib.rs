@@ -24,6 +24,7 @@
     reason = "test and bench code drives real processes and files; the runtime rules are the gateway's"
 )]
 pub mod agents;
+pub mod autostarted;
 pub mod binaries;
 pub mod collector;
 mod config;
@@ -37,6 +38,7 @@ pub mod sdk;
 mod shim;
 mod subscriber;
 
+pub use autostarted::Autostarted;
 pub use config::{Mode, OnError, SubscriberEntry, config_toml, default_config, standalone};
 pub use gateway::{TestGateway, private_dir, run_gateway};
 pub use shim::{Shim, ShimOutput, TEST_SHIM_TIMEOUT_MS};

@@ -13,10 +13,12 @@ use std::path::{Path, PathBuf};
 
 use hookgate_integration_tests::binaries::binaries;
 use hookgate_integration_tests::payloads;
-use hookgate_integration_tests::{Shim, ShimOutput};
+use hookgate_integration_tests::{Autostarted, Shim, ShimOutput};
 
 /// A HOME and a private socket directory for one test.
 struct Setup {
+    // First: the gateway a shim started goes before its directory.
+    _gateway: Autostarted,
     dir: tempfile::TempDir,
 }
 
@@ -31,7 +33,10 @@ impl Setup {
             .create(dir.path().join("run"))
             .expect("the socket directory");
         std::fs::create_dir(dir.path().join("home")).expect("HOME");
-        Setup { dir }
+        Setup {
+            _gateway: Autostarted::on(&dir.path().join("run/gateway.sock")),
+            dir,
+        }
     }
 
     fn home(&self) -> PathBuf {
@@ -107,15 +112,6 @@ impl Setup {
             .expect("run gateway status");
         serde_json::from_slice(&out.stdout).unwrap_or_default()
     }
-
-    /// Stops the gateway a shim started, by the pid it reports.
-    fn stop_gateway(&self, status: &serde_json::Value) {
-        if let Some(pid) = status["pid"].as_u64() {
-            let _ = std::process::Command::new("kill")
-                .arg(pid.to_string())
-                .status();
-        }
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -181,7 +177,6 @@ async fn an_invalid_config_is_the_answer_until_it_is_fixed() {
     setup.write_config("[server]\nqueue_wait_ms = 50\n");
     let out = setup.call(gateway).await;
     let status = setup.status_json();
-    setup.stop_gateway(&status);
     assert_eq!(out.code, Some(0), "answered by the gateway: {out}");
     assert_eq!(status["fallbacks"]["autostart_failed"], 1, "{status:#}");
     assert_eq!(setup.start_failure(), None, "cleared once it served");
@@ -216,7 +211,6 @@ async fn a_first_user_config_takes_effect_without_a_restart() {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     };
     let out = setup.run(gateway, "echo first-config-marker").await;
-    setup.stop_gateway(&status);
     assert_eq!(status["config"], config.as_str(), "{status:#}");
     assert_eq!(status["reload"]["last_trigger"], "watch", "{status:#}");
     assert_eq!(

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use hookgate_adapters::Agent;
 use hookgate_integration_tests::binaries::binaries;
+use hookgate_integration_tests::{Autostarted, autostarted};
 
 /// `gateway doctor` for the users these tests install for.
 mod doctor;
@@ -148,12 +149,7 @@ impl User {
     /// The pids of the gateways serving this user's socket (started by the
     /// test or by a shim's autostart).
     fn gateway_pids(&self) -> Vec<String> {
-        let out = Command::new("pgrep")
-            .arg("-f")
-            .arg(format!("serve --socket {}", self.socket().display()))
-            .output()
-            .expect("run pgrep");
-        text(&out.stdout).lines().map(str::to_owned).collect()
+        autostarted::serving(&self.socket())
     }
 
     /// The command the installed Claude Code hooks run on PreToolUse.
@@ -175,9 +171,7 @@ impl Drop for User {
             let _ = child.kill();
             let _ = child.wait();
         }
-        for pid in self.gateway_pids() {
-            let _ = Command::new("kill").arg(pid).status();
-        }
+        drop(Autostarted::on(&self.socket()));
     }
 }
 

@@ -4,6 +4,7 @@
 
 use std::process::{Command, Stdio};
 
+use hookgate_integration_tests::Autostarted;
 use hookgate_integration_tests::binaries::binaries;
 
 /// Runs `gateway args` with stdout a pipe already closed at the reading
@@ -36,7 +37,10 @@ fn printing_commands_exit_with_their_own_code_into_a_closed_pipe() {
         .expect("a test HOME");
     let home = dir.path();
     let shim = binaries().shim.display().to_string();
-    let socket = home.join("run/gateway.sock").display().to_string();
+    let socket_path = home.join("run/gateway.sock");
+    // doctor's round trip starts one through the installed hook.
+    let _gateway = Autostarted::on(&socket_path);
+    let socket = socket_path.display().to_string();
     let install = [
         "install", "--agent", "codex", "--shim", &shim, "--socket", &socket,
     ];

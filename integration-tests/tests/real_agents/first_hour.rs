@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use hookgate_adapters::Dialect;
+use hookgate_integration_tests::Autostarted;
 use hookgate_integration_tests::agents::{AgentOutcome, AgentRun, ClaudeCode};
 use hookgate_integration_tests::binaries::binaries;
 use hookgate_integration_tests::fake_model::Script;
@@ -45,17 +46,9 @@ fn doctor(home: &Path, path: &str) -> (Option<i32>, String) {
 }
 
 /// Stops the gateway a doctor run started for `home` (outside the agent's
-/// namespace, it would outlive the test), by the pid it reports.
+/// namespace, it would outlive the test).
 fn stop_gateway(home: &Path) {
-    let out = Command::new(&binaries().gateway)
-        .args(["status", "--json", "--socket"])
-        .arg(socket(home))
-        .output()
-        .expect("run gateway status");
-    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
-    if let Some(pid) = doc["pid"].as_u64() {
-        let _ = Command::new("kill").arg(pid.to_string()).status();
-    }
+    drop(Autostarted::on(&socket(home)));
 }
 
 /// Runs the agent (minimal PATH) asked to copy the run's `.env` with a
