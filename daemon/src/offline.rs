@@ -2,14 +2,18 @@
 //! `gateway replay` run a config's deciders with.
 //!
 //! Only the deciders are built (remote subscribers called for real, the
-//! guard and `rego` in-process); observers, shadows and the audit log are
-//! left out, so evaluating or replaying writes no decision log and feeds
-//! no analytics. A `rego` subscriber's bundle is awaited (its cache, then
+//! guard and `rego` in-process), with self-protection first as the
+//! gateway runs it (unless the system config turned it off), so a call
+//! the gateway would deny for touching hookgate's own files is not shown
+//! allowed; observers, shadows and the audit log are left out, so
+//! evaluating or replaying writes no decision log and feeds no analytics. A `rego` subscriber's bundle is awaited (its cache, then
 //! one fetch) for up to [`POLICY_WAIT`] before the first event.
 
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use anyhow::Context as _;
 use hookgate_adapters::Decision;
 use hookgate_policy::input;
 use hookgate_wire::{Reply, Request};
@@ -18,6 +22,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::metrics::Metrics;
 use crate::pipeline::Pipeline;
+use crate::protect;
 use crate::subscribers::Builder;
 use hookgate_config::{Config, Mode, SubscriberKind};
 
@@ -56,8 +61,10 @@ pub struct Outcome {
 pub use crate::builtin::audit::permission_name;
 
 impl Offline {
-    /// `config`'s deciders. Must run inside a tokio runtime.
-    pub async fn new(config: &Config) -> anyhow::Result<Offline> {
+    /// `config` (read from `config_path`, when given)'s deciders, as a
+    /// gateway on the default socket would run them. Must run inside a
+    /// tokio runtime.
+    pub async fn new(config: &Config, config_path: Option<&Path>) -> anyhow::Result<Offline> {
         let deciders: Vec<_> = config
             .subscribers
             .iter()
@@ -76,14 +83,28 @@ impl Offline {
             workers: &workers,
             health: None,
         };
+        let site = protect::Site {
+            socket: hookgate_transport::default_path(),
+            explicit: config_path.map(Path::to_path_buf),
+            enabled: config.server.self_protection,
+        };
+        let protection = {
+            let (config, metrics) = (config.clone(), Arc::clone(&metrics));
+            tokio::task::spawn_blocking(move || protect::decider(&config, &site, &metrics))
+                .await
+                .context("resolving hookgate's own parts")?
+        };
         let registry = builder
             .build(&deciders, None)?
-            .with_caller(crate::convert::caller(&config.identity));
+            .with_caller(crate::convert::caller(&config.identity))
+            .with_protection(protection);
         let deadline = tokio::time::Instant::now() + POLICY_WAIT;
         while !registry.policies_loaded() && tokio::time::Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        let pipeline = Pipeline::new(registry, metrics, config.server.on_unparsed);
+        let pipeline = Pipeline::new(registry, metrics, config.server.on_unparsed)
+            .with_max_followups(config.server.max_followups)
+            .explaining();
         Ok(Offline { pipeline, workers })
     }
 

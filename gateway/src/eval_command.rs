@@ -64,7 +64,7 @@ fn eval(args: &EvalArgs) -> anyhow::Result<ExitCode> {
         .thread_stack_size(hookgate_adapters::STACK_SIZE)
         .build()?;
     let outcome = runtime.block_on(async {
-        let offline = Offline::new(&config).await?;
+        let offline = Offline::new(&config, args.config.as_deref()).await?;
         anyhow::Ok(offline.run(request).await)
     })?;
     print(&outcome, args.json);

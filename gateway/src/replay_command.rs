@@ -76,7 +76,7 @@ fn replay(args: &ReplayArgs) -> anyhow::Result<Value> {
         .thread_stack_size(hookgate_adapters::STACK_SIZE)
         .build()?;
     runtime.block_on(async {
-        let offline = Offline::new(&config).await?;
+        let offline = Offline::new(&config, Some(&args.config)).await?;
         let mut report = Report::default();
         for event in events {
             match event {

@@ -30,7 +30,7 @@ pub(super) struct Decided {
 impl Pipeline {
     #[expect(
         clippy::too_many_arguments,
-        reason = "one event's parts, borrowed as the pipeline holds them, and the call's two instants; `explain` keeps every verdict for `gateway eval`"
+        reason = "one event's parts, borrowed as the pipeline holds them, and the call's two instants"
     )]
     pub(super) async fn decide(
         &self,
@@ -41,7 +41,6 @@ impl Pipeline {
         span: &EventSpan,
         received: Instant,
         deadline: Option<Instant>,
-        explain: bool,
     ) -> Decided {
         let caller = registry.caller();
         let call = Call {
@@ -83,9 +82,9 @@ impl Pipeline {
             })
             .collect();
         let decisions = join_all(pending).await;
-        // Each subscriber's outcome, for the audit log only.
+        // Each subscriber's outcome, for the audit log (and `gateway eval`).
         let mut verdicts = Verdicts::default();
-        if explain || registry.recorded() {
+        if self.explaining || registry.recorded() {
             verdicts.subscribers = deciders
                 .iter()
                 .zip(&decisions)

@@ -1,18 +1,16 @@
-//! One event, explained: the same three steps, keeping what each found
-//! (the canonical event, each decider's verdict and latency, the merged
-//! decision, the losses, the reply) for `gateway eval` and `gateway
-//! replay`, which run the pipeline in-process.
+//! One event, explained: the path every request takes (`Pipeline::run`),
+//! keeping what it found (the canonical event, each decider's verdict and
+//! latency, the merged decision, the losses, the reply) for `gateway eval`
+//! and `gateway replay`, which run the pipeline in-process. One path, so
+//! what eval shows is what the gateway does.
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use hookgate_adapters::{self as adapters, Decision, HookEvent, Loss};
 use hookgate_wire::{Reply, Request};
 
-use super::{CallTerms, Pipeline, understand};
-use crate::budget::Payload;
+use super::Pipeline;
 use crate::builtin::audit::SubscriberOutcome;
-use crate::otel::EventSpan;
 
 /// What one event went through.
 #[derive(Debug)]
@@ -27,54 +25,21 @@ pub(crate) struct Explained {
 }
 
 impl Pipeline {
+    /// Runs `request` as the gateway would; the verdicts are kept when the
+    /// pipeline is [`Pipeline::explaining`].
     pub(crate) async fn explain(&self, request: Request) -> Explained {
-        let started = Instant::now();
-        let Ok(event) = understand::understand(&request) else {
-            let (reply, _) = self.evaluate(request, None).await;
-            return Explained {
-                event: None,
-                subscribers: Vec::new(),
-                decision: Decision::default(),
-                losses: Vec::new(),
-                reply,
-            };
+        let ran = self.run(request, None).await;
+        let decision = ran.decision.unwrap_or_default();
+        let losses = match &ran.event {
+            Some(event) => adapters::render(event, &decision).losses,
+            None => Vec::new(),
         };
-        let event = Arc::new(event);
-        let registry = self.registry.load_full();
-        let id = self.ids.next_id();
-        let terms = CallTerms::of(&request);
-        let payload = Arc::new(Payload::new(request.stdin, None));
-        let span = EventSpan::default();
-        let decided = self
-            .decide(
-                &registry,
-                &event,
-                &id,
-                &payload,
-                &span,
-                started,
-                terms.fan_out_deadline(),
-                true,
-            )
-            .await;
-        let subscribers = decided.verdicts.subscribers.clone();
-        let (answer, decision) = self.answer(
-            &registry,
-            &event,
-            (id, terms),
-            payload,
-            decided,
-            span,
-            started,
-        );
-        let reply = answer.reply;
-        let losses = adapters::render(&event, &decision).losses;
         Explained {
-            event: Some(event),
-            subscribers,
+            event: ran.event,
+            subscribers: ran.subscribers,
             decision,
             losses,
-            reply,
+            reply: ran.answer.reply,
         }
     }
 }

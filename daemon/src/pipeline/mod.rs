@@ -33,6 +33,7 @@ pub(crate) use answer::Logged;
 pub(crate) use call::CallTerms;
 
 use crate::budget::{Payload, Reservation};
+use crate::builtin::audit::SubscriberOutcome;
 use crate::ids::EventIds;
 use crate::metrics::Metrics;
 use crate::otel::Telemetry;
@@ -54,6 +55,8 @@ pub(crate) struct Pipeline {
     telemetry: Telemetry,
     /// Follow-ups in a row per session, and the cap on them.
     followups: followups::FollowupCap,
+    /// Keep every decider's verdict for the caller (`explain`).
+    explaining: bool,
 }
 
 impl Pipeline {
@@ -69,7 +72,14 @@ impl Pipeline {
             on_unparsed,
             telemetry: Telemetry::off(),
             followups: followups::FollowupCap::new(DEFAULT_MAX_FOLLOWUPS),
+            explaining: false,
         }
+    }
+
+    /// Keeps what each event went through for [`Pipeline::explain`].
+    pub(crate) fn explaining(mut self) -> Pipeline {
+        self.explaining = true;
+        self
     }
 
     /// Drops a session's follow-up once `max` came in a row
@@ -106,8 +116,8 @@ impl Pipeline {
         request: Request,
         reservation: Option<Reservation>,
     ) -> (Reply, Option<Decision>) {
-        let (answer, decision) = self.run(request, reservation).await;
-        (answer.reply, decision)
+        let ran = self.run(request, reservation).await;
+        (ran.answer.reply, ran.decision)
     }
 
     /// The answer to a shim's request: the reply, and its audit record
@@ -117,14 +127,12 @@ impl Pipeline {
         request: Request,
         reservation: Option<Reservation>,
     ) -> Answer {
-        self.run(request, reservation).await.0
+        self.run(request, reservation).await.answer
     }
 
-    async fn run(
-        &self,
-        request: Request,
-        reservation: Option<Reservation>,
-    ) -> (Answer, Option<Decision>) {
+    /// The one path every request takes, whoever asks (a shim, an HTTP
+    /// hook, `gateway eval`).
+    async fn run(&self, request: Request, reservation: Option<Reservation>) -> Ran {
         let started = Instant::now();
         let id = self.ids.next_id();
         let registry = self.registry.load_full();
@@ -140,7 +148,12 @@ impl Pipeline {
                     unparsed,
                     started,
                 );
-                return (answer, None);
+                return Ran {
+                    answer,
+                    event: None,
+                    decision: None,
+                    subscribers: Vec::new(),
+                };
             }
         };
         if !is_probe(&event) {
@@ -159,9 +172,13 @@ impl Pipeline {
                 &span,
                 started,
                 terms.fan_out_deadline(),
-                false,
             )
             .await;
+        let subscribers = if self.explaining {
+            decided.verdicts.subscribers.clone()
+        } else {
+            Vec::new()
+        };
         let (answer, decision) = self.answer(
             &registry,
             &event,
@@ -171,8 +188,23 @@ impl Pipeline {
             span,
             started,
         );
-        (answer, Some(decision))
+        Ran {
+            answer,
+            event: Some(event),
+            decision: Some(decision),
+            subscribers,
+        }
     }
+}
+
+/// What one request went through.
+struct Ran {
+    answer: Answer,
+    /// `None` when the payload was not understood.
+    event: Option<Arc<hookgate_adapters::HookEvent>>,
+    decision: Option<Decision>,
+    /// Each decider's verdict, kept only when [`Pipeline::explaining`].
+    subscribers: Vec<SubscriberOutcome>,
 }
 
 /// The reply to one hook call, and its audit record, which waits to learn

@@ -25,8 +25,11 @@ async fn eval_prints_the_reply_a_real_shim_call_gets() {
     let config = "[[subscriber]]\nname = \"policy\"\nbuiltin = \"rego\"\npolicy = [\"p.rego\"]\n";
     let config_path = dir.path().join("gateway.toml");
     let gateway = TestGateway::start_in(dir, config, &[]).await;
+    // Deleting the gateway's own config: self-protection's deny, which
+    // eval must show as the gateway answers it.
+    let unprotect = format!("rm -f {}", config_path.display());
     for dialect in Dialect::ALL {
-        for command in ["terraform destroy -auto-approve", "ls"] {
+        for command in ["terraform destroy -auto-approve", "ls", unprotect.as_str()] {
             let payload = dialect.shell_payload(command);
             let file = gateway.dir().join("payload.json");
             std::fs::write(&file, &payload).expect("write payload");
@@ -64,13 +67,24 @@ async fn eval_prints_the_reply_a_real_shim_call_gets() {
                 String::from_utf8_lossy(&shim.stderr).as_ref(),
                 "{dialect:?}"
             );
-            let denied = command.starts_with("terraform");
+            let denied = command != "ls";
             assert_eq!(
                 code,
                 Some(if denied { 2 } else { 0 }),
-                "{dialect:?} {stderr}"
+                "{dialect:?} {command} {stderr}"
             );
-            assert_eq!(doc["subscribers"][0]["name"], "policy");
+            let verdict = |name: &str| {
+                let subscribers = doc["subscribers"].as_array().expect("subscribers");
+                let found = subscribers.iter().find(|s| s["name"] == name);
+                found.map(|s| s["permission"].clone())
+            };
+            let by_self_protection = command == unprotect;
+            assert_eq!(
+                verdict("self-protection"),
+                Some(if by_self_protection { "deny" } else { "none" }.into()),
+                "{dialect:?} {command}: {stdout}"
+            );
+            assert!(verdict("policy").is_some(), "{stdout}");
             assert_eq!(doc["event"]["tool"]["class"], "shell", "{dialect:?}");
         }
     }
