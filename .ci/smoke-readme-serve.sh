@@ -22,12 +22,16 @@ export HOME="$home" XDG_RUNTIME_DIR="$home/run" XDG_CONFIG_HOME="$home/config" X
 mkdir -m 700 "$XDG_RUNTIME_DIR"
 socket="$XDG_RUNTIME_DIR/hookgate/gateway.sock"
 
-cargo build --release --locked -p gateway-shim
-shim=target/release/gateway-shim
+# The profile the README's command builds, so the shim is its sibling.
+profile=debug
+release=()
+case " $serve " in *" --release "*) profile=release release=(--release) ;; esac
+cargo build "${release[@]}" --locked -p gateway-shim
+shim=target/$profile/gateway-shim
 # What the README's command builds, built first, so the wait below is for
 # the gateway to listen and not for the compiler (the command itself then
 # finds it fresh and runs it).
-cargo build --release --locked -p hookgate-gateway --bin gateway
+cargo build "${release[@]}" --locked -p hookgate-gateway --bin gateway
 
 echo "running: $serve"
 # `cargo run` execs the gateway once it is built: this pid becomes it.
