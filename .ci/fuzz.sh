@@ -1,15 +1,12 @@
 #!/usr/bin/env bash
 # Runs every cargo-fuzz target in fuzz/ for $1 seconds (default 60). The
 # stable toolchain takes libFuzzer's nightly flags with RUSTC_BOOTSTRAP=1;
-# cargo-fuzz is installed under target/tools once.
+# cargo-fuzz is installed under target/tools once (.ci/tool.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
-tools="$PWD/target/tools"
-if [ ! -x "$tools/bin/cargo-fuzz" ]; then
-    cargo install cargo-fuzz --locked --root "$tools" --version 0.13.2
-fi
-export PATH="$tools/bin:$PATH" RUSTC_BOOTSTRAP=1
+fuzz=$(bash .ci/tool.sh cargo-fuzz 0.13.2)
+export PATH="$(dirname "$fuzz"):$PATH" RUSTC_BOOTSTRAP=1
 cd fuzz
 cargo fuzz build -O
 log="$(mktemp)"
