@@ -33,19 +33,40 @@ pub(crate) fn run(args: &AuditArgs) -> ExitCode {
         eprintln!("gateway: error: no audit log path (no HOME); pass --path");
         return ExitCode::from(EXIT_USAGE);
     };
-    match args.action {
-        Some(AuditAction::Verify) => match auditlog::verify(&path) {
-            Ok(lines) => {
-                outln!("{}: intact, {lines} lines", path.display());
-                ExitCode::SUCCESS
-            }
-            Err(err) => {
-                eprintln!("gateway: audit log NOT intact: {err}");
-                ExitCode::FAILURE
-            }
-        },
+    match &args.action {
+        Some(AuditAction::Verify) => verify(&path),
         None => show(args, &path),
     }
+}
+
+/// `gateway audit verify`: the chain; on success what that proves and
+/// what it cannot, so "intact" is not read as more.
+fn verify(path: &Path) -> ExitCode {
+    let verified = match auditlog::verify(path) {
+        Ok(verified) => verified,
+        Err(err) => {
+            eprintln!("gateway: audit log NOT intact: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    outln!(
+        "{}: intact, {} lines in {} file(s)",
+        path.display(),
+        verified.lines,
+        verified.files
+    );
+    outln!(
+        "  proves: no line edited, removed or inserted, the end not cut, no rotated file missing \
+         between the oldest and the newest (tamper-evident, not tamper-proof)"
+    );
+    if verified.starts_mid_chain {
+        outln!("  not checked: the files before the oldest one here (rotated away past `keep`)");
+    }
+    outln!(
+        "  not proved: that the whole chain was not rewritten (hashes and head recomputed) \
+         by someone who can write these files"
+    );
+    ExitCode::SUCCESS
 }
 
 /// The config's audit path, else the default one.

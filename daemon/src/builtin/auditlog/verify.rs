@@ -1,0 +1,133 @@
+//! `gateway audit verify`: the chain checked over every file of the log,
+//! and the rotation numbering checked for gaps.
+//!
+//! What it proves and what it cannot (docs/decision-log.md): an edited,
+//! removed or inserted line, a cut end and a rotated file missing from the
+//! middle are caught. Files rotated away past `keep` are not checked (the
+//! oldest file's first line points into them), and whoever can write the
+//! log can rewrite the whole chain and its head consistently.
+
+use std::fs;
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::{GENESIS, files, hash, head_path, rotations};
+
+/// Why `gateway audit verify` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}: not a JSON object with `prev` (a torn or edited line)")]
+    Malformed { path: String, line: usize },
+    #[error(
+        "{path}:{line}: the chain breaks here: a line before it was edited, removed or inserted"
+    )]
+    Broken { path: String, line: usize },
+    #[error("{path}: ends before its recorded last line: the log was truncated or its end edited")]
+    Truncated { path: String },
+    #[error(
+        "{path}: rotated file(s) {} missing while older ones (up to .{oldest}) remain: \
+         deleted or renamed; the files older than the gap are not checked",
+        numbers(missing)
+    )]
+    Gap {
+        path: String,
+        missing: Vec<usize>,
+        oldest: usize,
+    },
+}
+
+/// `.3, .4` for `[3, 4]`.
+fn numbers(missing: &[usize]) -> String {
+    let names: Vec<String> = missing.iter().map(|n| format!(".{n}")).collect();
+    names.join(", ")
+}
+
+/// What an intact log showed.
+#[derive(Debug, Clone)]
+pub struct Verified {
+    /// Lines checked, over every file.
+    pub lines: u64,
+    /// Files checked (rotated ones and the current one).
+    pub files: usize,
+    /// The oldest file's first line points into a file no longer here
+    /// (rotated away past `keep`): the lines before it are not checked.
+    pub starts_mid_chain: bool,
+}
+
+/// Checks the chain over every file of the log.
+pub fn verify(path: &Path) -> Result<Verified, VerifyError> {
+    let present = rotations(path);
+    if let Some(&oldest) = present.last() {
+        let missing: Vec<usize> = (1..oldest).filter(|n| !present.contains(n)).collect();
+        if !missing.is_empty() {
+            return Err(VerifyError::Gap {
+                path: path.display().to_string(),
+                missing,
+                oldest,
+            });
+        }
+    }
+    let files = files(path);
+    // Files older than the oldest kept one were rotated away: its first
+    // line may point to one of them; a lone current file must start fresh.
+    let mut expected: Option<String> = (files.len() == 1).then(|| GENESIS.to_owned());
+    let mut first_prev: Option<String> = None;
+    let mut total = 0;
+    let mut current_lines = 0;
+    for file in &files {
+        let name = file.display().to_string();
+        let text = fs::read(file).map_err(|source| VerifyError::Read {
+            path: name.clone(),
+            source,
+        })?;
+        current_lines = 0;
+        for (i, line) in text.split(|b| *b == b'\n').enumerate() {
+            if line.is_empty() {
+                continue;
+            }
+            let prev = serde_json::from_slice::<Value>(line)
+                .ok()
+                .and_then(|v| v.get("prev").and_then(Value::as_str).map(str::to_owned))
+                .ok_or_else(|| VerifyError::Malformed {
+                    path: name.clone(),
+                    line: i + 1,
+                })?;
+            if expected.as_ref().is_some_and(|e| *e != prev) {
+                return Err(VerifyError::Broken {
+                    path: name,
+                    line: i + 1,
+                });
+            }
+            first_prev.get_or_insert(prev);
+            expected = Some(hash(line));
+            current_lines += 1;
+            total += 1;
+        }
+    }
+    let head: Option<Value> = fs::read(head_path(path))
+        .ok()
+        .and_then(|t| serde_json::from_slice(&t).ok());
+    let truncated = match &head {
+        None => total > 0,
+        Some(head) => {
+            head["lines"].as_u64() != Some(current_lines)
+                || head["last"].as_str() != Some(expected.as_deref().unwrap_or(GENESIS))
+        }
+    };
+    if truncated {
+        return Err(VerifyError::Truncated {
+            path: path.display().to_string(),
+        });
+    }
+    Ok(Verified {
+        lines: total,
+        files: files.len(),
+        starts_mid_chain: first_prev.is_some_and(|p| p != GENESIS),
+    })
+}
