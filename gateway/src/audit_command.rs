@@ -60,7 +60,10 @@ fn verify(path: &Path) -> ExitCode {
          between the oldest and the newest (tamper-evident, not tamper-proof)"
     );
     if verified.starts_mid_chain {
-        outln!("  not checked: the files before the oldest one here (rotated away past `keep`)");
+        outln!(
+            "  not checked: the files before the oldest one here (rotated away past `keep`, \
+             or a log moved away while the gateway ran)"
+        );
     }
     outln!(
         "  not proved: that the whole chain was not rewritten (hashes and head recomputed) \

@@ -19,13 +19,14 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_util::task::TaskTracker;
 
-use super::auditlog::SharedLog;
+pub use super::auditlog::LogConfig;
+use super::auditlog::{Appended, SharedLog};
 use super::{Builtin, Role};
 use crate::budget::Payload;
 use crate::delivery::Delivery;
 use crate::metrics::SubscriberStats;
 
-/// Version of a line's schema (README "The audit log"): fields are only
+/// Version of a line's schema (docs/decision-log.md): fields are only
 /// added; anything else bumps it.
 pub const SCHEMA: u32 = 1;
 
@@ -136,16 +137,6 @@ impl Failing {
     }
 }
 
-/// Where and how the log is written.
-#[derive(Debug, Clone)]
-pub struct LogConfig {
-    pub path: std::path::PathBuf,
-    /// Rotate before the file would pass this size.
-    pub max_bytes: u64,
-    /// Rotated files kept.
-    pub keep: usize,
-}
-
 async fn writer(
     config: LogConfig,
     mut rx: mpsc::Receiver<AuditRecord>,
@@ -153,6 +144,7 @@ async fn writer(
 ) {
     let path = config.path.clone();
     let log = SharedLog::for_path(&path);
+    stats.audit.active.store(true, Ordering::Relaxed);
     let mut failing = Failing::default();
     // Masking's patterns, compiled before the first record arrives rather
     // than when it does.
@@ -166,16 +158,15 @@ async fn writer(
         // Serialized and masked here, off the blocking pool's threads.
         let lines: Vec<Value> = batch.iter().map(line).collect();
         drop(batch);
-        let (log, config) = (log.clone(), config.clone());
+        let (log, settings) = (log.clone(), config.clone());
         // File I/O (open, chain recovery, rotation) on the blocking pool.
-        let written = tokio::task::spawn_blocking(move || {
-            log.append(&config.path, config.max_bytes, config.keep, lines)
-        })
-        .await
-        .unwrap_or_else(|err| Err(std::io::Error::other(err)));
+        let written = tokio::task::spawn_blocking(move || log.append(&settings, lines))
+            .await
+            .unwrap_or_else(|err| Err(std::io::Error::other(err)));
         match written {
-            Ok(()) => {
+            Ok(appended) => {
                 stats.ok.fetch_add(count, Ordering::Relaxed);
+                reopened(&appended, &config, &stats);
                 if failing.recovered() {
                     tracing::info!(path = %path.display(), "audit log writable again");
                 }
@@ -189,6 +180,15 @@ async fn writer(
                 stats.errors.fetch_add(count, Ordering::Relaxed);
             }
         }
+    }
+}
+
+/// Counts and reports a reopen: a WARN each time, as each is a log moved
+/// or deleted under the gateway. The path only, never a record.
+fn reopened(appended: &Appended, config: &LogConfig, stats: &SubscriberStats) {
+    if appended.reopened {
+        stats.audit.reopened.fetch_add(1, Ordering::Relaxed);
+        tracing::warn!(path = %config.path.display(), "audit log moved or deleted while open: reopened at its path; the chain goes on from the last line written");
     }
 }
 

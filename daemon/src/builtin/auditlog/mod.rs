@@ -3,9 +3,9 @@
 //!
 //! Every line carries `prev`, the SHA-256 (hex) of the line before it as
 //! stored (the first line of a new log: 64 zeros), across rotations too.
-//! A sidecar `<log>.head` records the current file's line count and last
-//! hash after each write, so a log cut short at its end is caught as well
-//! as an edited, inserted or removed line. Tamper-evident, not tamper-proof:
+//! A sidecar `<log>.head` records where the chain stands after each write
+//! ([`Head`]), so a log cut short at its end is caught as well as an
+//! edited, inserted or removed line. Tamper-evident, not tamper-proof:
 //! whoever can write the files can rewrite the whole chain.
 //!
 //! Rotation: before a write that would take the file past `max_bytes`,
@@ -13,8 +13,8 @@
 //! are deleted). Synchronous file I/O: the audit writer runs it on the
 //! blocking pool.
 //!
-//! `writer` appends; `verify` checks. Both build on the names defined
-//! here.
+//! `writer` appends (and reopens a log moved away while open); `verify`
+//! checks. Both build on the names and the head defined here.
 
 #![allow(
     clippy::disallowed_methods,
@@ -27,10 +27,11 @@ mod writer;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 pub use verify::{Verified, VerifyError, verify};
-pub use writer::{LogFile, SharedLog};
+pub use writer::{Appended, LogConfig, LogFile, SharedLog};
 
 /// `prev` of a log's first line.
 pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
@@ -50,9 +51,33 @@ pub fn rotated(path: &Path, n: usize) -> PathBuf {
     hookgate_transport::sibling(path, &format!(".{n}"))
 }
 
-/// `<log>.head`, where the writer records where the chain stands.
+/// `<log>.head`, where the writer records the chain's [`Head`].
 pub fn head_path(path: &Path) -> PathBuf {
     hookgate_transport::sibling(path, ".head")
+}
+
+/// Where the chain stands after a write: what the head sidecar holds, and
+/// what `verify` compares the files with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Head {
+    /// Lines in the current file.
+    pub lines: u64,
+    /// The hash of the chain's last line (`GENESIS` before the first).
+    pub last: String,
+    /// Files the chain moved on from: one per rotation and per reopen of a
+    /// log moved or deleted while open. 0: the chain starts in the current
+    /// file (its first `prev` must be `GENESIS`). Absent in heads written
+    /// before it existed: read as 0.
+    #[serde(default)]
+    pub file_seq: u64,
+}
+
+impl Head {
+    /// The head recorded next to the log at `path`, if readable.
+    pub fn read(path: &Path) -> Option<Head> {
+        let text = fs::read(path).ok()?;
+        serde_json::from_slice(&text).ok()
+    }
 }
 
 /// The numbers `n` of every `<log>.<n>` present, ascending (newest first).

@@ -1,10 +1,11 @@
 //! Tests of the decision log's files: rotation at the size limit, the
 //! hash chain's verification against each kind of tampering, two writers;
-//! a gap in the rotation numbering (`tests/more.rs`).
+//! a gap in the rotation numbering and a reopen after the log was moved or
+//! deleted (`tests/more.rs`).
 
 use serde_json::json;
 
-use super::{GENESIS, LogFile, VerifyError, files, rotated, verify};
+use super::{GENESIS, LogConfig, LogFile, VerifyError, files, rotated, verify};
 
 mod more;
 
@@ -133,11 +134,14 @@ fn two_writers_of_one_log_keep_one_chain() {
         super::SharedLog::for_path(&path),
         super::SharedLog::for_path(&path),
     );
+    let config = LogConfig {
+        path: path.clone(),
+        max_bytes: 1 << 20,
+        keep: 2,
+    };
     for i in 0..10 {
         let writer = if i % 2 == 0 { &old } else { &new };
-        writer
-            .append(&path, 1 << 20, 2, vec![json!({ "id": i })])
-            .unwrap();
+        writer.append(&config, vec![json!({ "id": i })]).unwrap();
     }
     assert_eq!(verify(&path).unwrap().lines, 10);
 }

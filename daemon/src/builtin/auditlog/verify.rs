@@ -12,7 +12,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{GENESIS, files, hash, head_path, rotations};
+use super::{GENESIS, Head, files, hash, head_path, rotations};
 
 /// Why `gateway audit verify` failed.
 #[derive(Debug, thiserror::Error)]
@@ -55,8 +55,12 @@ pub struct Verified {
     pub lines: u64,
     /// Files checked (rotated ones and the current one).
     pub files: usize,
+    /// Where the chain stands, as computed from the files (`file_seq` from
+    /// the head sidecar).
+    pub head: Head,
     /// The oldest file's first line points into a file no longer here
-    /// (rotated away past `keep`): the lines before it are not checked.
+    /// (rotated away past `keep`, or a log moved away while open): the
+    /// lines before it are not checked.
     pub starts_mid_chain: bool,
 }
 
@@ -74,9 +78,13 @@ pub fn verify(path: &Path) -> Result<Verified, VerifyError> {
         }
     }
     let files = files(path);
-    // Files older than the oldest kept one were rotated away: its first
-    // line may point to one of them; a lone current file must start fresh.
-    let mut expected: Option<String> = (files.len() == 1).then(|| GENESIS.to_owned());
+    let head = Head::read(&head_path(path));
+    let file_seq = head.as_ref().map_or(0, |h| h.file_seq);
+    // The oldest file's first line may point into a file no longer here,
+    // unless the chain never left its first file (the head says how often
+    // it moved on): then it must start fresh.
+    let mut expected: Option<String> =
+        (files.len() == 1 && file_seq == 0).then(|| GENESIS.to_owned());
     let mut first_prev: Option<String> = None;
     let mut total = 0;
     let mut current_lines = 0;
@@ -110,15 +118,14 @@ pub fn verify(path: &Path) -> Result<Verified, VerifyError> {
             total += 1;
         }
     }
-    let head: Option<Value> = fs::read(head_path(path))
-        .ok()
-        .and_then(|t| serde_json::from_slice(&t).ok());
+    let computed = Head {
+        lines: current_lines,
+        last: expected.unwrap_or_else(|| GENESIS.to_owned()),
+        file_seq,
+    };
     let truncated = match &head {
         None => total > 0,
-        Some(head) => {
-            head["lines"].as_u64() != Some(current_lines)
-                || head["last"].as_str() != Some(expected.as_deref().unwrap_or(GENESIS))
-        }
+        Some(head) => head.lines != computed.lines || head.last != computed.last,
     };
     if truncated {
         return Err(VerifyError::Truncated {
@@ -128,6 +135,7 @@ pub fn verify(path: &Path) -> Result<Verified, VerifyError> {
     Ok(Verified {
         lines: total,
         files: files.len(),
+        head: computed,
         starts_mid_chain: first_prev.is_some_and(|p| p != GENESIS),
     })
 }

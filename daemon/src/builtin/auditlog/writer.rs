@@ -1,5 +1,17 @@
-//! Appending to the audit log: chained lines, rotation, and the head
-//! sidecar, one writer state per log file in the process.
+//! Appending to the audit log: chained lines, rotation, the head sidecar,
+//! and a reopen when the log's path no longer names the file open for
+//! appending.
+//!
+//! A log moved or deleted while the gateway runs would otherwise take every
+//! later record into a file nobody can find, while each write succeeds.
+//! Before each append the writer compares the path with its open file; when
+//! they differ it opens the path again (creating it) and goes on. The new
+//! file's first line chains to the last line written (`prev` is the hash
+//! the head sidecar recorded), and the head's `file_seq`
+//! counts the move, so `verify` accepts a current file that starts
+//! mid-chain. A file found at the path that does not end where the chain
+//! stood breaks the chain at the next line: `verify` fails there rather
+//! than endorse what someone put in its place.
 
 use std::collections::HashMap;
 use std::fs;
@@ -7,9 +19,32 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
+use hookgate_transport::files::{Access, open};
 use serde_json::Value;
 
-use super::{GENESIS, hash, head_path, last_line, last_of, line_count, rotated};
+use super::{GENESIS, Head, hash, head_path, last_line, last_of, line_count, rotated, rotations};
+
+/// The largest head file written: a few hashes and counts, replaced whole,
+/// never appended to, so it cannot grow.
+const MAX_HEAD_BYTES: usize = 1024;
+
+/// Where and how the log is written.
+#[derive(Debug, Clone)]
+pub struct LogConfig {
+    pub path: PathBuf,
+    /// Rotate before the file would pass this size.
+    pub max_bytes: u64,
+    /// Rotated files kept.
+    pub keep: usize,
+}
+
+/// What an append did besides writing the records.
+#[derive(Debug, Default)]
+pub struct Appended {
+    /// The path no longer named the open file (moved or deleted): the log
+    /// was reopened at the path first.
+    pub reopened: bool,
+}
 
 /// The one writer state of a log file in this process. A reload that
 /// changes the `audit` settings builds a second writer while the first
@@ -37,30 +72,37 @@ impl SharedLog {
         SharedLog(log)
     }
 
-    /// Appends `records` (blocking), opening the file first if needed;
-    /// after a failure the next append reopens it.
-    pub fn append(
-        &self,
-        path: &Path,
-        max_bytes: u64,
-        keep: usize,
-        records: Vec<Value>,
-    ) -> std::io::Result<()> {
+    /// Appends `records` (blocking), opening the file first if needed, or
+    /// again if its path names another file now; after a failed write the
+    /// next append reopens it.
+    pub fn append(&self, config: &LogConfig, records: Vec<Value>) -> std::io::Result<Appended> {
         let mut state = match self.0.lock() {
             Ok(state) => state,
             Err(poisoned) => poisoned.into_inner(),
         };
+        let mut appended = Appended::default();
         let file = match state.take() {
-            Some(file) => file,
-            None => LogFile::open(path, max_bytes, keep)?,
+            Some(mut file) => match file.reopen_if_moved() {
+                Ok(reopened) => {
+                    appended.reopened = reopened;
+                    file
+                }
+                // Kept, with where the chain stands: the next append
+                // checks (and tries to reopen) again before writing.
+                Err(err) => {
+                    *state = Some(file);
+                    return Err(err);
+                }
+            },
+            None => LogFile::open(&config.path, config.max_bytes, config.keep)?,
         };
         let file = state.insert(file);
-        (file.max_bytes, file.keep) = (max_bytes, keep);
-        let appended = file.append(records);
-        if appended.is_err() {
+        (file.max_bytes, file.keep) = (config.max_bytes, config.keep);
+        if let Err(err) = file.append(records) {
             *state = None;
+            return Err(err);
         }
-        appended
+        Ok(appended)
     }
 }
 
@@ -72,6 +114,7 @@ pub struct LogFile {
     size: u64,
     lines: u64,
     last: String,
+    file_seq: u64,
     max_bytes: u64,
     keep: usize,
 }
@@ -80,16 +123,9 @@ impl LogFile {
     /// Opens (or creates) `path`, 0600 in a 0700 directory, and reads where
     /// its chain stands.
     pub fn open(path: &Path, max_bytes: u64, keep: usize) -> std::io::Result<LogFile> {
-        if let Some(dir) = path.parent() {
-            let mut builder = fs::DirBuilder::new();
-            builder.recursive(true);
-            #[cfg(unix)]
-            std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-            builder.create(dir)?;
-        }
+        create_dir(path)?;
         // Non-blocking and never through a symlink: see `files`.
-        let file =
-            hookgate_transport::files::open(path, hookgate_transport::files::Access::Append)?;
+        let file = open(path, Access::Append)?;
         let text = fs::read(path)?;
         let (lines, last) = match last_line(&text) {
             Some(line) => (line_count(&text), hash(line)),
@@ -99,15 +135,66 @@ impl LogFile {
                 last_of(&rotated(path, 1)).unwrap_or_else(|| GENESIS.into()),
             ),
         };
+        // Without a head, the rotated files show the chain moved on at
+        // least that often.
+        let file_seq =
+            Head::read(&head_path(path)).map_or(rotations(path).len() as u64, |head| head.file_seq);
         Ok(LogFile {
             path: path.to_path_buf(),
             file,
             size: text.len() as u64,
             lines,
             last,
+            file_seq,
             max_bytes,
             keep,
         })
+    }
+
+    /// Where the chain stands now.
+    pub fn head(&self) -> Head {
+        Head {
+            lines: self.lines,
+            last: self.last.clone(),
+            file_seq: self.file_seq,
+        }
+    }
+
+    /// Reopens the log at its path when the path no longer names the open
+    /// file (see the module docs); true when it did.
+    pub fn reopen_if_moved(&mut self) -> std::io::Result<bool> {
+        if self.still_at_path() {
+            return Ok(false);
+        }
+        create_dir(&self.path)?;
+        let file = open(&self.path, Access::Append)?;
+        let text = fs::read(&self.path)?;
+        // `last` stays: the next line chains to the last one written.
+        self.file = file;
+        self.size = text.len() as u64;
+        self.lines = line_count(&text);
+        self.file_seq += 1;
+        Ok(true)
+    }
+
+    /// Does `path` still name the open file? Compared by device and inode,
+    /// without following a symlink put in its place.
+    #[cfg(unix)]
+    fn still_at_path(&self) -> bool {
+        use std::os::unix::fs::MetadataExt as _;
+        match (fs::symlink_metadata(&self.path), self.file.metadata()) {
+            (Ok(named), Ok(open)) => named.dev() == open.dev() && named.ino() == open.ino(),
+            _ => false,
+        }
+    }
+
+    /// Windows: std has no stable file identity (`file_index` is
+    /// unstable), so the cheapest honest check is that the path holds a
+    /// regular file exactly as long as what was written to it. It catches
+    /// a delete and a move; a replacement of the same length passes.
+    #[cfg(not(unix))]
+    fn still_at_path(&self) -> bool {
+        fs::symlink_metadata(&self.path).is_ok_and(|m| m.is_file() && m.len() == self.size)
     }
 
     /// Appends `records` as chained lines, rotating before a line that
@@ -129,7 +216,7 @@ impl LogFile {
             text.push_str(&line);
         }
         self.write(&text)?;
-        self.write_head()
+        replace(&head_path(&self.path), &self.head())
     }
 
     fn write(&mut self, text: &str) -> std::io::Result<()> {
@@ -152,20 +239,36 @@ impl LogFile {
         } else {
             fs::rename(&self.path, rotated(&self.path, 1))?;
         }
-        self.file =
-            hookgate_transport::files::open(&self.path, hookgate_transport::files::Access::Append)?;
+        self.file = open(&self.path, Access::Append)?;
         self.size = 0;
         self.lines = 0;
+        self.file_seq += 1;
         Ok(())
     }
+}
 
-    fn write_head(&self) -> std::io::Result<()> {
-        let head = serde_json::json!({ "lines": self.lines, "last": self.last });
-        let aside = hookgate_transport::sibling(&head_path(&self.path), ".new");
-        let _ = fs::remove_file(&aside);
-        let mut file =
-            hookgate_transport::files::open(&aside, hookgate_transport::files::Access::Append)?;
-        file.write_all(head.to_string().as_bytes())?;
-        fs::rename(&aside, head_path(&self.path))
+/// Creates the directory `path` is in (0700 on Unix), if missing.
+fn create_dir(path: &Path) -> std::io::Result<()> {
+    let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) else {
+        return Ok(());
+    };
+    let mut builder = fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// Replaces `path` with `head` as JSON: written aside, then renamed over
+/// it, so a reader sees the old head or the new one, never half of one.
+fn replace(path: &Path, head: &Head) -> std::io::Result<()> {
+    let text = serde_json::to_string(head).map_err(std::io::Error::other)?;
+    if text.len() > MAX_HEAD_BYTES {
+        return Err(std::io::Error::other("head larger than expected"));
     }
+    let aside = hookgate_transport::sibling(path, ".new");
+    let _ = fs::remove_file(&aside);
+    let mut file = open(&aside, Access::Append)?;
+    file.write_all(text.as_bytes())?;
+    fs::rename(&aside, path)
 }
