@@ -34,15 +34,19 @@ pub(crate) fn run(args: &AuditArgs) -> ExitCode {
         return ExitCode::from(EXIT_USAGE);
     };
     match &args.action {
-        Some(AuditAction::Verify) => verify(&path),
+        Some(AuditAction::Verify { anchor }) => verify(&path, anchor.as_deref()),
         None => show(args, &path),
     }
 }
 
-/// `gateway audit verify`: the chain; on success what that proves and
-/// what it cannot, so "intact" is not read as more.
-fn verify(path: &Path) -> ExitCode {
-    let verified = match auditlog::verify(path) {
+/// `gateway audit verify`: the chain, then the anchor if given; on success
+/// what that proves and what it cannot, so "intact" is not read as more.
+fn verify(path: &Path, anchor: Option<&Path>) -> ExitCode {
+    let checked = auditlog::verify(path).and_then(|verified| {
+        anchor.map_or(Ok(()), |a| auditlog::check_anchor(&verified, a))?;
+        Ok(verified)
+    });
+    let verified = match checked {
         Ok(verified) => verified,
         Err(err) => {
             eprintln!("gateway: audit log NOT intact: {err}");
@@ -65,10 +69,17 @@ fn verify(path: &Path) -> ExitCode {
              or a log moved away while the gateway ran)"
         );
     }
-    outln!(
-        "  not proved: that the whole chain was not rewritten (hashes and head recomputed) \
-         by someone who can write these files"
-    );
+    match anchor {
+        Some(anchor) => outln!(
+            "  anchor {}: matches the chain's head; a rewrite of the whole chain would not, \
+             as long as the anchor is out of reach of whoever can write the log",
+            anchor.display()
+        ),
+        None => outln!(
+            "  not proved: that the whole chain was not rewritten (hashes and head recomputed) \
+             by someone who can write these files; an anchor can (`--anchor`, docs/decision-log.md)"
+        ),
+    }
     ExitCode::SUCCESS
 }
 

@@ -42,8 +42,8 @@ pub(super) fn probes(doc: &Value) -> Option<String> {
     })
 }
 
-/// Each decision log's reopens (moved or deleted while open), shown even
-/// at zero: "reopened 0" says the check runs.
+/// Each decision log's reopens (moved or deleted while open) and anchor
+/// failures, shown even at zero: "reopened 0" says the check runs.
 pub(super) fn audit_logs(doc: &Value) -> Option<String> {
     let logs: Vec<String> = doc["subscribers"]
         .as_array()
@@ -53,9 +53,10 @@ pub(super) fn audit_logs(doc: &Value) -> Option<String> {
         .map(|sub| {
             let audit = &sub["audit"];
             format!(
-                "{}: reopened {}",
+                "{}: reopened {}, anchor errors {}",
                 sub["name"].as_str().unwrap_or("-"),
-                audit["reopened"].as_u64().unwrap_or(0)
+                audit["reopened"].as_u64().unwrap_or(0),
+                audit["anchor_errors"].as_u64().unwrap_or(0)
             )
         })
         .collect();

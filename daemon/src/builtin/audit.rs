@@ -146,6 +146,7 @@ async fn writer(
     let log = SharedLog::for_path(&path);
     stats.audit.active.store(true, Ordering::Relaxed);
     let mut failing = Failing::default();
+    let mut anchor_failing = Failing::default();
     // Masking's patterns, compiled before the first record arrives rather
     // than when it does.
     let _ = tokio::task::spawn_blocking(hookgate_mask::prepare).await;
@@ -166,7 +167,7 @@ async fn writer(
         match written {
             Ok(appended) => {
                 stats.ok.fetch_add(count, Ordering::Relaxed);
-                reopened(&appended, &config, &stats);
+                besides(&appended, &config, &stats, &mut anchor_failing);
                 if failing.recovered() {
                     tracing::info!(path = %path.display(), "audit log writable again");
                 }
@@ -183,12 +184,30 @@ async fn writer(
     }
 }
 
-/// Counts and reports a reopen: a WARN each time, as each is a log moved
-/// or deleted under the gateway. The path only, never a record.
-fn reopened(appended: &Appended, config: &LogConfig, stats: &SubscriberStats) {
+/// Counts and reports what an append did besides writing: a reopen (a
+/// WARN each time: each is a log moved or deleted under the gateway) and
+/// the anchor's failures (a WARN when it breaks, an INFO when it works
+/// again). Paths and errors only, never a record.
+fn besides(appended: &Appended, config: &LogConfig, stats: &SubscriberStats, anchor: &mut Failing) {
     if appended.reopened {
         stats.audit.reopened.fetch_add(1, Ordering::Relaxed);
         tracing::warn!(path = %config.path.display(), "audit log moved or deleted while open: reopened at its path; the chain goes on from the last line written");
+    }
+    let Some(anchor_path) = &config.anchor else {
+        return;
+    };
+    match &appended.anchor_error {
+        Some(err) => {
+            stats.audit.anchor_errors.fetch_add(1, Ordering::Relaxed);
+            if anchor.failed() {
+                tracing::warn!(anchor = %anchor_path.display(), error = %err, "audit anchor not written; `gateway audit verify --anchor` will report a mismatch until it is");
+            }
+        }
+        None => {
+            if anchor.recovered() {
+                tracing::info!(anchor = %anchor_path.display(), "audit anchor written again");
+            }
+        }
     }
 }
 

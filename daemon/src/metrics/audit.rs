@@ -2,8 +2,8 @@
 //! writer had to do besides writing, for `gateway status`.
 //!
 //! Kept apart from the generic subscriber counters so a log that was moved
-//! away shows as itself rather than hiding in `ok` (the records were
-//! written there after all).
+//! away, or an anchor that cannot be written, shows as itself rather than
+//! hiding in `ok` (the records were written) or `errors` (they were not).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -18,12 +18,15 @@ pub struct AuditStats {
     /// Times the log's path named another file (or none) before a write:
     /// moved or deleted while the gateway ran; reopened at the path.
     pub reopened: AtomicU64,
+    /// Anchor writes that failed (the records themselves were written).
+    pub anchor_errors: AtomicU64,
 }
 
 /// [`AuditStats`] as `gateway status` shows them (`audit` of a subscriber).
 #[derive(Debug, Clone, Serialize)]
 pub struct AuditSnapshot {
     pub reopened: u64,
+    pub anchor_errors: u64,
 }
 
 impl AuditStats {
@@ -31,6 +34,7 @@ impl AuditStats {
     pub fn snapshot(&self) -> Option<AuditSnapshot> {
         self.active.load(Ordering::Relaxed).then(|| AuditSnapshot {
             reopened: self.reopened.load(Ordering::Relaxed),
+            anchor_errors: self.anchor_errors.load(Ordering::Relaxed),
         })
     }
 }

@@ -139,7 +139,7 @@ pub struct SubscriberSnapshot {
     pub policy: Option<PolicySnapshot>,
     /// Guards: each rule that decided, by id, with its hits.
     pub rules: Vec<super::rules::RuleCount>,
-    /// Decision logs: reopens of a log moved away.
+    /// Decision logs: reopens of a log moved away, anchor write failures.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub audit: Option<super::audit::AuditSnapshot>,
 }

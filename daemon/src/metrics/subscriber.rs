@@ -182,7 +182,7 @@ pub struct SubscriberStats {
     pub policy: PolicyStats,
     /// A guard's hits per rule.
     pub rules: super::rules::Rules,
-    /// A decision log's reopens.
+    /// A decision log's reopens and anchor failures.
     pub audit: super::audit::AuditStats,
     breaker: AtomicU8,
     state: AtomicU8,

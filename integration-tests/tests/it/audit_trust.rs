@@ -1,7 +1,9 @@
 //! What `gateway audit verify` can be trusted with, through the real
 //! binaries (issue #25, item 3): a rotated file deleted from the middle
 //! fails it, naming the gap; a log moved away while the gateway runs is
-//! reopened at its path (counted, warned, still verifiable).
+//! reopened at its path (counted, warned, still verifiable); and an anchor
+//! catches a consistent rewrite of the whole chain that the files alone
+//! cannot show.
 
 use std::path::{Path, PathBuf};
 
@@ -56,9 +58,14 @@ fn rotated(audit: &Path, n: usize) -> PathBuf {
     PathBuf::from(format!("{}.{n}", audit.display()))
 }
 
-async fn verify(audit: &Path) -> (Option<i32>, String, String) {
+async fn verify(audit: &Path, anchor: Option<&Path>) -> (Option<i32>, String, String) {
     let path = audit.display().to_string();
-    run_gateway(&["audit", "verify", "--path", &path]).await
+    let mut args = vec!["audit", "verify", "--path", &path];
+    let anchor = anchor.map(|a| a.display().to_string());
+    if let Some(anchor) = &anchor {
+        args.extend(["--anchor", anchor]);
+    }
+    run_gateway(&args).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -74,7 +81,7 @@ async fn a_rotated_file_deleted_from_the_middle_fails_verify_naming_it() {
     }
     written(&gateway, CALLS).await;
     assert!(rotated(&audit, 4).exists(), "rotated at least 4 times");
-    let (code, stdout, stderr) = verify(&audit).await;
+    let (code, stdout, stderr) = verify(&audit, None).await;
     assert_eq!(code, Some(0), "intact before: {stdout}{stderr}");
     assert!(
         stdout.contains(&format!("intact, {CALLS} lines")),
@@ -87,7 +94,7 @@ async fn a_rotated_file_deleted_from_the_middle_fails_verify_naming_it() {
 
     let gone = std::fs::read_to_string(rotated(&audit, 3)).expect("read .3");
     std::fs::remove_file(rotated(&audit, 3)).expect("delete .3");
-    let (code, stdout, stderr) = verify(&audit).await;
+    let (code, stdout, stderr) = verify(&audit, None).await;
     assert_eq!(code, Some(1), "{stdout}{stderr}");
     assert!(
         stderr.contains("NOT intact") && stderr.contains(".3 missing"),
@@ -157,11 +164,77 @@ async fn a_log_moved_away_while_running_is_reopened_counted_and_verifies() {
         "no payload in the log"
     );
 
-    let (code, stdout, stderr) = verify(&audit).await;
+    let (code, stdout, stderr) = verify(&audit, None).await;
     assert_eq!(code, Some(0), "{stdout}{stderr}");
     assert!(stdout.contains("intact, 1 lines"), "{stdout}");
     assert!(
         stdout.contains("not checked"),
         "says it starts mid-chain: {stdout}"
+    );
+}
+
+/// Rewrites the log at `audit` consistently: every `deny` made an `allow`,
+/// each `prev` recomputed, the head sidecar too: what someone who can
+/// write the files can do.
+fn rewrite_whole_chain(audit: &Path) {
+    let text = std::fs::read_to_string(audit).expect("read the log");
+    let mut prev = "0".repeat(64);
+    let mut out = String::new();
+    let mut lines = 0;
+    for line in text.lines() {
+        let mut record: Value = serde_json::from_str(line).expect("a JSON line");
+        if record["decision"]["permission"] == "deny" {
+            record["decision"]["permission"] = json!("allow");
+        }
+        record["prev"] = json!(prev);
+        let line = record.to_string();
+        prev = sha256_hex(&line);
+        out.push_str(&line);
+        out.push('\n');
+        lines += 1;
+    }
+    std::fs::write(audit, out).expect("rewrite the log");
+    let head = json!({ "lines": lines, "last": prev, "file_seq": 0 });
+    let head_path = format!("{}.head", audit.display());
+    std::fs::write(head_path, head.to_string()).expect("rewrite the head");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_anchor_catches_a_rewrite_of_the_whole_chain() {
+    let dir = hookgate_integration_tests::private_dir();
+    let audit = dir.path().join("audit.jsonl");
+    let anchor = dir.path().join("anchors").join("head.json");
+    let extra = format!("anchor = {}", Value::String(anchor.display().to_string()));
+    let gateway = TestGateway::start(&config(&audit, &extra)).await;
+    for command in ["echo one", "rm -rf two", "echo three"] {
+        gateway
+            .shim(Some("claude-code"))
+            .run(payloads::claude_bash(command))
+            .await;
+    }
+    written(&gateway, 3).await;
+    let head: Value =
+        serde_json::from_str(&std::fs::read_to_string(&anchor).expect("the anchor")).expect("JSON");
+    assert_eq!(head["lines"], 3, "{head}");
+    let doc = gateway.status_json().await;
+    assert_eq!(audit_stats(&doc)["audit"]["anchor_errors"], 0, "{doc}");
+    drop(gateway);
+
+    let (code, stdout, stderr) = verify(&audit, Some(&anchor)).await;
+    assert_eq!(code, Some(0), "untouched: {stdout}{stderr}");
+    assert!(stdout.contains("matches the chain's head"), "{stdout}");
+
+    rewrite_whole_chain(&audit);
+    let (code, stdout, stderr) = verify(&audit, None).await;
+    assert_eq!(
+        code,
+        Some(0),
+        "a consistent rewrite passes without the anchor: {stdout}{stderr}"
+    );
+    let (code, stdout, stderr) = verify(&audit, Some(&anchor)).await;
+    assert_eq!(code, Some(1), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("NOT intact") && stderr.contains("rewritten"),
+        "{stderr}"
     );
 }

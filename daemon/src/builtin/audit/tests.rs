@@ -11,6 +11,7 @@ fn log(path: &std::path::Path) -> LogConfig {
         path: path.to_path_buf(),
         max_bytes: 1 << 20,
         keep: 2,
+        anchor: None,
     }
 }
 
@@ -161,4 +162,28 @@ async fn a_full_queue_counts_drops() {
     tracker.close();
     tracker.wait().await;
     assert_eq!(stats.ok.load(Ordering::Relaxed), 1);
+}
+
+#[tokio::test]
+async fn an_anchor_that_cannot_be_written_is_counted_and_loses_no_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let not_a_dir = dir.path().join("file");
+    std::fs::write(&not_a_dir, "").unwrap();
+    let mut config = log(&dir.path().join("a.jsonl"));
+    config.anchor = Some(not_a_dir.join("anchor.json"));
+    let tracker = TaskTracker::new();
+    let stats = Arc::new(SubscriberStats::default());
+    assert!(stats.audit.snapshot().is_none(), "not a decision log yet");
+    let audit = Audit::spawn(config, 8, stats.clone(), &tracker);
+    audit.record(record("{}", Decision::default()));
+    drop(audit);
+    tracker.close();
+    tracker.wait().await;
+    assert_eq!(
+        stats.ok.load(Ordering::Relaxed),
+        1,
+        "the record was written"
+    );
+    let counted = stats.audit.snapshot().expect("a decision log's counters");
+    assert_eq!((counted.anchor_errors, counted.reopened), (1, 0));
 }

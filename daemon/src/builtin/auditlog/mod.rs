@@ -6,7 +6,8 @@
 //! A sidecar `<log>.head` records where the chain stands after each write
 //! ([`Head`]), so a log cut short at its end is caught as well as an
 //! edited, inserted or removed line. Tamper-evident, not tamper-proof:
-//! whoever can write the files can rewrite the whole chain.
+//! whoever can write the files can rewrite the whole chain, unless the head
+//! is also written to an anchor out of their reach (`writer`, `verify`).
 //!
 //! Rotation: before a write that would take the file past `max_bytes`,
 //! `<log>` becomes `<log>.1` (`.1` → `.2`, ... up to `keep`; older ones
@@ -30,7 +31,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-pub use verify::{Verified, VerifyError, verify};
+pub use verify::{Verified, VerifyError, check_anchor, verify};
 pub use writer::{Appended, LogConfig, LogFile, SharedLog};
 
 /// `prev` of a log's first line.
@@ -56,8 +57,8 @@ pub fn head_path(path: &Path) -> PathBuf {
     hookgate_transport::sibling(path, ".head")
 }
 
-/// Where the chain stands after a write: what the head sidecar holds, and
-/// what `verify` compares the files with.
+/// Where the chain stands after a write: what the head sidecar and the
+/// anchor hold, and what `verify` compares the files with.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Head {
     /// Lines in the current file.

@@ -1,7 +1,7 @@
 //! Tests of the decision log's files: rotation at the size limit, the
 //! hash chain's verification against each kind of tampering, two writers;
-//! a gap in the rotation numbering and a reopen after the log was moved or
-//! deleted (`tests/more.rs`).
+//! a gap in the rotation numbering, a reopen after the log was moved or
+//! deleted, and the anchor (`tests/more.rs`).
 
 use serde_json::json;
 
@@ -138,6 +138,7 @@ fn two_writers_of_one_log_keep_one_chain() {
         path: path.clone(),
         max_bytes: 1 << 20,
         keep: 2,
+        anchor: None,
     };
     for i in 0..10 {
         let writer = if i % 2 == 0 { &old } else { &new };

@@ -1,18 +1,24 @@
 //! `gateway audit verify`: the chain checked over every file of the log,
-//! and the rotation numbering checked for gaps.
+//! the rotation numbering checked for gaps, and the result compared with
+//! an anchor when one is given.
 //!
 //! What it proves and what it cannot (docs/decision-log.md): an edited,
 //! removed or inserted line, a cut end and a rotated file missing from the
 //! middle are caught. Files rotated away past `keep` are not checked (the
 //! oldest file's first line points into them), and whoever can write the
-//! log can rewrite the whole chain and its head consistently.
+//! log can rewrite the whole chain and its head consistently: only an
+//! anchor written out of their reach ([`check_anchor`]) catches that.
 
 use std::fs;
+use std::io::Read as _;
 use std::path::Path;
 
 use serde_json::Value;
 
 use super::{GENESIS, Head, files, hash, head_path, rotations};
+
+/// The most of an anchor file read: it holds one small [`Head`].
+const MAX_ANCHOR_BYTES: u64 = 64 * 1024;
 
 /// Why `gateway audit verify` failed.
 #[derive(Debug, thiserror::Error)]
@@ -39,6 +45,24 @@ pub enum VerifyError {
         path: String,
         missing: Vec<usize>,
         oldest: usize,
+    },
+    #[error("cannot read the anchor {path}: {source}")]
+    AnchorRead {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}: not an anchor (the JSON head the gateway writes)")]
+    AnchorMalformed { path: String },
+    #[error(
+        "the anchor {path} says the chain ends at {} (line {} of the current file, file_seq {}); \
+         the log ends at {} (line {}, file_seq {}): the chain was rewritten, cut or extended \
+         since (or the gateway wrote between the two reads: verify again)",
+        anchor.last, anchor.lines, anchor.file_seq, log.last, log.lines, log.file_seq
+    )]
+    AnchorMismatch {
+        path: String,
+        anchor: Head,
+        log: Head,
     },
 }
 
@@ -138,4 +162,28 @@ pub fn verify(path: &Path) -> Result<Verified, VerifyError> {
         head: computed,
         starts_mid_chain: first_prev.is_some_and(|p| p != GENESIS),
     })
+}
+
+/// Compares the verified chain's head with the anchor at `anchor`: a
+/// rewrite of the whole chain (hashes and head sidecar recomputed) ends at
+/// another hash than the one the gateway exported when it wrote.
+pub fn check_anchor(verified: &Verified, anchor: &Path) -> Result<(), VerifyError> {
+    let name = anchor.display().to_string();
+    let mut text = Vec::new();
+    fs::File::open(anchor)
+        .and_then(|file| file.take(MAX_ANCHOR_BYTES).read_to_end(&mut text))
+        .map_err(|source| VerifyError::AnchorRead {
+            path: name.clone(),
+            source,
+        })?;
+    let recorded: Head = serde_json::from_slice(&text)
+        .map_err(|_| VerifyError::AnchorMalformed { path: name.clone() })?;
+    if recorded != verified.head {
+        return Err(VerifyError::AnchorMismatch {
+            path: name,
+            anchor: recorded,
+            log: verified.head.clone(),
+        });
+    }
+    Ok(())
 }

@@ -1,13 +1,13 @@
-//! Appending to the audit log: chained lines, rotation, the head sidecar,
-//! and a reopen when the log's path no longer names the file open for
-//! appending.
+//! Appending to the audit log: chained lines, rotation, the head sidecar
+//! and the optional anchor, and a reopen when the log's path no longer
+//! names the file open for appending.
 //!
 //! A log moved or deleted while the gateway runs would otherwise take every
 //! later record into a file nobody can find, while each write succeeds.
 //! Before each append the writer compares the path with its open file; when
 //! they differ it opens the path again (creating it) and goes on. The new
 //! file's first line chains to the last line written (`prev` is the hash
-//! the head sidecar recorded), and the head's `file_seq`
+//! the head sidecar and the anchor recorded), and the head's `file_seq`
 //! counts the move, so `verify` accepts a current file that starts
 //! mid-chain. A file found at the path that does not end where the chain
 //! stood breaks the chain at the next line: `verify` fails there rather
@@ -24,8 +24,8 @@ use serde_json::Value;
 
 use super::{GENESIS, Head, hash, head_path, last_line, last_of, line_count, rotated, rotations};
 
-/// The largest head file written: a few hashes and counts, replaced whole,
-/// never appended to, so it cannot grow.
+/// The largest anchor or head file written: a few hashes and counts. The
+/// anchor is replaced whole, never appended to, so it cannot grow.
 const MAX_HEAD_BYTES: usize = 1024;
 
 /// Where and how the log is written.
@@ -36,6 +36,10 @@ pub struct LogConfig {
     pub max_bytes: u64,
     /// Rotated files kept.
     pub keep: usize,
+    /// Also write the [`Head`] here after each write (`anchor` in the
+    /// config): a copy out of the agent's reach lets `gateway audit verify
+    /// --anchor` detect a rewrite of the whole chain.
+    pub anchor: Option<PathBuf>,
 }
 
 /// What an append did besides writing the records.
@@ -44,6 +48,8 @@ pub struct Appended {
     /// The path no longer named the open file (moved or deleted): the log
     /// was reopened at the path first.
     pub reopened: bool,
+    /// Writing the anchor failed; the records themselves were written.
+    pub anchor_error: Option<std::io::Error>,
 }
 
 /// The one writer state of a log file in this process. A reload that
@@ -74,7 +80,7 @@ impl SharedLog {
 
     /// Appends `records` (blocking), opening the file first if needed, or
     /// again if its path names another file now; after a failed write the
-    /// next append reopens it.
+    /// next append reopens it. Then writes the anchor, if one is set.
     pub fn append(&self, config: &LogConfig, records: Vec<Value>) -> std::io::Result<Appended> {
         let mut state = match self.0.lock() {
             Ok(state) => state,
@@ -101,6 +107,9 @@ impl SharedLog {
         if let Err(err) = file.append(records) {
             *state = None;
             return Err(err);
+        }
+        if let Some(anchor) = &config.anchor {
+            appended.anchor_error = file.write_anchor(anchor).err();
         }
         Ok(appended)
     }
@@ -217,6 +226,12 @@ impl LogFile {
         }
         self.write(&text)?;
         replace(&head_path(&self.path), &self.head())
+    }
+
+    /// Writes the head to `anchor` (whole, by write and rename).
+    pub fn write_anchor(&self, anchor: &Path) -> std::io::Result<()> {
+        create_dir(anchor)?;
+        replace(anchor, &self.head())
     }
 
     fn write(&mut self, text: &str) -> std::io::Result<()> {

@@ -1,13 +1,15 @@
 //! Tests of the trust items of issue 25: a gap in the rotation numbering
 //! fails `verify`; a log moved or deleted while open is reopened at its
-//! path and the new file still verifies.
+//! path and the new file still verifies; the anchor catches a rewrite of
+//! the whole chain that the head sidecar alone cannot.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
 use super::super::{
-    GENESIS, LogConfig, LogFile, SharedLog, VerifyError, files, hash, head_path, rotated, verify,
+    GENESIS, Head, LogConfig, LogFile, SharedLog, VerifyError, check_anchor, files, hash,
+    head_path, rotated, verify,
 };
 use super::{lines, write};
 
@@ -130,6 +132,7 @@ fn a_log_deleted_while_open_is_reopened_through_the_shared_writer() {
         path: path.clone(),
         max_bytes: 1 << 20,
         keep: 2,
+        anchor: None,
     };
     let log = SharedLog::for_path(&path);
     let first = log.append(&config, vec![json!({ "id": 0 })]).unwrap();
@@ -159,4 +162,65 @@ fn a_file_put_in_the_logs_place_is_not_endorsed() {
     log.append(vec![json!({ "id": 3 })]).unwrap();
     let err = verify(&path).unwrap_err();
     assert!(matches!(err, VerifyError::Broken { line: 2, .. }), "{err}");
+}
+
+/// Rewrites the whole log at `path` (one file) consistently: every line
+/// through `edit`, `prev` recomputed, the head sidecar too.
+fn rewrite_chain(path: &Path, edit: impl Fn(&mut Value)) {
+    let mut prev = GENESIS.to_owned();
+    let mut text = String::new();
+    let mut count = 0;
+    for line in lines(path) {
+        let mut value: Value = serde_json::from_str(&line).unwrap();
+        edit(&mut value);
+        value["prev"] = json!(prev);
+        let line = value.to_string();
+        prev = hash(line.as_bytes());
+        text.push_str(&line);
+        text.push('\n');
+        count += 1;
+    }
+    std::fs::write(path, text).unwrap();
+    let head = Head {
+        lines: count,
+        last: prev,
+        file_seq: 0,
+    };
+    std::fs::write(head_path(path), serde_json::to_string(&head).unwrap()).unwrap();
+}
+
+#[test]
+fn the_anchor_catches_a_rewrite_of_the_whole_chain() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("audit.jsonl");
+    let anchor = dir.path().join("elsewhere").join("anchor.json");
+    let config = LogConfig {
+        path: path.clone(),
+        max_bytes: 1 << 20,
+        keep: 2,
+        anchor: Some(anchor.clone()),
+    };
+    let log = SharedLog::for_path(&path);
+    for i in 0..4 {
+        let appended = log.append(&config, vec![json!({ "id": i, "decision": "deny" })]);
+        assert!(appended.unwrap().anchor_error.is_none());
+    }
+    let verified = verify(&path).unwrap();
+    check_anchor(&verified, &anchor).expect("untouched: the anchor matches");
+
+    rewrite_chain(&path, |v| v["decision"] = json!("allow"));
+    let rewritten = verify(&path).expect("consistent: the sidecar alone cannot tell");
+    assert_eq!(rewritten.lines, 4);
+    let err = check_anchor(&rewritten, &anchor).unwrap_err();
+    assert!(matches!(err, VerifyError::AnchorMismatch { .. }), "{err}");
+    assert!(err.to_string().contains("rewritten"), "{err}");
+
+    let missing = check_anchor(&rewritten, &dir.path().join("none.json")).unwrap_err();
+    assert!(
+        matches!(missing, VerifyError::AnchorRead { .. }),
+        "{missing}"
+    );
+    std::fs::write(&anchor, "not a head").unwrap();
+    let malformed = check_anchor(&rewritten, &anchor).unwrap_err();
+    assert!(matches!(malformed, VerifyError::AnchorMalformed { .. }));
 }
