@@ -19,6 +19,7 @@
     )
 )]
 
+mod audit;
 mod error;
 pub mod filter;
 mod http;
@@ -258,6 +259,10 @@ pub enum SubscriberKind {
         max_bytes: u64,
         /// Rotated files kept (`<path>.1` newest).
         keep: usize,
+        /// Where the chain head is also written after each write, if set:
+        /// out of the agent's reach, it makes a rewrite of the whole chain
+        /// detectable (`gateway audit verify --anchor`).
+        anchor: Option<PathBuf>,
     },
     /// Built-in `guard`: its rules, in-process.
     Guard { guard: Guard },

@@ -177,6 +177,8 @@ pub(super) struct RawSubscriber {
     pub(super) keep: Option<Spanned<i64>>,
     /// Built-in `audit`: the JSON-lines file.
     pub(super) path: Option<Spanned<String>>,
+    /// Built-in `audit`: a file the chain head is also written to.
+    pub(super) anchor: Option<Spanned<String>>,
     /// Built-in `guard`: the rules.
     pub(super) rules: Option<Spanned<Vec<RawRule>>>,
     /// Built-in `rego`: `.rego` files (globs in the file name allowed).

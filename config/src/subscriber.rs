@@ -12,7 +12,6 @@ use super::error::{ConfigError, Locator};
 use super::numbers::{int_or, millis};
 use super::raw::{RawBuiltin, RawEndpoints, RawMode, RawOnError, RawSubscriber};
 use super::rules::{GuardSettings, guard_kind};
-use super::values::audit_path;
 use super::{BreakerConfig, Env, Layer, Mode, OnError, SubscriberConfig, SubscriberKind};
 use crate::filter::Filter;
 
@@ -24,10 +23,6 @@ const MAX_GUARD_TIMEOUT_MS: i64 = 4000;
 const MAX_TIMEOUT_MS: i64 = 60_000;
 const DEFAULT_QUEUE: usize = 1024;
 const MAX_QUEUE: i64 = 65_536;
-/// The audit log rotates past 64 MiB by default, keeping 5 old files.
-const DEFAULT_AUDIT_KIB: u64 = 64 * 1024;
-const MAX_AUDIT_KIB: i64 = 4 * 1024 * 1024;
-const DEFAULT_AUDIT_KEEP: usize = 5;
 
 /// The three kinds of subscriber, for the table of who takes which key.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -68,6 +63,12 @@ fn kind_keys(raw: &RawSubscriber) -> Vec<KindKey> {
             "path",
             &[Kind::Audit],
             "only the built-in `audit` has a `path`",
+        ),
+        (
+            at(&raw.anchor),
+            "anchor",
+            &[Kind::Audit],
+            "only the built-in `audit` writes an anchor",
         ),
         (
             at(&raw.rules),
@@ -218,24 +219,7 @@ pub(super) fn subscriber(
                     key,
                     "the built-in `audit` only observes",
                 )?;
-                SubscriberKind::Audit {
-                    path: audit_path(at, env, raw.path, &key("path"), name_span)?,
-                    queue_size,
-                    max_bytes: int_or(
-                        at,
-                        raw.max_size_kib.as_ref(),
-                        &key("max_size_kib"),
-                        1..=MAX_AUDIT_KIB,
-                        DEFAULT_AUDIT_KIB,
-                    )? * 1024,
-                    keep: int_or(
-                        at,
-                        raw.keep.as_ref(),
-                        &key("keep"),
-                        0..=1000,
-                        DEFAULT_AUDIT_KEEP,
-                    )?,
-                }
+                super::audit::audit_kind(at, env, &mut raw, queue_size, key, name_span)?
             }
             RawBuiltin::Guard => {
                 only_keys_of(at, &raw, Kind::Guard, key)?;

@@ -33,19 +33,54 @@ pub(crate) fn run(args: &AuditArgs) -> ExitCode {
         eprintln!("gateway: error: no audit log path (no HOME); pass --path");
         return ExitCode::from(EXIT_USAGE);
     };
-    match args.action {
-        Some(AuditAction::Verify) => match auditlog::verify(&path) {
-            Ok(lines) => {
-                outln!("{}: intact, {lines} lines", path.display());
-                ExitCode::SUCCESS
-            }
-            Err(err) => {
-                eprintln!("gateway: audit log NOT intact: {err}");
-                ExitCode::FAILURE
-            }
-        },
+    match &args.action {
+        Some(AuditAction::Verify { anchor }) => verify(&path, anchor.as_deref()),
         None => show(args, &path),
     }
+}
+
+/// `gateway audit verify`: the chain, then the anchor if given; on success
+/// what that proves and what it cannot, so "intact" is not read as more.
+fn verify(path: &Path, anchor: Option<&Path>) -> ExitCode {
+    let checked = auditlog::verify(path).and_then(|verified| {
+        anchor.map_or(Ok(()), |a| auditlog::check_anchor(&verified, a))?;
+        Ok(verified)
+    });
+    let verified = match checked {
+        Ok(verified) => verified,
+        Err(err) => {
+            eprintln!("gateway: audit log NOT intact: {err}");
+            return ExitCode::FAILURE;
+        }
+    };
+    outln!(
+        "{}: intact, {} lines in {} file(s)",
+        path.display(),
+        verified.lines,
+        verified.files
+    );
+    outln!(
+        "  proves: no line edited, removed or inserted, the end not cut, no rotated file missing \
+         between the oldest and the newest (tamper-evident, not tamper-proof)"
+    );
+    if verified.starts_mid_chain {
+        outln!(
+            "  not checked: the files before the oldest one here (rotated away past `keep`, \
+             or a log moved away while the gateway ran)"
+        );
+    }
+    match anchor {
+        Some(anchor) => outln!(
+            "  anchor {}: matches the chain's head; a rewrite of the whole chain would not, \
+             as long as the anchor is out of reach of whoever can write the log",
+            anchor.display()
+        ),
+        None => outln!(
+            "  not proved: that the whole chain was not rewritten (hashes and head recomputed) \
+             by someone who can write these files; an anchor can (`--anchor`, docs/decision-log.md)"
+        ),
+    }
+    ExitCode::SUCCESS
 }
 
 /// The config's audit path, else the default one.

@@ -241,8 +241,14 @@ pub(crate) struct AuditArgs {
 #[derive(Debug, Subcommand)]
 pub(crate) enum AuditAction {
     /// Check the log's hash chain over all its files: exit 0 when intact,
-    /// 1 when a line was edited, removed or inserted or the log was cut.
-    Verify,
+    /// 1 when a line was edited, removed or inserted, the log was cut, a
+    /// rotated file is missing from the middle, or the anchor disagrees.
+    Verify {
+        /// Also compare the chain's head with this anchor (the audit
+        /// subscriber's `anchor`): catches a rewrite of the whole chain.
+        #[arg(long, value_name = "FILE")]
+        anchor: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, clap::Args)]

@@ -26,6 +26,7 @@ const KEYS: &[(&str, &[&str], &str)] = &[
     ),
     ("keep = 2", &["audit"], "only the built-in `audit` rotates"),
     ("path = AUDIT_FILE", &["audit"], "has a `path`"),
+    ("anchor = ANCHOR_FILE", &["audit"], "writes an anchor"),
     (
         "rules = []",
         &["guard"],
@@ -67,7 +68,9 @@ fn each_kind_takes_its_own_keys_and_names_the_others() {
     for (kind, first, tail) in KINDS {
         for &(line, takes, why) in KEYS {
             // An absolute path on each platform.
-            let line = line.replace("AUDIT_FILE", per_os("'/tmp/a.jsonl'", r"'C:\a.jsonl'"));
+            let line = line
+                .replace("AUDIT_FILE", per_os("'/tmp/a.jsonl'", r"'C:\a.jsonl'"))
+                .replace("ANCHOR_FILE", per_os("'/tmp/anchor'", r"'C:\anchor'"));
             let text = format!("[[subscriber]]\nname = \"s\"\n{first}\n{line}\n{tail}\n");
             let key = line.split(" = ").next().unwrap_or_default();
             let parsed = Config::parse("gw.toml", &text, &env_of(&[("HOME", "/h"), ("T", "t")]));
@@ -105,5 +108,51 @@ fn a_builtin_keeps_its_one_mode() {
             }
             (got, want) => panic!("{builtin} in {mode}: {got:?}, expected refusal {want:?}"),
         }
+    }
+}
+
+/// The audit `anchor`: refused relative or empty (it would land wherever
+/// the gateway started), and refused as the log or one of its siblings
+/// (rotation and the head sidecar would overwrite it); taken absolute.
+#[test]
+fn the_audit_anchor_is_an_absolute_file_apart_from_the_log() {
+    let audit = |anchor: &str| {
+        format!(
+            "[[subscriber]]\nname = \"a\"\nbuiltin = \"audit\"\npath = {}\nanchor = {anchor}\n",
+            per_os("'/tmp/a.jsonl'", r"'C:\a.jsonl'")
+        )
+    };
+    let cases = [
+        ("relative anchor", audit("\"anchor.json\""), "absolute"),
+        ("empty anchor", audit("\"\""), "absolute"),
+        (
+            "the log's sibling",
+            audit(per_os("'/tmp/a.jsonl.anchor'", r"'C:\a.jsonl.anchor'")),
+            "another file than the log",
+        ),
+    ];
+    for (what, text, fragment) in cases {
+        let err = Config::parse("gw.toml", &text, &env_of(&[("HOME", "/h")])).expect_err(what);
+        assert_eq!(
+            (err.line, err.key.as_deref()),
+            (5, Some("subscriber[0].anchor")),
+            "{what}: {err}"
+        );
+        assert!(err.to_string().contains(fragment), "{what}: {err}");
+    }
+    let ok = Config::parse(
+        "gw.toml",
+        &audit(per_os("'/var/lib/anchors/a.json'", r"'C:\anchors\a.json'")),
+        &env_of(&[("HOME", "/h")]),
+    )
+    .expect("an absolute anchor");
+    let audit = ok
+        .subscribers
+        .iter()
+        .find(|s| s.name == "a")
+        .map(|s| &s.kind);
+    match audit {
+        Some(SubscriberKind::Audit { anchor, .. }) => assert!(anchor.is_some()),
+        other => panic!("{other:?}"),
     }
 }

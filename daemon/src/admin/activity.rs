@@ -1,6 +1,7 @@
 //! The parts of `gateway status` about what happened rather than how the
-//! gateway runs: which guard rules decided, the doctor's probes, and since
-//! when the counts run (they survive restarts).
+//! gateway runs: which guard rules decided, the doctor's probes, what the
+//! decision logs' writers had to do, and since when the counts run (they
+//! survive restarts).
 
 use std::fmt::Write as _;
 
@@ -39,6 +40,27 @@ pub(super) fn probes(doc: &Value) -> Option<String> {
         let parts: Vec<String> = by_agent.iter().map(|(a, n)| format!("{a} {n}")).collect();
         format!("{total} (not counted above: {})", parts.join(", "))
     })
+}
+
+/// Each decision log's reopens (moved or deleted while open) and anchor
+/// failures, shown even at zero: "reopened 0" says the check runs.
+pub(super) fn audit_logs(doc: &Value) -> Option<String> {
+    let logs: Vec<String> = doc["subscribers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|sub| sub["audit"].is_object())
+        .map(|sub| {
+            let audit = &sub["audit"];
+            format!(
+                "{}: reopened {}, anchor errors {}",
+                sub["name"].as_str().unwrap_or("-"),
+                audit["reopened"].as_u64().unwrap_or(0),
+                audit["anchor_errors"].as_u64().unwrap_or(0)
+            )
+        })
+        .collect();
+    (!logs.is_empty()).then(|| logs.join("; "))
 }
 
 /// Since when the counts run, if they span more than this process.

@@ -19,13 +19,14 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_util::task::TaskTracker;
 
-use super::auditlog::SharedLog;
+pub use super::auditlog::LogConfig;
+use super::auditlog::{Appended, SharedLog};
 use super::{Builtin, Role};
 use crate::budget::Payload;
 use crate::delivery::Delivery;
 use crate::metrics::SubscriberStats;
 
-/// Version of a line's schema (README "The audit log"): fields are only
+/// Version of a line's schema (docs/decision-log.md): fields are only
 /// added; anything else bumps it.
 pub const SCHEMA: u32 = 1;
 
@@ -136,16 +137,6 @@ impl Failing {
     }
 }
 
-/// Where and how the log is written.
-#[derive(Debug, Clone)]
-pub struct LogConfig {
-    pub path: std::path::PathBuf,
-    /// Rotate before the file would pass this size.
-    pub max_bytes: u64,
-    /// Rotated files kept.
-    pub keep: usize,
-}
-
 async fn writer(
     config: LogConfig,
     mut rx: mpsc::Receiver<AuditRecord>,
@@ -153,7 +144,9 @@ async fn writer(
 ) {
     let path = config.path.clone();
     let log = SharedLog::for_path(&path);
+    stats.audit.active.store(true, Ordering::Relaxed);
     let mut failing = Failing::default();
+    let mut anchor_failing = Failing::default();
     // Masking's patterns, compiled before the first record arrives rather
     // than when it does.
     let _ = tokio::task::spawn_blocking(hookgate_mask::prepare).await;
@@ -166,16 +159,15 @@ async fn writer(
         // Serialized and masked here, off the blocking pool's threads.
         let lines: Vec<Value> = batch.iter().map(line).collect();
         drop(batch);
-        let (log, config) = (log.clone(), config.clone());
+        let (log, settings) = (log.clone(), config.clone());
         // File I/O (open, chain recovery, rotation) on the blocking pool.
-        let written = tokio::task::spawn_blocking(move || {
-            log.append(&config.path, config.max_bytes, config.keep, lines)
-        })
-        .await
-        .unwrap_or_else(|err| Err(std::io::Error::other(err)));
+        let written = tokio::task::spawn_blocking(move || log.append(&settings, lines))
+            .await
+            .unwrap_or_else(|err| Err(std::io::Error::other(err)));
         match written {
-            Ok(()) => {
+            Ok(appended) => {
                 stats.ok.fetch_add(count, Ordering::Relaxed);
+                besides(&appended, &config, &stats, &mut anchor_failing);
                 if failing.recovered() {
                     tracing::info!(path = %path.display(), "audit log writable again");
                 }
@@ -187,6 +179,33 @@ async fn writer(
                     tracing::debug!(path = %path.display(), error = %err, "audit log write failed again");
                 }
                 stats.errors.fetch_add(count, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// Counts and reports what an append did besides writing: a reopen (a
+/// WARN each time: each is a log moved or deleted under the gateway) and
+/// the anchor's failures (a WARN when it breaks, an INFO when it works
+/// again). Paths and errors only, never a record.
+fn besides(appended: &Appended, config: &LogConfig, stats: &SubscriberStats, anchor: &mut Failing) {
+    if appended.reopened {
+        stats.audit.reopened.fetch_add(1, Ordering::Relaxed);
+        tracing::warn!(path = %config.path.display(), "audit log moved or deleted while open: reopened at its path; the chain goes on from the last line written");
+    }
+    let Some(anchor_path) = &config.anchor else {
+        return;
+    };
+    match &appended.anchor_error {
+        Some(err) => {
+            stats.audit.anchor_errors.fetch_add(1, Ordering::Relaxed);
+            if anchor.failed() {
+                tracing::warn!(anchor = %anchor_path.display(), error = %err, "audit anchor not written; `gateway audit verify --anchor` will report a mismatch until it is");
+            }
+        }
+        None => {
+            if anchor.recovered() {
+                tracing::info!(anchor = %anchor_path.display(), "audit anchor written again");
             }
         }
     }
@@ -350,164 +369,4 @@ pub fn line(record: &AuditRecord) -> Value {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::testing::{event, shell_tool};
-    use hookgate_adapters::EventKind;
-
-    fn log(path: &std::path::Path) -> LogConfig {
-        LogConfig {
-            path: path.to_path_buf(),
-            max_bytes: 1 << 20,
-            keep: 2,
-        }
-    }
-
-    fn record(payload: &str, decision: Decision) -> AuditRecord {
-        let mut e = event(Dialect::ClaudeCode, EventKind::PreToolUse);
-        e.tool = Some(shell_tool("Bash", "API_KEY=abc123 ./deploy"));
-        AuditRecord {
-            id: "01HX".into(),
-            at: UNIX_EPOCH + Duration::from_millis(1_700_000_000_123),
-            event: Some(Arc::new(e)),
-            payload: Arc::new(Payload::from(payload.as_bytes().to_vec())),
-            decision,
-            verdicts: Verdicts {
-                subscribers: vec![SubscriberOutcome {
-                    name: "guard".into(),
-                    permission: Permission::Deny,
-                    latency: Duration::from_micros(7),
-                    revision: None,
-                    failed: None,
-                    rule: Some("env-read".into()),
-                }],
-                losses: vec![Loss::Context],
-                followup_capped: false,
-            },
-            error: None,
-            latency: Duration::from_micros(42),
-            delivery: Delivery::Delivered,
-            fail_mode: FailMode::Open,
-            deadline_left: Some(Duration::from_millis(4990)),
-        }
-    }
-
-    #[test]
-    fn lines_carry_event_and_decision_masked() {
-        let payload = r#"{"hook_event_name":"PreToolUse","tool_input":{"command":"API_KEY=abc123 ./deploy"}}"#;
-        let decision = Decision {
-            permission: Permission::Deny,
-            reason: Some("nope".into()),
-            ..Decision::default()
-        };
-        let v = line(&record(payload, decision));
-        assert_eq!(v["ts_ms"], 1_700_000_000_123u64);
-        assert_eq!(v["agent"], "claude-code");
-        assert_eq!(v["kind"], "pre_tool_use");
-        assert_eq!(v["tool"]["class"], "shell");
-        assert_eq!(
-            v["subscribers"],
-            json!([{"name": "guard", "permission": "deny", "latency_us": 7, "rule": "env-read"}])
-        );
-        assert_eq!(v["decision"]["rule"], "guard/env-read");
-        assert_eq!(v["losses"], json!(["context"]));
-        assert_eq!(
-            v["payload"]["tool_input"]["command"],
-            "API_KEY=[REDACTED] ./deploy"
-        );
-        assert_eq!(v["decision"]["permission"], "deny");
-        assert_eq!(v["decision"]["reason"], "nope");
-        assert_eq!(v["delivery"], "delivered");
-        assert_eq!(v["fail_mode"], "open");
-        assert_eq!(v["deadline_left_ms"], 4990);
-        assert!(!v.to_string().contains("abc123"));
-    }
-
-    #[test]
-    fn a_denied_file_call_keeps_its_contents_out() {
-        let payload = r#"{"hook_event_name":"beforeReadFile","file_path":".env","content":"PLAIN=visible-secret"}"#;
-        let mut record = record(payload, Decision::default());
-        let mut read = hookgate_adapters::Tool::new(
-            "Read",
-            hookgate_adapters::ToolClass::FileRead,
-            json!({"file_path": ".env", "content": "PLAIN=visible-secret"}),
-        );
-        read.file_path = Some(".env".into());
-        let mut e = (*record.event.clone().unwrap()).clone();
-        e.tool = Some(read);
-        record.event = Some(Arc::new(e));
-        let allowed = line(&record).to_string();
-        assert!(
-            allowed.contains("visible-secret"),
-            "allowed: stored (masked as usual)"
-        );
-        record.decision.permission = Permission::Deny;
-        let denied = line(&record);
-        assert!(!denied.to_string().contains("visible-secret"), "{denied}");
-        assert_eq!(denied["tool"]["paths"], json!([".env"]));
-        assert_eq!(denied["payload_bytes"], payload.len());
-    }
-
-    #[tokio::test]
-    async fn writer_appends_lines_to_a_private_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("state").join("audit.jsonl");
-        let tracker = TaskTracker::new();
-        let stats = Arc::new(SubscriberStats::default());
-        let audit = Audit::spawn(log(&path), 8, stats.clone(), &tracker);
-        audit.record(record("{}", Decision::default()));
-        audit.record(record("not json", Decision::default()));
-        drop(audit);
-        tracker.close();
-        tracker.wait().await;
-
-        let text = std::fs::read_to_string(&path).unwrap();
-        let lines: Vec<Value> = text
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
-        assert_eq!(lines.len(), 2);
-        assert_eq!(lines[1]["payload"], "not json");
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            assert_eq!(
-                std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
-                0o600
-            );
-            let dir_mode = std::fs::metadata(path.parent().unwrap())
-                .unwrap()
-                .permissions()
-                .mode();
-            assert_eq!(dir_mode & 0o777, 0o700);
-        }
-        assert_eq!(stats.ok.load(Ordering::Relaxed), 2);
-    }
-
-    #[test]
-    fn failures_are_reported_on_transitions_only() {
-        let mut failing = Failing::default();
-        assert!(!failing.recovered(), "working to working: quiet");
-        assert!(failing.failed(), "working to failing: warn");
-        assert!(!failing.failed(), "still failing: quiet");
-        assert!(failing.recovered(), "failing to working: info");
-        assert!(!failing.recovered());
-    }
-
-    #[tokio::test]
-    async fn a_full_queue_counts_drops() {
-        let dir = tempfile::tempdir().unwrap();
-        let stats = Arc::new(SubscriberStats::default());
-        // A current-thread runtime: the writer cannot run until we await.
-        let tracker = TaskTracker::new();
-        let audit = Audit::spawn(log(&dir.path().join("a.jsonl")), 1, stats.clone(), &tracker);
-        for _ in 0..3 {
-            audit.record(record("{}", Decision::default()));
-        }
-        assert_eq!(stats.drops.load(Ordering::Relaxed), 2);
-        drop(audit);
-        tracker.close();
-        tracker.wait().await;
-        assert_eq!(stats.ok.load(Ordering::Relaxed), 1);
-    }
-}
+mod tests;

@@ -209,11 +209,13 @@ pub(crate) fn start(
             queue_size,
             max_bytes,
             keep,
+            anchor,
         } => {
             let log = audit::LogConfig {
                 path: path.clone(),
                 max_bytes: *max_bytes,
                 keep: *keep,
+                anchor: anchor.clone(),
             };
             Some(Arc::new(audit::Audit::spawn(
                 log,

@@ -6,6 +6,7 @@
 //! subscriber gets its own [`SubscriberStats`] handle at startup, so no map
 //! is consulted per event. The only lock is inside [`Latency`] (see there).
 
+pub(crate) mod audit;
 pub(crate) mod endpoint;
 pub(crate) mod keeper;
 pub(crate) mod latency;

@@ -83,7 +83,7 @@ pub(crate) struct SubscriberCounts {
 }
 
 /// A subscriber's counters by name (the status document's names).
-fn subscriber_counters(s: &SubscriberStats) -> [(&'static str, &AtomicU64); 19] {
+fn subscriber_counters(s: &SubscriberStats) -> [(&'static str, &AtomicU64); 21] {
     [
         ("calls", &s.calls),
         ("ok", &s.ok),
@@ -104,6 +104,8 @@ fn subscriber_counters(s: &SubscriberStats) -> [(&'static str, &AtomicU64); 19] 
         ("would_allow", &s.would_allow),
         ("would_ask", &s.would_ask),
         ("would_deny", &s.would_deny),
+        ("audit_reopened", &s.audit.reopened),
+        ("audit_anchor_errors", &s.audit.anchor_errors),
     ]
 }
 

@@ -139,6 +139,9 @@ pub struct SubscriberSnapshot {
     pub policy: Option<PolicySnapshot>,
     /// Guards: each rule that decided, by id, with its hits.
     pub rules: Vec<super::rules::RuleCount>,
+    /// Decision logs: reopens of a log moved away, anchor write failures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub audit: Option<super::audit::AuditSnapshot>,
 }
 
 /// A `rego` subscriber's policy, for `gateway status`.
@@ -252,6 +255,7 @@ impl Metrics {
                     endpoints: super::endpoint::snapshot(&s.endpoints.load()),
                     policy: policy_snapshot(&s.policy),
                     rules: s.rules.snapshot(),
+                    audit: s.audit.snapshot(),
                 }
             })
             .collect();

@@ -182,6 +182,8 @@ pub struct SubscriberStats {
     pub policy: PolicyStats,
     /// A guard's hits per rule.
     pub rules: super::rules::Rules,
+    /// A decision log's reopens and anchor failures.
+    pub audit: super::audit::AuditStats,
     breaker: AtomicU8,
     state: AtomicU8,
     source: AtomicU8,
@@ -217,6 +219,7 @@ impl Default for SubscriberStats {
             endpoints: arc_swap::ArcSwap::from_pointee(Vec::new()),
             policy: PolicyStats::default(),
             rules: super::rules::Rules::default(),
+            audit: super::audit::AuditStats::default(),
             breaker: AtomicU8::new(0),
             state: AtomicU8::new(0),
             source: AtomicU8::new(0),

@@ -125,9 +125,18 @@ pub(super) fn paths(config: &Config, site: &Site, env: &Env) -> Vec<Protected> {
         out.push(tree(&dir, "hookgate's state directory"));
     }
     for sub in &config.subscribers {
-        if let SubscriberKind::Audit { path, .. } = &sub.kind {
+        if let SubscriberKind::Audit { path, anchor, .. } = &sub.kind {
             let log = path.display().to_string();
             out.push(part(Pattern::Prefix(log), true, "hookgate's decision log"));
+            // Its anchor only helps while the agent cannot rewrite it too.
+            if let Some(anchor) = anchor {
+                let anchor = anchor.display().to_string();
+                out.push(part(
+                    Pattern::Prefix(anchor),
+                    false,
+                    "hookgate's decision log anchor",
+                ));
+            }
         }
     }
     let socket = &site.socket;

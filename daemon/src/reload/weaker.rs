@@ -52,14 +52,19 @@ pub(crate) fn weakened(old: &Config, new: &Config) -> Vec<String> {
                 SubscriberKind::Audit {
                     path: old_path,
                     keep: old_keep,
+                    anchor: old_anchor,
                     ..
                 },
                 SubscriberKind::Audit {
                     path: new_path,
                     keep: new_keep,
+                    anchor: new_anchor,
                     ..
                 },
             ) => {
+                if old_anchor.is_some() && old_anchor != new_anchor {
+                    out.push(format!("{kind} `{name}` no longer writes its anchor there"));
+                }
                 narrower(before, after, kind, &mut out);
                 if old_path != new_path {
                     out.push(format!(

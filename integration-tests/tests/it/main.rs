@@ -10,6 +10,7 @@
 mod audit_follow;
 mod audit_log;
 mod audit_log_masking;
+mod audit_trust;
 mod autostart;
 mod bad_input;
 mod binaries;

@@ -1,12 +1,16 @@
 //! Tests of the decision log's files: rotation at the size limit, the
-//! hash chain's verification against each kind of tampering, two writers.
+//! hash chain's verification against each kind of tampering, two writers;
+//! a gap in the rotation numbering, a reopen after the log was moved or
+//! deleted, and the anchor (`tests/more.rs`).
 
 use serde_json::json;
 
-use super::{GENESIS, LogFile, VerifyError, files, rotated, verify};
+use super::{GENESIS, LogConfig, LogFile, VerifyError, files, rotated, verify};
+
+mod more;
 
 /// Writes `n` records of about 100 bytes, one per append.
-fn write(path: &std::path::Path, n: usize, max_bytes: u64, keep: usize) {
+pub(super) fn write(path: &std::path::Path, n: usize, max_bytes: u64, keep: usize) {
     let mut log = LogFile::open(path, max_bytes, keep).unwrap();
     for i in 0..n {
         log.append(vec![json!({ "id": i, "pad": "x".repeat(20) })])
@@ -14,7 +18,7 @@ fn write(path: &std::path::Path, n: usize, max_bytes: u64, keep: usize) {
     }
 }
 
-fn lines(path: &std::path::Path) -> Vec<String> {
+pub(super) fn lines(path: &std::path::Path) -> Vec<String> {
     std::fs::read_to_string(path)
         .unwrap()
         .lines()
@@ -43,16 +47,16 @@ fn rotates_at_its_size_limit_and_keeps_the_newest_files() {
     );
     assert_eq!(files(&path).len(), 3);
     // The chain runs across the files, from the oldest kept one.
-    assert_eq!(verify(&path).unwrap(), 8);
+    assert_eq!(verify(&path).unwrap().lines, 8);
     // Reopening continues the chain.
     write(&path, 1, max, 2);
-    assert_eq!(verify(&path).unwrap(), 9);
+    assert_eq!(verify(&path).unwrap().lines, 9);
 }
 
 #[test]
 fn verify_passes_an_intact_log_and_catches_each_kind_of_tampering() {
     type Tamper = fn(&std::path::Path, Vec<String>);
-    let cases: [(&str, Tamper, &str); 5] = [
+    let cases: [(&str, Tamper, &str); 6] = [
         ("intact", |_, _| {}, ""),
         (
             "edited line",
@@ -69,6 +73,15 @@ fn verify_passes_an_intact_log_and_catches_each_kind_of_tampering() {
                 std::fs::write(p, l.join("\n") + "\n").unwrap();
             },
             ":2: the chain breaks",
+        ),
+        (
+            // The log never rotated: its first line must start the chain.
+            "removed first line",
+            |p, mut l| {
+                l.remove(0);
+                std::fs::write(p, l.join("\n") + "\n").unwrap();
+            },
+            ":1: the chain breaks",
         ),
         (
             "truncated end",
@@ -91,7 +104,11 @@ fn verify_passes_an_intact_log_and_catches_each_kind_of_tampering() {
         assert!(lines(&path)[0].contains(GENESIS), "{what}");
         tamper(&path, lines(&path));
         match verify(&path) {
-            Ok(n) => assert!(error.is_empty() && n == 6, "{what}: passed with {n}"),
+            Ok(v) => assert!(
+                error.is_empty() && v.lines == 6,
+                "{what}: passed with {}",
+                v.lines
+            ),
             Err(
                 err @ (VerifyError::Broken { .. }
                 | VerifyError::Truncated { .. }
@@ -117,11 +134,15 @@ fn two_writers_of_one_log_keep_one_chain() {
         super::SharedLog::for_path(&path),
         super::SharedLog::for_path(&path),
     );
+    let config = LogConfig {
+        path: path.clone(),
+        max_bytes: 1 << 20,
+        keep: 2,
+        anchor: None,
+    };
     for i in 0..10 {
         let writer = if i % 2 == 0 { &old } else { &new };
-        writer
-            .append(&path, 1 << 20, 2, vec![json!({ "id": i })])
-            .unwrap();
+        writer.append(&config, vec![json!({ "id": i })]).unwrap();
     }
-    assert_eq!(verify(&path).unwrap(), 10);
+    assert_eq!(verify(&path).unwrap().lines, 10);
 }
