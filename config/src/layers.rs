@@ -27,8 +27,28 @@ use std::fmt;
 use toml::Spanned;
 
 use super::error::{ConfigError, Locator, Place};
-use super::validate::LayerFile;
+use super::{HttpConfig, IdentityConfig, OtelConfig, ServerConfig};
 pub use crate::layer::Layer;
+
+/// One layer's file, checked (`validate`): what it adds to the layers below.
+#[derive(Debug)]
+pub(super) struct LayerFile {
+    pub(super) layer: Layer,
+    /// Over the `[server]` of the layers below (a key left out keeps
+    /// their value).
+    pub(super) server: ServerConfig,
+    /// The `[server]` keys this file writes.
+    pub(super) server_keys: Vec<String>,
+    /// Which of `[http]`, `[otel]` and `[identity]` it writes.
+    pub(super) sections: Vec<String>,
+    pub(super) otel: Option<OtelConfig>,
+    pub(super) http: Option<HttpConfig>,
+    pub(super) identity: IdentityConfig,
+    /// `[defaults] embedded`: `false` removes the embedded default's
+    /// subscribers first.
+    pub(super) embedded: bool,
+    pub(super) tables: Vec<Written>,
+}
 
 /// One thing a layer tried that a lock (or nothing to act on) refused.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use super::error::{ConfigError, LoadError};
+use super::layers::LayerFile;
 use super::layers::{Layer, Refusal, Stack};
-use super::validate::{self, LayerFile};
+use super::validate;
 use super::{
     Config, DEFAULT_TOML, EMBEDDED_NAME, Env, IdentityConfig, OtelConfig, ServerConfig,
     SubscriberConfig,

@@ -10,32 +10,12 @@ use hookgate_adapters::FailMode;
 use toml::Spanned;
 
 use super::error::{ConfigError, Locator, Place};
-use super::layers::{Does, Stack, Written, only_in_system};
+use super::layers::{Does, LayerFile, Stack, Written, only_in_system};
 use super::numbers::{int_or, millis};
 use super::otel::otel_section;
 use super::raw::{RawBuiltin, RawConfig, RawEndpoints, RawFailMode, RawServer, RawSubscriber};
 use super::values::{Platform, check_metrics_addr, check_socket};
-use super::{Env, HttpConfig, IdentityConfig, Layer, OtelConfig, ServerConfig, SubscriberConfig};
-
-/// One layer's file, checked.
-#[derive(Debug)]
-pub(super) struct LayerFile {
-    pub(super) layer: Layer,
-    /// Over the `[server]` of the layers below (a key left out keeps
-    /// their value).
-    pub(super) server: ServerConfig,
-    /// The `[server]` keys this file writes.
-    pub(super) server_keys: Vec<String>,
-    /// Which of `[http]`, `[otel]` and `[identity]` it writes.
-    pub(super) sections: Vec<String>,
-    pub(super) otel: Option<OtelConfig>,
-    pub(super) http: Option<HttpConfig>,
-    pub(super) identity: IdentityConfig,
-    /// `[defaults] embedded`: `false` removes the embedded default's
-    /// subscribers first.
-    pub(super) embedded: bool,
-    pub(super) tables: Vec<Written>,
-}
+use super::{Env, Layer, ServerConfig, SubscriberConfig};
 
 /// Parses one layer's file over `below` (the layers under it, merged;
 /// `base` their `[server]`).

@@ -23,6 +23,7 @@ mod json;
 mod names;
 mod patterns;
 mod positional;
+mod rule;
 mod rules;
 
 #[cfg(test)]

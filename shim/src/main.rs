@@ -48,6 +48,7 @@ mod output;
 mod record;
 mod request;
 mod run;
+mod stdin;
 mod sys;
 
 /// The Windows entry point (on Unix it is the C `main` in `sys`).

@@ -13,6 +13,7 @@ use core::time::Duration;
 
 use hookgate_wire::MAX_STDIN;
 
+use crate::stdin::Stdin;
 use crate::sys::{self, IoError};
 
 /// Name prefixes of the variables the agents set for hooks
@@ -98,51 +99,6 @@ fn contains_ignore_case(haystack: &str, needle: &str) -> bool {
         .as_bytes()
         .windows(needle.len())
         .any(|window| window.eq_ignore_ascii_case(needle.as_bytes()))
-}
-
-/// The agent's payload.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Stdin {
-    Complete(Vec<u8>),
-    /// More than `MAX_STDIN` bytes: only the first `MAX_STDIN` are kept, for
-    /// dialect detection; it is never forwarded.
-    Oversize(Vec<u8>),
-}
-
-impl Stdin {
-    /// The bytes kept, complete or not.
-    pub(crate) fn bytes(&self) -> &[u8] {
-        match self {
-            Stdin::Complete(bytes) | Stdin::Oversize(bytes) => bytes,
-        }
-    }
-}
-
-/// Reads with `read` (one read per call, `Ok(0)` at the end) until the
-/// end, keeping at most `max` bytes and reading one more to tell a payload
-/// of exactly `max` bytes from an oversized one.
-pub(crate) fn read_bounded<E>(
-    mut read: impl FnMut(&mut [u8]) -> Result<usize, E>,
-    max: usize,
-) -> Result<Stdin, E> {
-    const CHUNK: usize = 64 * 1024;
-    let limit = max.saturating_add(1);
-    let mut bytes = Vec::new();
-    while bytes.len() < limit {
-        let start = bytes.len();
-        bytes.resize(start + (limit - start).min(CHUNK), 0);
-        let n = read(bytes.get_mut(start..).unwrap_or_default())?;
-        bytes.truncate(start + n);
-        if n == 0 {
-            break;
-        }
-    }
-    if bytes.len() > max {
-        bytes.truncate(max);
-        Ok(Stdin::Oversize(bytes))
-    } else {
-        Ok(Stdin::Complete(bytes))
-    }
 }
 
 /// Reads the process's stdin, bounded by `MAX_STDIN` and by `deadline`
@@ -283,18 +239,5 @@ mod tests {
         ]);
         // A value that is not forwarded need not be UTF-8.
         assert_eq!(env, [("CLAUDE_B".to_owned(), String::new())]);
-    }
-
-    #[test]
-    fn stdin_is_bounded() {
-        let cases: &[(usize, bool)] =
-            &[(0, false), (9, false), (10, false), (11, true), (100, true)];
-        for (len, oversize) in cases {
-            let input = vec![b'x'; *len];
-            let mut rest = input.as_slice();
-            let stdin = read_bounded(|buf| std::io::Read::read(&mut rest, buf), 10).unwrap();
-            assert_eq!(matches!(stdin, Stdin::Oversize(_)), *oversize, "{len}");
-            assert_eq!(stdin.bytes().len(), (*len).min(10), "{len}");
-        }
     }
 }

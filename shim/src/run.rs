@@ -27,7 +27,8 @@ use crate::cli::{self, Command};
 use crate::config::Config;
 use crate::output;
 use crate::record::{self, Reason};
-use crate::request::{self, Stdin};
+use crate::request;
+use crate::stdin::Stdin;
 use crate::sys::{self, IoError};
 
 /// Runs one hook call with the process's arguments (after the program

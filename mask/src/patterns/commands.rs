@@ -5,7 +5,7 @@
 
 use regex::Captures;
 
-use super::super::rules::{Rule, always, checked};
+use super::super::rule::{Rule, always, checked};
 use super::super::{entropy, names};
 
 /// A quoted or bare shell word.

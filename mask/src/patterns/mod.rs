@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::rules::Rule;
+use super::rule::Rule;
 
 /// Every rule, in the order they are applied: blocks first (a key block
 /// is masked whole before anything inside it is looked at), then
@@ -30,7 +30,7 @@ pub(super) fn rules() -> Vec<&'static Rule> {
 /// whether the value is masked is decided by the name or the value's
 /// entropy (`super::assignment_is_secret`).
 pub(super) static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&super::rules::ascii_boundaries(
+    Regex::new(&super::rule::ascii_boundaries(
         r#"(\b([A-Za-z_][A-Za-z0-9_.\-]*)["']?\s*[=:]\s*)("[^"\n]*"|'[^'\n]*'|[^\s"',;&|}\]]+)"#,
     ))
     .expect("constant mask regex is valid")

@@ -7,7 +7,7 @@
 use regex::Captures;
 
 use super::super::entropy;
-use super::super::rules::{Rule, always, checked};
+use super::super::rule::{Rule, always, checked};
 
 const M: &str = "[REDACTED]";
 

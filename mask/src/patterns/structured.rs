@@ -6,7 +6,7 @@
 use regex::Captures;
 
 use super::super::names;
-use super::super::rules::{Rule, always, checked};
+use super::super::rule::{Rule, always, checked};
 
 /// A name/value pair (`- name: DB_PASSWORD` then `value: ...`) whose name
 /// (group 2) says secret.

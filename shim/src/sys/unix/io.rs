@@ -12,7 +12,7 @@ use core::time::Duration;
 use libc::c_int;
 
 use super::{Errno, now};
-use crate::request::{Stdin, read_bounded};
+use crate::stdin::{Stdin, read_bounded};
 use crate::sys::IoError;
 
 const STDIN: c_int = libc::STDIN_FILENO;

@@ -12,7 +12,7 @@ use std::thread;
 use std::time::Duration;
 
 use super::now;
-use crate::request::{Stdin, read_bounded};
+use crate::stdin::{Stdin, read_bounded};
 use crate::sys::IoError;
 
 /// Runs `work` on a new thread and waits for its result until `deadline`
