@@ -37,6 +37,7 @@ mod install;
 mod install_http;
 mod large_events;
 mod layering;
+mod man_pages;
 mod managed;
 mod memory;
 mod observability;
