@@ -46,6 +46,7 @@ mod otel;
 mod peer_uid;
 mod printing;
 mod rego;
+mod release_tarball;
 mod reload;
 mod remote;
 mod rewrite_recheck;
