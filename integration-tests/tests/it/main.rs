@@ -46,6 +46,8 @@ mod otel;
 mod peer_uid;
 mod printing;
 mod rego;
+// The tarball is Linux x86_64's; its install.sh is POSIX sh.
+#[cfg(target_os = "linux")]
 mod release_tarball;
 mod reload;
 mod remote;
