@@ -67,6 +67,9 @@ The status counters, kept across restarts.
 \fIhttp.token\fR
 The token of the HTTP hook endpoint, when it is on.
 .RE
+.IP
+These two are kept here when the socket is under \fB$XDG_RUNTIME_DIR\fR
+(emptied at logout), else beside the socket.
 "#;
 
 const ENVIRONMENT: &str = r#".SH ENVIRONMENT
