@@ -41,8 +41,10 @@ pub(crate) enum Command {
     /// Print a shell completion script (bash, zsh, fish, elvish,
     /// powershell).
     Completions(CompletionsArgs),
-    /// Print the gateway(1) man page (roff).
-    Man,
+    /// Print the gateway(1) man page (roff); `--shim` prints
+    /// gateway-shim(1), `--dir DIR` writes every page (gateway(1), one per
+    /// subcommand, gateway-shim(1)) into DIR.
+    Man(ManArgs),
     /// Make a running gateway read its config again (like SIGHUP): a valid
     /// config replaces the subscribers, an invalid one is refused and the
     /// running one stays. Exit code 0 when applied or unchanged, 2 when
@@ -249,6 +251,20 @@ pub(crate) enum AuditAction {
         #[arg(long, value_name = "FILE")]
         anchor: Option<PathBuf>,
     },
+}
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct ManArgs {
+    /// Print gateway-shim(1) instead (the shim has no command line parser
+    /// of its own to generate it from).
+    #[arg(long, conflicts_with = "dir")]
+    pub(crate) shim: bool,
+
+    /// Write every page into DIR (created if missing) instead of printing
+    /// one: gateway.1, gateway-SUBCOMMAND.1 for each subcommand,
+    /// gateway-shim.1.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) dir: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]

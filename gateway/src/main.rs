@@ -4,7 +4,7 @@
 #[macro_use]
 mod out;
 
-// `audit_command`, `child`, `config_command`, `doctor` and `install` may
+// `audit_command`, `child`, `config_command`, `doctor`, `install` and `manual` may
 // block on files and processes (each allows it at its top): CLI commands
 // with one user waiting.
 mod audit_command;
@@ -68,7 +68,7 @@ fn main() -> ExitCode {
         Command::Uninstall(target) => install::uninstall(&target),
         Command::Doctor(args) => doctor::run(&args),
         Command::Completions(args) => manual::completions(&args),
-        Command::Man => manual::man(),
+        Command::Man(args) => manual::man(&args),
         Command::Reload(args) => reload_command::run(&args),
         Command::Audit(args) => audit_command::run(&args),
         Command::Eval(args) => eval_command::run(&args),

@@ -37,6 +37,7 @@ mod install;
 mod install_http;
 mod large_events;
 mod layering;
+mod man_pages;
 mod managed;
 mod memory;
 mod observability;
@@ -45,6 +46,9 @@ mod otel;
 mod peer_uid;
 mod printing;
 mod rego;
+// The tarball is Linux x86_64's; its install.sh is POSIX sh.
+#[cfg(target_os = "linux")]
+mod release_tarball;
 mod reload;
 mod remote;
 mod rewrite_recheck;
