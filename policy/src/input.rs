@@ -39,11 +39,7 @@ pub fn document(event: &HookEvent, context: &Context) -> Value {
             "rewrite": caps.input_rewrite, "halt": caps.halt, "followup": caps.followup,
         }),
     );
-    let mut put = |key: &str, value: &Option<String>| {
-        if let Some(value) = value {
-            doc.insert(key.into(), json!(value));
-        }
-    };
+    let mut put = |key: &str, value: &Option<String>| put_some(&mut doc, key, value);
     put("agent_version", &event.agent_version);
     put("session_id", &event.session_id);
     put("cwd", &event.cwd);
@@ -64,11 +60,7 @@ pub fn document(event: &HookEvent, context: &Context) -> Value {
         if tool.paths_overflow {
             t.insert("paths_overflow".into(), json!(true));
         }
-        let mut put = |key: &str, value: &Option<String>| {
-            if let Some(value) = value {
-                t.insert(key.into(), json!(value));
-            }
-        };
+        let mut put = |key: &str, value: &Option<String>| put_some(&mut t, key, value);
         put("command", &tool.command);
         put("mcp_server", &tool.mcp_server);
         put("file_path", &tool.file_path);
@@ -96,4 +88,12 @@ pub fn document(event: &HookEvent, context: &Context) -> Value {
         doc.insert("caller".into(), caller.clone());
     }
     Value::Object(doc)
+}
+
+/// Sets `key` to `value` when there is one: an absent field stays out of
+/// the document, as `input.x` undefined in Rego.
+fn put_some(map: &mut Map<String, Value>, key: &str, value: &Option<String>) {
+    if let Some(value) = value {
+        map.insert(key.into(), json!(value));
+    }
 }
