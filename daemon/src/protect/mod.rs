@@ -22,7 +22,7 @@ use hookgate_adapters::EventKind;
 use hookgate_guard::protect::Protection;
 
 use crate::builtin::SelfProtection;
-use crate::metrics::Metrics;
+use crate::metrics::{Metrics, State, StateSource};
 use crate::subscribers::{Decider, DeciderKind};
 use hookgate_config::{Config, Env, Filter, Layer};
 
@@ -63,6 +63,7 @@ pub(crate) fn decider(config: &Config, site: &Site, metrics: &Metrics) -> Option
     let protection = protection(config, site, &Env::from_process());
     let stats = metrics.subscriber(NAME);
     stats.set_layer(Layer::Default, true);
+    stats.set_state(State::Builtin, StateSource::Builtin);
     let filter = Filter::new(None, Some(EVENTS.to_vec()), None::<Vec<&str>>).unwrap_or_default();
     Some(Arc::new(Decider {
         name: NAME.to_owned(),

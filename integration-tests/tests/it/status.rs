@@ -258,6 +258,13 @@ async fn status_and_prometheus_report_exactly_the_traffic() {
         subscriber("slow"),
         json!(["down", "last_call", 1, 0, 0, 0, 0, 0, 1, 1, 0, 0, 1])
     );
+    // Self-protection is a built-in like the others, not of unknown state.
+    let protection = subscriber("self-protection");
+    assert_eq!(
+        [&protection[0], &protection[1]],
+        [&json!("builtin"), &json!("builtin")],
+        "{doc:#}"
+    );
 
     // The same numbers on the Prometheus endpoint.
     let addr = doc["metrics_addr"].as_str().expect("metrics_addr is set");
