@@ -8,9 +8,10 @@
 //!
 //! On Unix: `no_std` and `no_main`, single-threaded, over libc: std's share
 //! of a static glibc binary (its panic and backtrace machinery) would put
-//! the shim over its 1 MiB budget. The entry point is `sys::unix::rt`. Unit
-//! tests and `panic = "unwind"` builds (which `cargo test` always uses) link
-//! std for its test harness and unwinding runtime only.
+//! the shim over its 1 MiB budget. The entry point is `sys::unix::rt`,
+//! which calls `hook_call` below. Unit tests and `panic = "unwind"` builds
+//! (which `cargo test` always uses) link std for its test harness and
+//! unwinding runtime only.
 //!
 //! On Windows that budget reason does not apply, so the shim uses std (named
 //! pipes through `interprocess`, worker threads for deadlines) and has an
@@ -50,6 +51,18 @@ mod request;
 mod run;
 mod stdin;
 mod sys;
+
+/// The hook call, as the platform's runtime in `sys` starts it: argv after
+/// the program name, and the environment. The one call from `sys` up into
+/// the shim (as a C runtime calls `main`), so no module below the root
+/// depends on a module that depends on it.
+#[cfg_attr(all(unix, test), allow(dead_code))]
+fn hook_call(argv: alloc::vec::Vec<alloc::vec::Vec<u8>>, environ: Environ) -> u8 {
+    run::run(argv, environ)
+}
+
+/// The environment as `run` takes it: (name, value) byte strings.
+type Environ = alloc::vec::Vec<(alloc::vec::Vec<u8>, alloc::vec::Vec<u8>)>;
 
 /// The Windows entry point (on Unix it is the C `main` in `sys`).
 #[cfg(all(windows, not(test)))]

@@ -5,18 +5,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::frame::FrameKind;
-use crate::{HEADER_LEN, MAGIC, MAX_LIST_ITEMS, PROTOCOL_VERSION, WireError};
-
-pub(crate) fn frame(kind: FrameKind, body: Vec<u8>) -> Vec<u8> {
-    let mut out = Vec::with_capacity(HEADER_LEN + body.len());
-    out.extend_from_slice(&MAGIC);
-    out.push(PROTOCOL_VERSION);
-    out.push(kind as u8);
-    out.extend_from_slice(&len_u32(body.len()).to_be_bytes());
-    out.extend_from_slice(&body);
-    out
-}
+use crate::{MAX_LIST_ITEMS, WireError};
 
 /// Lengths are bounded far below `u32::MAX` by the caps above; saturate
 /// rather than wrap so an impossible length fails decoding, not silently.

@@ -6,7 +6,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::codec::{Cursor, frame, len_u32, put_bytes, put_list, put_u32};
+use crate::codec::{Cursor, len_u32, put_bytes, put_list, put_u32};
 use crate::{HEADER_LEN, MAGIC, PROTOCOL_VERSION, WireError};
 
 /// Which way a frame goes.
@@ -22,6 +22,18 @@ pub enum FrameKind {
     /// sent after the reply by shims that announce their deadline
     /// (`DEADLINE_VAR`), so the decision log can say the agent got it.
     Ack = 4,
+}
+
+/// A whole frame: the header (magic, version, kind, body length), then
+/// `body`.
+fn frame(kind: FrameKind, body: Vec<u8>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER_LEN + body.len());
+    out.extend_from_slice(&MAGIC);
+    out.push(PROTOCOL_VERSION);
+    out.push(kind as u8);
+    out.extend_from_slice(&len_u32(body.len()).to_be_bytes());
+    out.extend_from_slice(&body);
+    out
 }
 
 /// A decoded frame header.

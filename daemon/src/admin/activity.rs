@@ -80,7 +80,18 @@ pub(super) fn since(doc: &Value, out: &mut String) {
         out,
         "  {:<8}since {} ago, across {starts} start(s) ({})",
         "counts",
-        super::table::uptime(secs),
+        uptime(secs),
         counts["path"].as_str().unwrap_or("not kept"),
     );
+}
+
+/// `secs` as `42s`, `3m 5s`, `2h 10m`, `4d 1h`.
+pub(super) fn uptime(secs: u64) -> String {
+    let (d, h, m, s) = (secs / 86_400, secs / 3_600 % 24, secs / 60 % 60, secs % 60);
+    match (d, h, m) {
+        (0, 0, 0) => format!("{s}s"),
+        (0, 0, _) => format!("{m}m {s}s"),
+        (0, _, _) => format!("{h}h {m}m"),
+        _ => format!("{d}d {h}h"),
+    }
 }

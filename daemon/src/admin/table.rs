@@ -23,16 +23,6 @@ pub fn duration(us: u64) -> String {
     }
 }
 
-pub(super) fn uptime(secs: u64) -> String {
-    let (d, h, m, s) = (secs / 86_400, secs / 3_600 % 24, secs / 60 % 60, secs % 60);
-    match (d, h, m) {
-        (0, 0, 0) => format!("{s}s"),
-        (0, 0, _) => format!("{m}m {s}s"),
-        (0, _, _) => format!("{h}h {m}m"),
-        _ => format!("{d}d {h}h"),
-    }
-}
-
 /// Columns aligned; the first `text_cols` are left-aligned, the rest right.
 fn table(out: &mut String, rows: &[Vec<String>], text_cols: usize) {
     let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
@@ -106,7 +96,7 @@ fn reload(r: &Value) -> String {
     let now_ms = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
-    let ago = |ms: u64| uptime(now_ms.saturating_sub(ms) / 1000);
+    let ago = |ms: u64| super::activity::uptime(now_ms.saturating_sub(ms) / 1000);
     let mut out = format!(
         "generation {}, loaded {} ago",
         u(r, "generation"),
@@ -167,7 +157,7 @@ fn header(out: &mut String, doc: &Value) {
         "hookgate gateway {} (pid {}), up {}",
         s(doc, "version"),
         u(doc, "pid"),
-        uptime(u(doc, "uptime_secs"))
+        super::activity::uptime(u(doc, "uptime_secs"))
     );
     let metrics = doc
         .get("metrics_addr")

@@ -20,7 +20,8 @@ use std::time::{Duration, Instant};
 use prost::bytes::Bytes;
 use tonic::transport::Channel;
 
-use super::unary::{CallError, UnaryClient};
+use super::error::CallError;
+use super::unary::UnaryClient;
 use crate::metrics::endpoint::EndpointStats;
 
 /// One endpoint: its event connection and its health-check channel.

@@ -19,8 +19,8 @@ use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tonic::transport::{Channel, Endpoint};
 
+use super::error::{BadEndpoint, CallError};
 use super::tls::{Tls, TlsError};
-use super::unary::{BadEndpoint, CallError};
 use hookgate_config::TlsFiles;
 
 /// A stream to a subscriber, whatever carries it.

@@ -1,5 +1,5 @@
 //! The gRPC client the gateway calls remote subscribers with, written on
-//! `h2` directly: `unary` (one unary call, one write per request, sent
+//! `h2` directly: `error` (why a call gave no reply), `unary` (one unary call, one write per request, sent
 //! once more only if refused unprocessed), `dial` (one endpoint's
 //! connections: TCP, TLS or a Unix socket whose server is checked), `tls`
 //! (rustls from the `tls_*` files), `token` (the bearer token's source),
@@ -13,6 +13,7 @@
 pub(crate) mod balance;
 pub(crate) mod breaker;
 pub(crate) mod dial;
+pub(crate) mod error;
 pub(crate) mod health;
 pub(crate) mod tls;
 pub(crate) mod token;

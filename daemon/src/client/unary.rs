@@ -35,6 +35,7 @@ use tokio::sync::Mutex;
 use tonic::Code;
 
 use super::dial::Dialer;
+use super::error::{BadEndpoint, CallError};
 use super::token::Token;
 use grpc::{PREFIX, Status, code_of_http, code_of_reset, grpc_timeout, status_of, unframe};
 
@@ -49,51 +50,6 @@ const MAX_HEADER_LIST: u32 = 64 * 1024;
 /// A request body: the prefix, then the event's shared encoded bytes (no
 /// copy per subscriber).
 type Body = prost::bytes::buf::Chain<Cursor<[u8; PREFIX]>, Bytes>;
-
-/// Why a call gave no reply message.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum CallError {
-    #[error("cannot connect: {0}")]
-    Connect(String),
-    /// The gateway refused the subscriber's certificate, or the subscriber
-    /// refused the gateway's (or its lack of one). Our own words only.
-    #[error("TLS: {0}")]
-    Tls(String),
-    /// A `unix://` endpoint served by a process of another user (neither
-    /// this user nor root): refused before anything was sent.
-    #[cfg_attr(
-        not(unix),
-        expect(
-            dead_code,
-            reason = "only `unix://` endpoints, Unix-only, are peer-checked"
-        )
-    )]
-    #[error("refused: {0}")]
-    ForeignPeer(String),
-    #[error("connection failed: {0}")]
-    Transport(#[source] h2::Error),
-    #[error("gRPC status {code:?}: {message}")]
-    Status { code: Code, message: String },
-    #[error("not a usable gRPC reply: {0}")]
-    Protocol(String),
-}
-
-/// A malformed endpoint (the config check should have caught it).
-#[derive(Debug, thiserror::Error)]
-#[error("bad endpoint `{endpoint}`: {why}")]
-pub(crate) struct BadEndpoint {
-    endpoint: String,
-    why: &'static str,
-}
-
-impl BadEndpoint {
-    pub(super) fn new(endpoint: &str, why: &'static str) -> BadEndpoint {
-        BadEndpoint {
-            endpoint: endpoint.to_owned(),
-            why,
-        }
-    }
-}
 
 /// One subscriber's connection: opened on first use, reopened on the next
 /// call after it is lost. Cloning shares it.

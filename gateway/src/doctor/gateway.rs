@@ -269,25 +269,3 @@ pub(crate) fn subscribers(doc: &serde_json::Value) -> Vec<serde_json::Value> {
         .cloned()
         .unwrap_or_default()
 }
-
-/// The doctor probes the gateway answered for `agent` (its status name;
-/// counted apart from traffic): a probe that reached it moves this count,
-/// and only its own agent's.
-pub(crate) fn activity(doc: &serde_json::Value, agent: &str) -> u64 {
-    count(doc, "probes", agent)
-}
-
-/// Of those, the ones denied: the dangerous probe must move this one.
-pub(crate) fn denials(doc: &serde_json::Value, agent: &str) -> u64 {
-    count(doc, "probe_denials", agent)
-}
-
-fn count(doc: &serde_json::Value, which: &str, agent: &str) -> u64 {
-    let metrics = doc.get("metrics").unwrap_or(doc);
-    metrics[which][agent].as_u64().unwrap_or(0)
-}
-
-/// `client::fetch` for the probe.
-pub(crate) async fn fetch(socket: &Path) -> Option<serde_json::Value> {
-    client::fetch(socket, TIMEOUT).await.ok()
-}

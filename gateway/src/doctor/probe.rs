@@ -13,10 +13,11 @@ use std::time::Duration;
 
 use super::Report;
 use super::agents::Installed;
-use super::gateway;
 
 /// The shim's own deadline is 5 s; this bounds a shim that hangs anyway.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(15);
+/// How long a status read before and after a probe may take.
+const STATUS_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// `agent`'s harmless probe payload (`""` for an agent without one).
 pub(crate) fn harmless(agent: hookgate_adapters::Agent) -> &'static str {
@@ -30,13 +31,9 @@ pub(crate) async fn check(socket: &Path, installed: &[Installed], report: &mut R
         };
         let agent = entry.agent;
         let name = agent.as_str();
-        let before = gateway::fetch(socket)
-            .await
-            .map(|d| gateway::activity(&d, name));
+        let before = fetch(socket).await.map(|d| activity(&d, name));
         let ran = run(&entry.command, payload);
-        let after = gateway::fetch(socket)
-            .await
-            .map(|d| gateway::activity(&d, name));
+        let after = fetch(socket).await.map(|d| activity(&d, name));
         match (ran, before, after) {
             (Err(err), _, _) => report.problem(
                 &format!("{agent}: the hook command did not run: {err:#}"),
@@ -65,13 +62,9 @@ async fn dangerous(socket: &Path, entry: &Installed, report: &mut Report) {
         return;
     };
     let (agent, name) = (entry.agent, entry.agent.as_str());
-    let before = gateway::fetch(socket)
-        .await
-        .map(|d| gateway::denials(&d, name));
+    let before = fetch(socket).await.map(|d| denials(&d, name));
     let ran = run(&entry.command, payload);
-    let after = gateway::fetch(socket)
-        .await
-        .map(|d| gateway::denials(&d, name));
+    let after = fetch(socket).await.map(|d| denials(&d, name));
     match (ran, before, after) {
         (Ok(()), Some(before), Some(after)) if after > before => report.ok(&format!(
             "{agent}: a dangerous test call (`cat .env`) through the installed hook was denied"
@@ -103,4 +96,28 @@ pub(crate) fn run(command: &str, payload: &str) -> anyhow::Result<()> {
         let _ = stdin.write_all(payload.as_bytes());
     }
     crate::child::wait_bounded(&mut child, PROBE_TIMEOUT).map(|_| ())
+}
+
+/// The doctor probes the gateway answered for `agent` (its status name;
+/// counted apart from traffic): a probe that reached it moves this count,
+/// and only its own agent's.
+fn activity(doc: &serde_json::Value, agent: &str) -> u64 {
+    count(doc, "probes", agent)
+}
+
+/// Of those, the ones denied: the dangerous probe must move this one.
+fn denials(doc: &serde_json::Value, agent: &str) -> u64 {
+    count(doc, "probe_denials", agent)
+}
+
+fn count(doc: &serde_json::Value, which: &str, agent: &str) -> u64 {
+    let metrics = doc.get("metrics").unwrap_or(doc);
+    metrics[which][agent].as_u64().unwrap_or(0)
+}
+
+/// The gateway's status document, `None` if it does not answer.
+async fn fetch(socket: &Path) -> Option<serde_json::Value> {
+    hookgate_daemon::admin::client::fetch(socket, STATUS_TIMEOUT)
+        .await
+        .ok()
 }

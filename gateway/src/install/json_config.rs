@@ -13,31 +13,7 @@ use super::command::HookCommand;
 use super::hooks::{self, Shape, ShapeError};
 use super::http::HttpTarget;
 use super::json::Json;
-use super::jsonc::{self, Document};
-
-/// Why a config file cannot be edited: each says what and where, so the
-/// user can fix it (the agent would not read the file either).
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum ConfigError {
-    #[error("not valid JSON at line {line}, column {column}: {message}")]
-    Syntax {
-        line: usize,
-        column: usize,
-        message: String,
-    },
-    #[error("has {0}, which this agent does not accept in this file: remove them")]
-    Unaccepted(&'static str),
-    #[error(
-        "starts with a byte-order mark, which this agent does not accept in this file: remove it"
-    )]
-    Bom,
-    #[error("is nested {0} levels deep; install edits configs up to {max} levels", max = jsonc::MAX_DEPTH)]
-    TooDeep(usize),
-    #[error("the file's top level is not a JSON object")]
-    NotAnObject,
-    #[error(transparent)]
-    Shape(#[from] ShapeError),
-}
+use super::jsonc::{self, ConfigError, Document};
 
 /// What install registers for one agent.
 #[derive(Debug, Clone, Copy)]

@@ -16,7 +16,30 @@ use jsonc_parser::cst::{CstArray, CstInputValue, CstNode, CstObject, CstRootNode
 use super::agents::Accepts;
 use super::hooks::{self, Layout, Shape, ShapeError};
 use super::json::Json;
-use super::json_config::ConfigError;
+
+/// Why a config file cannot be edited: each says what and where, so the
+/// user can fix it (the agent would not read the file either).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ConfigError {
+    #[error("not valid JSON at line {line}, column {column}: {message}")]
+    Syntax {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("has {0}, which this agent does not accept in this file: remove them")]
+    Unaccepted(&'static str),
+    #[error(
+        "starts with a byte-order mark, which this agent does not accept in this file: remove it"
+    )]
+    Bom,
+    #[error("is nested {0} levels deep; install edits configs up to {max} levels", max = MAX_DEPTH)]
+    TooDeep(usize),
+    #[error("the file's top level is not a JSON object")]
+    NotAnObject,
+    #[error(transparent)]
+    Shape(#[from] ShapeError),
+}
 
 /// The byte-order mark some editors put first.
 const BOM: char = '\u{feff}';

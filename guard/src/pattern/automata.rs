@@ -1,6 +1,6 @@
 //! A rule's regex as lazy DFAs: split into its alternatives (each a
 //! small DFA; their union can be a very large one), built from the regex
-//! over bytes, explored by `search`.
+//! over bytes, explored by `search` (which judges words with them).
 
 use std::collections::HashSet;
 
@@ -9,10 +9,6 @@ use regex_automata::hybrid::dfa::DFA;
 use regex_automata::nfa::thompson;
 use regex_automata::util::syntax;
 use regex_syntax::hir::{Hir, HirKind};
-
-use super::Item;
-use super::search::{Caches, Search};
-use crate::budget::Budget;
 
 /// The memory one lazy DFA may use for the states a search builds; a
 /// search that would need more judges the word Maybe (more asks, never
@@ -159,38 +155,5 @@ impl Automata {
             });
         }
         Some(Automata { parts, unless })
-    }
-
-    /// Per part: whether some spelling is a hit, and whether every one
-    /// is (one part hit by every spelling is enough for the regex;
-    /// spellings spread over several parts are not worked out: Maybe,
-    /// never Yes); `None` when the budget ran out or a cache filled.
-    pub(super) fn judge(&self, items: &[Item], budget: &mut Budget) -> Option<Vec<(bool, bool)>> {
-        self.parts
-            .iter()
-            .map(|part| {
-                let (some, miss) = self.explore(part, items, budget)?;
-                Some((some, some && !miss))
-            })
-            .collect()
-    }
-
-    /// Whether some spelling of `items` is a hit of `part`, and whether
-    /// some is a miss; `None` when the budget ran out or a cache filled.
-    fn explore(&self, part: &Part, items: &[Item], budget: &mut Budget) -> Option<(bool, bool)> {
-        let mut caches = Caches {
-            regex: part.regex.create_cache(),
-            unless: self.unless.as_ref().map(DFA::create_cache),
-        };
-        let search = Search {
-            part,
-            unless: self.unless.as_ref(),
-        };
-        let found = search.run(items, &mut caches, budget);
-        // A cache cleared in the middle of a search made its state ids
-        // stale: that search says nothing.
-        let cleared = caches.regex.clear_count() > 0
-            || caches.unless.as_ref().is_some_and(|c| c.clear_count() > 0);
-        found.filter(|_| !cleared)
     }
 }

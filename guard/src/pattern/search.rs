@@ -9,7 +9,7 @@ use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::util::start;
 
 use super::Item;
-use super::automata::Part;
+use super::automata::{Automata, Part};
 use crate::budget::Budget;
 
 /// Where one regex is in a spelling.
@@ -240,4 +240,40 @@ fn start(dfa: &DFA, cache: &mut Cache) -> Option<Slot> {
         .start_state(cache, &start::Config::new().anchored(Anchored::No))
         .ok()?;
     Some(settle(id))
+}
+
+/// Words judged by a rule's automata: a search per part.
+impl Automata {
+    /// Per part: whether some spelling is a hit, and whether every one
+    /// is (one part hit by every spelling is enough for the regex;
+    /// spellings spread over several parts are not worked out: Maybe,
+    /// never Yes); `None` when the budget ran out or a cache filled.
+    pub(super) fn judge(&self, items: &[Item], budget: &mut Budget) -> Option<Vec<(bool, bool)>> {
+        self.parts
+            .iter()
+            .map(|part| {
+                let (some, miss) = self.explore(part, items, budget)?;
+                Some((some, some && !miss))
+            })
+            .collect()
+    }
+
+    /// Whether some spelling of `items` is a hit of `part`, and whether
+    /// some is a miss; `None` when the budget ran out or a cache filled.
+    fn explore(&self, part: &Part, items: &[Item], budget: &mut Budget) -> Option<(bool, bool)> {
+        let mut caches = Caches {
+            regex: part.regex.create_cache(),
+            unless: self.unless.as_ref().map(DFA::create_cache),
+        };
+        let search = Search {
+            part,
+            unless: self.unless.as_ref(),
+        };
+        let found = search.run(items, &mut caches, budget);
+        // A cache cleared in the middle of a search made its state ids
+        // stale: that search says nothing.
+        let cleared = caches.regex.clear_count() > 0
+            || caches.unless.as_ref().is_some_and(|c| c.clear_count() > 0);
+        found.filter(|_| !cleared)
+    }
 }

@@ -3,7 +3,7 @@
 //! (where the marker files are).
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitStatus;
 use std::time::Duration;
 
@@ -11,6 +11,7 @@ use hookgate_adapters::Dialect;
 use serde_json::Value;
 use tempfile::TempDir;
 
+use super::install::ClaudeCode;
 use super::setup::RunPaths;
 use crate::fake_model::RecordedRequest;
 
@@ -33,7 +34,7 @@ pub struct AgentOutcome {
     pub(crate) paths: RunPaths,
     pub(crate) dir: Option<TempDir>,
     /// What [`AgentOutcome::next_session`] needs to start another.
-    pub(crate) next: Option<super::run::Session>,
+    pub(crate) next: Option<Session>,
 }
 
 impl AgentOutcome {
@@ -138,4 +139,16 @@ fn tail(text: &str) -> &str {
         start += 1;
     }
     &text[start..]
+}
+
+/// What a next session of the same run keeps (see
+/// [`AgentOutcome::next_session`]).
+#[derive(Debug)]
+pub(crate) struct Session {
+    pub(super) fake_model: PathBuf,
+    pub(super) shim: PathBuf,
+    pub(super) env: Vec<(String, String)>,
+    pub(super) claude: ClaudeCode,
+    pub(super) installed: bool,
+    pub(super) session: u32,
 }

@@ -16,7 +16,7 @@ use super::cli::{Cli, cli, default_hooks};
 use super::copilot::Case;
 use super::install::{ClaudeCode, Clis, clis, npm_cli};
 use super::isolation::{Isolation, isolation};
-use super::outcome::AgentOutcome;
+use super::outcome::{AgentOutcome, Session};
 use super::setup::{RunPaths, Setup, base_env};
 use super::{claude, cline, codex, copilot, droid, gemini, qwen};
 use crate::binaries::binaries;
@@ -411,18 +411,6 @@ fn free_port() -> u16 {
         .and_then(|listener| listener.local_addr())
         .map(|addr| addr.port())
         .expect("find a free port")
-}
-
-/// What a next session of the same run keeps (see
-/// [`AgentOutcome::next_session`]).
-#[derive(Debug)]
-pub(crate) struct Session {
-    fake_model: PathBuf,
-    shim: PathBuf,
-    env: Vec<(String, String)>,
-    claude: ClaudeCode,
-    installed: bool,
-    session: u32,
 }
 
 impl AgentOutcome {

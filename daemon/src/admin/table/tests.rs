@@ -7,6 +7,7 @@ use std::time::Duration;
 use hookgate_adapters::{Agent, EventKind};
 
 use super::*;
+use crate::admin::activity::uptime;
 use crate::admin::document::StatusSource;
 use crate::metrics::{ErrorKind, Metrics, Outcome, Refusal};
 

@@ -276,10 +276,10 @@ pub(crate) fn render(out: &mut String, cost: &AgentCost) {
             row.label,
             crate::stats::ms(t.median),
             crate::stats::ms(t.p95),
-            crate::report_hook::signed_ms(t.median, none_start),
+            crate::stats::signed_ms(t.median, none_start),
             crate::stats::ms(s.median),
             crate::stats::ms(s.p95),
-            crate::report_hook::signed_ms(s.median, none),
+            crate::stats::signed_ms(s.median, none),
         );
     }
     out.push('\n');

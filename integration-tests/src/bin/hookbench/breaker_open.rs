@@ -8,8 +8,7 @@ use anyhow::{Context as _, bail};
 
 use crate::baselines::HookCommand;
 use crate::gateway::Gateway;
-use crate::hook_cost::{Expect, run_once};
-use crate::spawn::HookIo;
+use crate::spawn::{Expect, HookIo, run_once};
 use crate::subscriber::BenchSubscriber;
 
 /// Breaker settings of the breaker-open gateway: the defaults, written out

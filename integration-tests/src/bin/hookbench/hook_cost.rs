@@ -20,7 +20,7 @@ use crate::gateway::{Decider, Gateway, Memory, config_toml};
 use crate::http_stub::HttpStub;
 use crate::native::Native;
 use crate::options::Sizes;
-use crate::spawn::HookIo;
+use crate::spawn::{Expect, HookIo, run_once};
 use crate::stats::Summary;
 use crate::subscriber::BenchSubscriber;
 use hookgate_integration_tests::http_hook::HttpEndpoint;
@@ -61,20 +61,6 @@ impl HookCost {
             .find(|r| r.key == key)
             .map(|r| r.summary.median)
     }
-}
-
-/// What a variant's stdout must look like.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Expect {
-    /// /bin/true and the C no-op: nothing.
-    Nothing,
-    /// The gateway's allow: exit 0, no deny. The shims run with
-    /// `HOOKGATE_FAIL=closed`, so a call that missed the gateway denies.
-    GatewayAllow,
-    /// The HTTP stub's `{}`.
-    StubReply,
-    /// `gateway-shim --version`.
-    Version,
 }
 
 /// How a variant is run.
@@ -373,27 +359,6 @@ fn variant(key: char, label: &'static str, command: HookCommand, expect: Expect)
         expect,
         samples: Vec::new(),
     }
-}
-
-/// Spawns the hook once (see `spawn`), checks its answer, returns its time.
-pub(crate) fn run_once(
-    io: &mut HookIo,
-    hook: &HookCommand,
-    expect: Expect,
-) -> anyhow::Result<Duration> {
-    let spawned = io.run(hook)?;
-    let stdout = String::from_utf8_lossy(&spawned.stdout);
-    let ok = spawned.status.success()
-        && match expect {
-            Expect::Nothing => stdout.is_empty(),
-            Expect::GatewayAllow => !stdout.contains("deny"),
-            Expect::StubReply => stdout.trim() == "{}",
-            Expect::Version => stdout.starts_with("gateway-shim "),
-        };
-    if !ok {
-        bail!("unexpected result: {} stdout {stdout:?}", spawned.status);
-    }
-    Ok(spawned.elapsed)
 }
 
 /// Checks every call really took the measured path: no shim fell back,

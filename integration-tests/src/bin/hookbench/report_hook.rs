@@ -3,12 +3,11 @@
 //! the real Claude Code sees it).
 
 use std::fmt::Write as _;
-use std::time::Duration;
 
 use crate::Results;
 use crate::breaker_open::{BREAKER_COOLDOWN, BREAKER_FAILURES};
 use crate::hook_cost::HookCost;
-use crate::stats::{ms, ratio};
+use crate::stats::{ms, ratio, signed_ms};
 
 /// The two measurements agree when each row's ratio to /bin/true differs
 /// by at most this fraction between them (ratios, not times: the two ran
@@ -99,11 +98,6 @@ pub(crate) fn hook_section(out: &mut String, results: &Results) {
         hook.idle_memory.rss_kib as f64 / 1024.0,
         hook.tool_versions.join("; ")
     );
-}
-
-/// `a − b` in milliseconds, signed.
-pub(crate) fn signed_ms(a: Duration, b: Duration) -> String {
-    format!("{:+.3}", (a.as_secs_f64() - b.as_secs_f64()) * 1e3)
 }
 
 pub(crate) fn agent_section(out: &mut String, results: &Results) {

@@ -21,7 +21,7 @@ use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use anyhow::Context as _;
+use anyhow::{Context as _, bail};
 
 use crate::baselines::HookCommand;
 
@@ -87,4 +87,39 @@ impl HookIo {
             stdout,
         })
     }
+}
+
+/// What a variant's stdout must look like.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Expect {
+    /// /bin/true and the C no-op: nothing.
+    Nothing,
+    /// The gateway's allow: exit 0, no deny. The shims run with
+    /// `HOOKGATE_FAIL=closed`, so a call that missed the gateway denies.
+    GatewayAllow,
+    /// The HTTP stub's `{}`.
+    StubReply,
+    /// `gateway-shim --version`.
+    Version,
+}
+
+/// Spawns the hook once (see [`HookIo::run`]), checks its answer, returns its time.
+pub(crate) fn run_once(
+    io: &mut HookIo,
+    hook: &HookCommand,
+    expect: Expect,
+) -> anyhow::Result<Duration> {
+    let spawned = io.run(hook)?;
+    let stdout = String::from_utf8_lossy(&spawned.stdout);
+    let ok = spawned.status.success()
+        && match expect {
+            Expect::Nothing => stdout.is_empty(),
+            Expect::GatewayAllow => !stdout.contains("deny"),
+            Expect::StubReply => stdout.trim() == "{}",
+            Expect::Version => stdout.starts_with("gateway-shim "),
+        };
+    if !ok {
+        bail!("unexpected result: {} stdout {stdout:?}", spawned.status);
+    }
+    Ok(spawned.elapsed)
 }

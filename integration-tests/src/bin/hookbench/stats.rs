@@ -57,3 +57,8 @@ pub(crate) fn slope(points: &[(f64, f64)]) -> f64 {
     let var: f64 = points.iter().map(|p| (p.0 - mean_x).powi(2)).sum();
     if var == 0.0 { 0.0 } else { cov / var }
 }
+
+/// `a − b` in milliseconds, signed.
+pub(crate) fn signed_ms(a: Duration, b: Duration) -> String {
+    format!("{:+.3}", (a.as_secs_f64() - b.as_secs_f64()) * 1e3)
+}

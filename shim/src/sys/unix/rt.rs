@@ -35,7 +35,7 @@ fn entry(argc: c_int, argv: *const *const c_char, envp: *const *const c_char) ->
     // runtime passes to `main`; nothing modifies it while we copy it.
     let env = unsafe { strings(envp, None) };
     let env = env.into_iter().map(split_var).collect();
-    c_int::from(crate::run::run(args.into_iter().skip(1).collect(), env))
+    c_int::from(crate::hook_call(args.into_iter().skip(1).collect(), env))
 }
 
 /// Copies a null-terminated array of C strings (at most `max` of them).

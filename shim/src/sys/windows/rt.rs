@@ -14,7 +14,7 @@ pub(crate) fn main() -> ExitCode {
     let environ = env::vars_os()
         .map(|(name, value)| (upper_ascii(bytes(name)), bytes(value)))
         .collect();
-    ExitCode::from(crate::run::run(args, environ))
+    ExitCode::from(crate::hook_call(args, environ))
 }
 
 /// The string's bytes: its WTF-8 encoding, which is its UTF-8 when it is
