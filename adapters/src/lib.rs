@@ -20,8 +20,9 @@
 //! the shim, a `no_std` binary, links that crate alone.
 
 pub use hookgate_dialect::{
-    Agent, DetectError, Detected, Dialect, FailMode, PROBE_SESSION, Reply, UnknownAgent, args_hint,
-    danger_payload, detect, detect_with_event, fallback, probe_event, probe_payload,
+    Agent, DetectError, Detected, Dialect, EVAL_SESSION, FailMode, PROBE_SESSION, Reply,
+    UnknownAgent, args_hint, danger_payload, detect, detect_with_event, fallback, is_probe_session,
+    probe_event, probe_payload,
 };
 
 mod claude_code;

@@ -17,11 +17,12 @@ use anyhow::Context as _;
 use hookgate_adapters::Decision;
 use hookgate_policy::input;
 use hookgate_wire::{Reply, Request};
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio_util::task::TaskTracker;
 
+use crate::builtin::audit::decision_json;
 use crate::metrics::Metrics;
-use crate::pipeline::Pipeline;
+use crate::pipeline::{Explained, Pipeline};
 use crate::protect;
 use crate::subscribers::Builder;
 use hookgate_config::{Config, Mode, SubscriberKind};
@@ -110,7 +111,13 @@ impl Offline {
 
     /// Runs `request` (what the shim would send) through the deciders.
     pub async fn run(&self, request: Request) -> Outcome {
-        let explained = self.pipeline.explain(request).await;
+        Outcome::of(self.pipeline.explain(request).await)
+    }
+}
+
+impl Outcome {
+    /// What an explained event went through, as eval shows it.
+    pub(crate) fn of(explained: Explained) -> Outcome {
         Outcome {
             event: explained
                 .event
@@ -130,6 +137,30 @@ impl Offline {
             losses: explained.losses.iter().map(|l| l.as_str()).collect(),
             reply: explained.reply,
         }
+    }
+
+    /// The outcome as `gateway eval --json` prints it (and the admin API's
+    /// `Eval` answers it): `event`, `subscribers` (name, permission,
+    /// latency_us, revision), `decision`, `losses`, `reply` (exit_code,
+    /// stdout, stderr; bytes that are not UTF-8 replaced).
+    pub fn document(&self) -> Value {
+        let reply = &self.reply;
+        json!({
+            "event": self.event,
+            "subscribers": self.subscribers.iter().map(|s| json!({
+                "name": s.name,
+                "permission": s.permission,
+                "latency_us": u64::try_from(s.latency.as_micros()).unwrap_or(u64::MAX),
+                "revision": s.revision,
+            })).collect::<Vec<_>>(),
+            "decision": decision_json(&self.decision),
+            "losses": self.losses,
+            "reply": {
+                "exit_code": reply.exit_code,
+                "stdout": String::from_utf8_lossy(&reply.stdout),
+                "stderr": String::from_utf8_lossy(&reply.stderr),
+            },
+        })
     }
 }
 

@@ -101,7 +101,8 @@ pub async fn serve(
         None => None,
     };
     let metrics_addr = options.metrics_addr.or(config.server.metrics_addr);
-    serve_reports(&source, metrics_addr, &reload_handle, &background).await?;
+    let evals = admin::eval::Door::default();
+    serve_reports(&source, metrics_addr, (&reload_handle, &evals), &background).await?;
 
     let (telemetry, telemetry_running) = match &config.otel {
         Some(otel) => otel::Telemetry::start(otel, &metrics, &background.tasks)?,
@@ -130,6 +131,7 @@ pub async fn serve(
         keeper.spawn(&background.tasks, background.stop.clone());
     }
     let admission = Arc::new(Admission::new(pipeline, metrics, &config.server));
+    evals.open(&admission);
     tracing::info!(
         socket = %listener.path().display(),
         admin = %source.admin_socket.display(),
@@ -312,7 +314,7 @@ fn inherited_http(_configured: SocketAddr) -> anyhow::Result<Option<TcpListener>
 async fn serve_reports(
     source: &Arc<StatusSource>,
     metrics_addr: Option<SocketAddr>,
-    reloads: &ReloadHandle,
+    (reloads, evals): (&ReloadHandle, &admin::eval::Door),
     background: &Background,
 ) -> anyhow::Result<()> {
     let admin_listener = Listener::bind(&source.admin_socket)
@@ -329,9 +331,9 @@ async fn serve_reports(
         None => None,
     };
     let (admin_source, stop) = (Arc::clone(source), background.stop.clone());
-    let reload = reloads.clone();
+    let (reload, evals) = (reloads.clone(), evals.clone());
     background.tasks.spawn(async move {
-        if let Err(err) = admin::serve(admin_listener, admin_source, reload, stop).await {
+        if let Err(err) = admin::serve(admin_listener, admin_source, reload, evals, stop).await {
             tracing::error!(error = %err, "admin API stopped");
         }
     });

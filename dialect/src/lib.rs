@@ -28,5 +28,7 @@ pub mod sniff;
 pub use detect::{DetectError, Detected, args_hint, detect, detect_with_event};
 pub use dialect::{Agent, Dialect, FailMode, UnknownAgent};
 pub use fallback::{WORKTREE_CREATE_MESSAGE, fallback};
-pub use probe::{PROBE_SESSION, danger_payload, probe_event, probe_payload};
+pub use probe::{
+    EVAL_SESSION, PROBE_SESSION, danger_payload, is_probe_session, probe_event, probe_payload,
+};
 pub use reply::Reply;

@@ -14,6 +14,17 @@ use crate::Agent;
 /// A marker, not a credential: a probe is guarded like any other call.
 pub const PROBE_SESSION: &str = "hookgate-doctor";
 
+/// The session `gateway eval` names in the payloads it builds and sends to
+/// a running gateway (`--socket`): counted and logged as a probe, like
+/// doctor's, and told apart from them by this name.
+pub const EVAL_SESSION: &str = "hookgate-eval";
+
+/// Whether `session` is a probe's ([`PROBE_SESSION`] or [`EVAL_SESSION`]):
+/// kept out of the agents' traffic counts, marked in the decision log.
+pub fn is_probe_session(session: &str) -> bool {
+    session == PROBE_SESSION || session == EVAL_SESSION
+}
+
 /// The probe payload for `agent`; `None` for agents without an adapter.
 pub fn probe_payload(agent: Agent) -> Option<&'static str> {
     Some(match agent {

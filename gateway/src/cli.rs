@@ -54,9 +54,11 @@ pub(crate) enum Command {
     /// `gateway audit verify` checks its hash chain.
     Audit(AuditArgs),
     /// Run one payload through a config's deciders in-process (remote
-    /// subscribers called for real, no daemon) and show the canonical
-    /// event, each verdict, the merge, the losses and the agent's reply.
-    /// Exit code 0 allow, 2 block, 1 error.
+    /// subscribers called for real, no daemon), or with --socket through a
+    /// running gateway's live config, and show the canonical event, each
+    /// verdict, the merge, the losses and the agent's reply. The payload is
+    /// a file, or built for the agent from --command, --tool/--input or
+    /// --prompt. Exit code 0 allow, 2 block, 1 error (usage errors too).
     Eval(EvalArgs),
     /// Re-drive the decision log's events through a candidate config
     /// in-process and report what would change.
@@ -67,24 +69,53 @@ pub(crate) enum Command {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(group = clap::ArgGroup::new("question").args(["payload", "command", "tool", "prompt"]))]
 pub(crate) struct EvalArgs {
     /// Config file. Default: as `gateway serve` finds it.
     #[arg(long, value_name = "PATH")]
     pub(crate) config: Option<PathBuf>,
 
+    /// Ask the gateway running on this socket instead of loading a config:
+    /// the payload goes through its live config over its admin socket
+    /// (PATH + `.admin`), as a shim's call would (guarded, merged, rendered,
+    /// written to its decision log), and the same report comes back. The
+    /// call is marked as a probe (session `hookgate-eval`): `probe: true` in
+    /// the decision log (`gateway audit --probes` shows it), counted under
+    /// probes in `gateway status`, not as the agent's traffic.
+    #[arg(long, value_name = "PATH", conflicts_with = "config")]
+    pub(crate) socket: Option<PathBuf>,
+
     /// The agent the payload is from (`claude-code`, `cursor`, ...).
-    /// Needed with --command; else detected from the payload.
+    /// Needed with --command, --tool and --prompt; else detected from the
+    /// payload.
     #[arg(long, value_name = "NAME")]
     pub(crate) agent: Option<String>,
 
     /// The agent's own event name, for payloads that name none (Copilot
     /// CLI's camelCase hooks), as the hook command line would give it.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", requires = "payload")]
     pub(crate) event: Option<String>,
 
     /// Build the agent's pre-tool payload for its shell tool running CMD.
-    #[arg(long, value_name = "CMD", conflicts_with = "payload")]
+    #[arg(long, value_name = "CMD")]
     pub(crate) command: Option<String>,
+
+    /// Build the agent's pre-tool payload for its tool NAME, as the agent
+    /// names it (`Write` for Claude Code, `write_file` for Gemini CLI,
+    /// `editor` for Cline, `mcp__<server>__<tool>`): the name its hooks
+    /// send and the decision log shows. A name hookgate does not know for
+    /// the agent is refused.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) tool: Option<String>,
+
+    /// The tool's input for --tool: a JSON object, as the agent sends it
+    /// (e.g. `{"file_path":"/etc/x","content":"y"}`). Default: `{}`.
+    #[arg(long, value_name = "JSON", requires = "tool")]
+    pub(crate) input: Option<String>,
+
+    /// Build the agent's prompt-submit payload for the prompt TEXT.
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) prompt: Option<String>,
 
     /// Print one JSON document.
     #[arg(long)]
@@ -216,7 +247,8 @@ pub(crate) struct AuditArgs {
     #[arg(long, value_name = "TOOL")]
     pub(crate) tool: Option<String>,
 
-    /// Also `gateway doctor`'s probe events (left out by default).
+    /// Also `gateway doctor`'s probe events and `gateway eval --socket`'s
+    /// calls (left out by default).
     #[arg(long)]
     pub(crate) probes: bool,
 

@@ -43,7 +43,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const EXIT_CONFIG: u8 = 2;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return usage_error(&err),
+    };
     let filter = match &cli.log_level {
         Some(level) => EnvFilter::try_new(level),
         None => EnvFilter::try_from_default_env().or_else(|_| EnvFilter::try_new("info")),
@@ -75,6 +78,30 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay_command::run(&args),
         Command::Config(args) => config_command::run(&args),
     }
+}
+
+/// clap's answer to a command line it refused (or `--help`): its exit code,
+/// but 1 for `gateway eval`, whose 2 means "blocked".
+fn usage_error(err: &clap::Error) -> ExitCode {
+    let _ = err.print();
+    let code = err.exit_code();
+    if code != 0 && subcommand(std::env::args_os().skip(1)).is_some_and(|c| c == "eval") {
+        return ExitCode::FAILURE;
+    }
+    ExitCode::from(u8::try_from(code).unwrap_or(1))
+}
+
+/// The subcommand's word: the first argument that is not the global
+/// `--log-level` or its value.
+fn subcommand(mut args: impl Iterator<Item = std::ffi::OsString>) -> Option<std::ffi::OsString> {
+    while let Some(arg) = args.next() {
+        if arg == "--log-level" {
+            args.next();
+        } else if !arg.to_string_lossy().starts_with("--log-level=") {
+            return Some(arg);
+        }
+    }
+    None
 }
 
 fn serve(args: ServeArgs) -> ExitCode {

@@ -1,5 +1,5 @@
 //! The parts of `gateway status` about what happened rather than how the
-//! gateway runs: which guard rules decided, the doctor's probes, what the
+//! gateway runs: which guard rules decided, the probes (doctor, eval), what the
 //! decision logs' writers had to do, and since when the counts run (they
 //! survive restarts).
 
@@ -27,7 +27,8 @@ pub(super) fn rule_rows(doc: &Value) -> Option<Vec<Vec<String>>> {
     (rows.len() > 1).then_some(rows)
 }
 
-/// `gateway doctor`'s probes by agent, if any.
+/// `gateway doctor`'s probes and `gateway eval --socket`'s calls by agent,
+/// if any.
 pub(super) fn probes(doc: &Value) -> Option<String> {
     let by_agent: Vec<(String, u64)> = doc["probes"]
         .as_object()

@@ -1,5 +1,5 @@
-//! The client side of the admin API: what `gateway status` and `gateway
-//! reload` run.
+//! The client side of the admin API: what `gateway status`, `gateway
+//! reload` and `gateway eval --socket` run.
 //!
 //! gRPC over the transport's own [`connect`](hookgate_transport::connect) (a
 //! Unix socket, or on Windows a named pipe whose server must run as this
@@ -27,7 +27,7 @@ pub enum StatusError {
         path: PathBuf,
         status: tonic::Status,
     },
-    #[error("the gateway on {path} sent an unreadable status document: {reason}")]
+    #[error("the gateway on {path} sent an unreadable document: {reason}")]
     BadDocument { path: PathBuf, reason: String },
 }
 
@@ -43,10 +43,7 @@ pub async fn fetch(socket: &Path, timeout: Duration) -> Result<serde_json::Value
             status,
         })?
         .into_inner();
-    serde_json::from_str(&reply.status_json).map_err(|err| StatusError::BadDocument {
-        path,
-        reason: err.to_string(),
-    })
+    document(path, &reply.status_json)
 }
 
 /// Asks the gateway whose hook socket is `socket` to reload its config,
@@ -62,6 +59,44 @@ pub async fn reload(
         .await
         .map_err(|status| StatusError::Rpc { path, status })?;
     Ok(reply.into_inner())
+}
+
+/// The largest `Eval` answer taken: the event and the reply each hold at
+/// most a payload's worth of tool input, and the JSON escapes some of it.
+const MAX_EVAL_ANSWER: usize = 4 * super::eval::MAX_EVAL_PAYLOAD;
+
+/// Asks the gateway whose hook socket is `socket` to run `request` (what a
+/// shim would send; its env is not sent) through its live pipeline, within
+/// `timeout`: the outcome document (the schema `gateway eval --json`
+/// prints).
+pub async fn eval(
+    socket: &Path,
+    timeout: Duration,
+    request: hookgate_wire::Request,
+) -> Result<serde_json::Value, StatusError> {
+    let request = v1::EvalRequest {
+        payload: request.stdin,
+        args: request.args,
+        cwd: request.cwd,
+    };
+    let (path, client) = connect(socket, timeout).await?;
+    let answer = client
+        .max_decoding_message_size(MAX_EVAL_ANSWER)
+        .eval(request)
+        .await;
+    let reply = answer.map_err(|status| StatusError::Rpc {
+        path: path.clone(),
+        status,
+    })?;
+    document(path, &reply.get_ref().outcome_json)
+}
+
+/// The JSON document the gateway on `path` answered.
+fn document(path: PathBuf, json: &str) -> Result<serde_json::Value, StatusError> {
+    serde_json::from_str(json).map_err(|err| StatusError::BadDocument {
+        path,
+        reason: err.to_string(),
+    })
 }
 
 /// A client on the admin socket of the gateway whose hook socket is

@@ -1,4 +1,5 @@
-//! The admin API: `hookgate.v1.Gateway/Status` and `/Reload`, `grpc.health.v1` and gRPC
+//! The admin API: `hookgate.v1.Gateway/Status`, `/Reload` and `/Eval`
+//! (`eval.rs`), `grpc.health.v1` and gRPC
 //! server reflection, on a sibling socket so `gateway status` and
 //! `grpcurl -unix` can ask a running gateway how it is doing.
 //!
@@ -13,6 +14,7 @@
 mod activity;
 pub mod client;
 pub mod document;
+pub(crate) mod eval;
 pub mod table;
 
 use std::path::{Path, PathBuf};
@@ -44,6 +46,7 @@ pub fn admin_path(socket: &Path) -> PathBuf {
 struct Service {
     source: Arc<StatusSource>,
     reload: reload::Handle,
+    evals: eval::Door,
 }
 
 #[tonic::async_trait]
@@ -82,14 +85,24 @@ impl Gateway for Service {
             error,
         }))
     }
+
+    async fn eval(
+        &self,
+        request: tonic::Request<v1::EvalRequest>,
+    ) -> Result<tonic::Response<v1::EvalReply>, tonic::Status> {
+        let outcome_json = eval::eval(&self.evals, request.into_inner()).await?;
+        Ok(tonic::Response::new(v1::EvalReply { outcome_json }))
+    }
 }
 
 /// Serves the admin API on `listener` until `shutdown`; only peers of our
-/// own user are served (the listener checks them).
-pub async fn serve(
+/// own user are served (the listener checks them). `Eval` calls reach the
+/// pipeline through `evals` once it is open.
+pub(crate) async fn serve(
     listener: Listener,
     source: Arc<StatusSource>,
     reload: reload::Handle,
+    evals: eval::Door,
     shutdown: CancellationToken,
 ) -> anyhow::Result<()> {
     let (reporter, health) = tonic_health::server::health_reporter();
@@ -101,7 +114,15 @@ pub async fn serve(
     tonic::transport::Server::builder()
         .add_service(health)
         .add_service(reflection)
-        .add_service(GatewayServer::new(Service { source, reload }))
+        .add_service(
+            GatewayServer::new(Service {
+                source,
+                reload,
+                evals,
+            })
+            // An `Eval` payload may be as large as a shim's.
+            .max_decoding_message_size(eval::MAX_EVAL_PAYLOAD + (64 << 10)),
+        )
         .serve_with_incoming_shutdown(incoming(listener), shutdown.cancelled_owned())
         .await?;
     Ok(())

@@ -328,7 +328,7 @@ fn problems(doc: &Value) -> Vec<(&'static str, String)> {
         |sub| format!("{}: {}", s(sub, "name"), nonzero(sub.get("errors_by_kind"))),
     );
     problems.extend(errors.map(|e| ("errors", e)));
-    problems.extend(super::activity::probes(doc).map(|p| ("doctor probes", p)));
+    problems.extend(super::activity::probes(doc).map(|p| ("probes", p)));
     problems.extend(super::activity::audit_logs(doc).map(|a| ("decision log", a)));
     let refused = u(doc, "config_refused");
     if refused > 0 {

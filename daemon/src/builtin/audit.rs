@@ -303,7 +303,11 @@ pub fn line(record: &AuditRecord) -> Value {
         out["event"] = json!(event.native_event);
         out["kind"] = json!(event.kind.as_str());
         out["session_id"] = json!(event.session_id);
-        if event.session_id.as_deref() == Some(hookgate_adapters::PROBE_SESSION) {
+        if event
+            .session_id
+            .as_deref()
+            .is_some_and(hookgate_adapters::is_probe_session)
+        {
             out["probe"] = json!(true);
         }
         out["cwd"] = json!(event.cwd);

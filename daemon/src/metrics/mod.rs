@@ -137,7 +137,8 @@ pub struct Metrics {
     http_refused: [AtomicU64; HttpRefusal::ALL.len()],
     fallbacks: [AtomicU64; FALLBACK_REASONS.len()],
     subscribers: DashMap<String, Arc<SubscriberStats>>,
-    /// `gateway doctor`'s probe events by agent, counted here and not as
+    /// `gateway doctor`'s probe events (and `gateway eval --socket`'s calls)
+    /// by agent, counted here and not as
     /// traffic (`events`, outcomes, latency).
     probes: [AtomicU64; AGENTS],
     /// Of those, the ones denied: doctor's `cat .env` probe must be.

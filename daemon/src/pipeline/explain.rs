@@ -1,8 +1,9 @@
 //! One event, explained: the path every request takes (`Pipeline::run`),
 //! keeping what it found (the canonical event, each decider's verdict and
 //! latency, the merged decision, the losses, the reply) for `gateway eval`
-//! and `gateway replay`, which run the pipeline in-process. One path, so
-//! what eval shows is what the gateway does.
+//! and `gateway replay`, which run the pipeline in-process, and for the
+//! admin API's `Eval` (`gateway eval --socket`), which runs it in the live
+//! gateway. One path, so what eval shows is what the gateway does.
 
 use std::sync::Arc;
 
@@ -10,6 +11,7 @@ use hookgate_adapters::{self as adapters, Decision, HookEvent, Loss};
 use hookgate_wire::{Reply, Request};
 
 use super::Pipeline;
+use crate::budget::Reservation;
 use crate::builtin::audit::SubscriberOutcome;
 
 /// What one event went through.
@@ -28,7 +30,19 @@ impl Pipeline {
     /// Runs `request` as the gateway would; the verdicts are kept when the
     /// pipeline is [`Pipeline::explaining`].
     pub(crate) async fn explain(&self, request: Request) -> Explained {
-        let ran = self.run(request, None).await;
+        self.explain_reserved(request, None).await
+    }
+
+    /// Runs `request` as the gateway would, keeping every verdict, whose
+    /// bytes `reservation` holds in the memory budget: a live gateway's
+    /// answer to an admin `Eval` call (audited like any call, its record
+    /// `unconfirmed`: no agent receives the reply).
+    pub(crate) async fn explain_reserved(
+        &self,
+        request: Request,
+        reservation: Option<Reservation>,
+    ) -> Explained {
+        let ran = self.run(request, reservation, true).await;
         let decision = ran.decision.unwrap_or_default();
         let losses = match &ran.event {
             Some(event) => adapters::render(event, &decision).losses,

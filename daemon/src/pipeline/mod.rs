@@ -31,6 +31,7 @@ use hookgate_wire::{Reply, Request};
 
 pub(crate) use answer::Logged;
 pub(crate) use call::CallTerms;
+pub(crate) use explain::Explained;
 
 use crate::budget::{Payload, Reservation};
 use crate::builtin::audit::SubscriberOutcome;
@@ -116,7 +117,7 @@ impl Pipeline {
         request: Request,
         reservation: Option<Reservation>,
     ) -> (Reply, Option<Decision>) {
-        let ran = self.run(request, reservation).await;
+        let ran = self.run(request, reservation, false).await;
         (ran.answer.reply, ran.decision)
     }
 
@@ -127,12 +128,13 @@ impl Pipeline {
         request: Request,
         reservation: Option<Reservation>,
     ) -> Answer {
-        self.run(request, reservation).await.answer
+        self.run(request, reservation, false).await.answer
     }
 
     /// The one path every request takes, whoever asks (a shim, an HTTP
-    /// hook, `gateway eval`).
-    async fn run(&self, request: Request, reservation: Option<Reservation>) -> Ran {
+    /// hook, `gateway eval`); each decider's verdict is kept when the
+    /// pipeline is [`Pipeline::explaining`] or the caller asks (`keep`).
+    async fn run(&self, request: Request, reservation: Option<Reservation>, keep: bool) -> Ran {
         let started = Instant::now();
         let id = self.ids.next_id();
         let registry = self.registry.load_full();
@@ -174,7 +176,7 @@ impl Pipeline {
                 terms.fan_out_deadline(),
             )
             .await;
-        let subscribers = if self.explaining {
+        let subscribers = if self.explaining || keep {
             decided.verdicts.subscribers.clone()
         } else {
             Vec::new()
@@ -203,7 +205,8 @@ struct Ran {
     /// `None` when the payload was not understood.
     event: Option<Arc<hookgate_adapters::HookEvent>>,
     decision: Option<Decision>,
-    /// Each decider's verdict, kept only when [`Pipeline::explaining`].
+    /// Each decider's verdict, kept only when [`Pipeline::explaining`] or
+    /// asked for.
     subscribers: Vec<SubscriberOutcome>,
 }
 
@@ -220,7 +223,11 @@ pub(crate) struct Answer {
     pub(crate) ready: Instant,
 }
 
-/// A `gateway doctor` probe (its session): counted apart from traffic.
+/// A `gateway doctor` probe or a `gateway eval --socket` call (their
+/// sessions): counted apart from traffic.
 fn is_probe(event: &hookgate_adapters::HookEvent) -> bool {
-    event.session_id.as_deref() == Some(hookgate_adapters::PROBE_SESSION)
+    event
+        .session_id
+        .as_deref()
+        .is_some_and(hookgate_adapters::is_probe_session)
 }

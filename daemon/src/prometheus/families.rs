@@ -77,7 +77,7 @@ fn rules_and_probes(out: &mut Out, snap: &Snapshot) {
     out.family(
         "hookgate_probe_events_total",
         "counter",
-        "`gateway doctor` probe events, by agent (not in hookgate_events_total).",
+        "`gateway doctor` probe events and `gateway eval --socket` calls, by agent (not in hookgate_events_total).",
     );
     for (agent, n) in &snap.probes {
         out.sample("hookgate_probe_events_total", &[("agent", agent)], n);

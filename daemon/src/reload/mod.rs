@@ -63,7 +63,7 @@ impl Trigger {
 
 /// Asks the reloader for a reload; cheap to clone.
 #[derive(Debug, Clone)]
-pub struct Handle(mpsc::Sender<Trigger>);
+pub(crate) struct Handle(mpsc::Sender<Trigger>);
 
 /// The receiving end, for [`Reloader::run`].
 #[derive(Debug)]
@@ -79,7 +79,7 @@ impl Handle {
     /// Reloads now and says how it went; `None` when the gateway is
     /// shutting down. `allow_weaker` applies a config that weakens hookgate
     /// (`gateway reload --allow-weaker`, from a terminal).
-    pub async fn reload(&self, allow_weaker: bool) -> Option<Outcome> {
+    pub(crate) async fn reload(&self, allow_weaker: bool) -> Option<Outcome> {
         let (tx, rx) = oneshot::channel();
         self.0.send(Trigger::Admin(tx, allow_weaker)).await.ok()?;
         rx.await.ok()
@@ -92,7 +92,11 @@ impl Handle {
 
     /// Reloads on every SIGHUP (which then no longer ends the process),
     /// until `stop`. Unix only; elsewhere nothing to do.
-    pub fn on_hangup(&self, tracker: &TaskTracker, stop: CancellationToken) -> std::io::Result<()> {
+    pub(crate) fn on_hangup(
+        &self,
+        tracker: &TaskTracker,
+        stop: CancellationToken,
+    ) -> std::io::Result<()> {
         #[cfg(unix)]
         {
             use tokio::signal::unix::{SignalKind, signal};

@@ -143,7 +143,7 @@ check itself cannot run.
 rotated file missing, or the anchor disagreeing.
 .TP
 \fBeval\fR
-0 allow, 2 block, 1 error.
+0 allow, 2 block, 1 error (a usage error too).
 .TP
 \fBreplay\fR
 1 when the candidate config or the log cannot be used.
@@ -190,6 +190,16 @@ Try a command against the config without a daemon:
 .RS
 .nf
 gateway eval \-\-agent claude\-code \-\-command 'git push \-\-force'
+gateway eval \-\-agent claude\-code \-\-tool Write \-\-input '{"file_path":"/etc/x","content":"y"}'
+.fi
+.RE
+.PP
+Ask the running gateway's live config instead (marked as a probe in its
+decision log):
+.PP
+.RS
+.nf
+gateway eval \-\-socket "$XDG_RUNTIME_DIR/hookgate/gateway.sock" \-\-agent codex \-\-prompt 'delete the repo'
 .fi
 .RE
 .PP

@@ -21,6 +21,7 @@ mod cline_sdk;
 mod concurrency;
 mod cursor;
 mod decision_log;
+mod eval_ask;
 mod eval_replay;
 mod fail_modes;
 mod fan_out;

@@ -172,7 +172,7 @@ async fn doctor_probes_are_counted_apart_from_traffic() {
         hookgate_integration_tests::run_gateway(&["status", "--socket", &socket]).await;
     assert_eq!(code, Some(0));
     assert!(
-        table.contains("doctor probes     3 (not counted above: claude-code 3)"),
+        table.contains("probes            3 (not counted above: claude-code 3)"),
         "{table}"
     );
 }

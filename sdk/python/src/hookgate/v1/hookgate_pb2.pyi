@@ -300,6 +300,22 @@ class Decision(_message.Message):
     followup_message: str
     def __init__(self, permission: _Optional[_Union[Permission, str]] = ..., reason: _Optional[str] = ..., agent_message: _Optional[str] = ..., additional_context: _Optional[str] = ..., updated_input_json: _Optional[str] = ..., halt: bool = ..., followup_message: _Optional[str] = ...) -> None: ...
 
+class EvalRequest(_message.Message):
+    __slots__ = ("payload", "args", "cwd")
+    PAYLOAD_FIELD_NUMBER: _ClassVar[int]
+    ARGS_FIELD_NUMBER: _ClassVar[int]
+    CWD_FIELD_NUMBER: _ClassVar[int]
+    payload: bytes
+    args: _containers.RepeatedScalarFieldContainer[str]
+    cwd: str
+    def __init__(self, payload: _Optional[bytes] = ..., args: _Optional[_Iterable[str]] = ..., cwd: _Optional[str] = ...) -> None: ...
+
+class EvalReply(_message.Message):
+    __slots__ = ("outcome_json",)
+    OUTCOME_JSON_FIELD_NUMBER: _ClassVar[int]
+    outcome_json: str
+    def __init__(self, outcome_json: _Optional[str] = ...) -> None: ...
+
 class ReloadRequest(_message.Message):
     __slots__ = ("allow_weaker",)
     ALLOW_WEAKER_FIELD_NUMBER: _ClassVar[int]
