@@ -27,6 +27,7 @@ CRATES = [
     ("gateway/src", ("main.rs",)),
     ("guard/src", ("lib.rs",)),
     ("mask/src", ("lib.rs",)),
+    ("memory/src", ("lib.rs",)),
     ("policy/src", ("lib.rs",)),
     ("subscriber/src", ("lib.rs",)),
     ("transport/src", ("lib.rs",)),

@@ -11,7 +11,8 @@
 //! project within a byte budget. `forget` removes rows and their index
 //! entries and checkpoints; `retain` applies the age and size caps.
 //!
-//! No tokio, no gateway: the daemon's built-in `memory` subscriber and the
+//! A project is the git root above a working directory, else the directory
+//! (`project_of`, which only `stat`s). No tokio, no gateway: the daemon's built-in `memory` subscriber and the
 //! `gateway memory` commands both drive a [`Store`]. Nothing here masks
 //! secrets: callers store only text already masked.
 
@@ -19,6 +20,7 @@ mod compress;
 mod error;
 mod forget;
 mod kinds;
+mod project;
 mod record;
 mod schema;
 mod search;
@@ -29,6 +31,7 @@ pub use compress::{Compressed, MAX_MEMORY_BYTES, MAX_SUMMARY_BYTES, summarize};
 pub use error::MemoryError;
 pub use forget::{Forget, Forgotten, Retention};
 pub use kinds::{MemoryKind, ObservationKind};
+pub use project::project_of;
 pub use record::{MAX_KEY_BYTES, MAX_OBSERVATION_BYTES, MAX_PROJECT_BYTES, Observation};
 pub use search::{Memory, Query};
 pub use stats::Stats;

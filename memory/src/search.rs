@@ -12,6 +12,15 @@ const CANDIDATES: i64 = 256;
 const MAX_TERMS: usize = 32;
 /// A memory's share of the budget beyond its text (its kind, a separator).
 const OVERHEAD: usize = 16;
+/// Words too common to say what a query is about (English, as prompts
+/// mostly are): matched, they would tie every memory to every prompt.
+const STOP_WORDS: &[&str] = &[
+    "a", "about", "all", "an", "and", "any", "are", "as", "at", "be", "but", "by", "can", "could",
+    "do", "does", "for", "from", "had", "has", "have", "how", "i", "if", "in", "into", "is", "it",
+    "its", "me", "my", "no", "not", "of", "on", "or", "our", "please", "so", "that", "the",
+    "their", "them", "then", "there", "these", "this", "to", "up", "us", "was", "we", "were",
+    "what", "when", "where", "which", "who", "why", "will", "with", "would", "you", "your",
+];
 /// A memory's recency weight halves every this many days.
 const HALF_LIFE_DAYS: f64 = 14.0;
 
@@ -31,7 +40,7 @@ pub struct Memory {
 #[derive(Debug, Clone, Default)]
 pub struct Query<'a> {
     /// Free text; its words are matched (any of them). Empty: the most
-    /// recent memories.
+    /// recent memories; only common words: none.
     pub text: &'a str,
     /// The project asked about: its memories come first.
     pub project: Option<&'a str>,
@@ -49,6 +58,11 @@ impl Store {
     pub fn search(&self, query: &Query<'_>) -> Result<Vec<Memory>, MemoryError> {
         let only = query.project.filter(|_| query.only_project);
         let terms = match_expression(query.text);
+        if terms.is_empty() && !query.text.trim().is_empty() {
+            // Words, but none that says anything: no match, rather than
+            // the most recent memories.
+            return Ok(Vec::new());
+        }
         let mut ranked: Vec<(bool, f64, Memory)> = Vec::new();
         if terms.is_empty() {
             let mut stmt = self.conn.prepare_cached(
@@ -126,8 +140,8 @@ fn scored(row: &Row<'_>) -> rusqlite::Result<(Memory, f64)> {
 }
 
 /// The FTS5 expression for free text: its words (letters and digits, 2+
-/// characters, lowercased, at most [`MAX_TERMS`]), each quoted, any of
-/// them. Nothing of the text's own syntax reaches FTS5.
+/// characters, lowercased, not a [`STOP_WORDS`] one, at most
+/// [`MAX_TERMS`]), each quoted, any of them. Nothing of the text's own syntax reaches FTS5.
 pub(crate) fn match_expression(text: &str) -> String {
     let mut terms: Vec<String> = Vec::new();
     for word in text.split(|c: char| !c.is_alphanumeric()) {
@@ -135,6 +149,9 @@ pub(crate) fn match_expression(text: &str) -> String {
             continue;
         }
         let word = word.to_lowercase();
+        if STOP_WORDS.contains(&word.as_str()) {
+            continue;
+        }
         if !terms.contains(&word) {
             terms.push(word);
         }

@@ -243,6 +243,9 @@ fn search_ranks_matches_puts_the_project_first_and_keeps_the_budget() {
             .unwrap()
             .is_empty()
     );
+    // Common words alone match nothing (every memory has some).
+    let common = store.search(&query("what is the", false, 4096)).unwrap();
+    assert!(common.is_empty(), "{common:?}");
     // No words: the project's most recent memories.
     let recent = store.search(&query("", true, 4096)).unwrap();
     assert_eq!(recent.len(), 4);
