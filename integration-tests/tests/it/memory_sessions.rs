@@ -3,7 +3,8 @@
 //! a later Claude Code session in the same project (at its start and at a
 //! prompt that asks about it), and not in another project's; no secret of
 //! the mask corpus put in a tool output reaches the database file's bytes;
-//! `gateway memory forget` removes the fact from them; a corrupt database
+//! `gateway memory forget` removes the fact from them; no tool call reads
+//! or writes a configured database; a corrupt database
 //! leaves every hook answered, without context, counts the errors in
 //! `gateway status`, and memory works again once the file is replaced.
 
@@ -326,4 +327,23 @@ async fn a_corrupt_database_answers_hooks_without_context_and_is_counted() {
     compressed(&db, 1).await;
     let told = claude(&gateway, "SessionStart.json", start).await;
     assert!(told.contains("zorblatt-fact"), "{told:?}");
+}
+
+/// A configured database outside the state directory is one of
+/// hookgate's parts: no tool call reads or writes it (it would hand one
+/// project's memories to another, or plant some).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_database_is_out_of_the_agents_reach() {
+    let dir = private_dir();
+    let db = dir.path().join("kept").join("memory.db");
+    let gateway = TestGateway::start(&config(&db)).await;
+    for command in [
+        format!("cat {}", db.display()),
+        format!("cp {}-wal /tmp/copy", db.display()),
+        format!("echo planted >> {}", db.display()),
+    ] {
+        let payload = payloads::claude_bash(&command);
+        let out = gateway.shim(Some("claude-code")).run(payload).await;
+        crate::support::assert_claude_deny(&out, "PreToolUse", "hookgate self-protection");
+    }
 }
