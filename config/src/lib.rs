@@ -27,6 +27,7 @@ mod identity;
 mod layer;
 mod layers;
 mod load;
+mod memory;
 mod numbers;
 mod otel;
 mod raw;
@@ -59,6 +60,7 @@ pub use http::HttpConfig;
 pub use identity::IdentityConfig;
 pub use layers::{Layer, Provenance, Refusal};
 pub use load::Source;
+pub use memory::MemoryConfig;
 pub use otel::OtelConfig;
 pub use rego::{BundleConfig, DEFAULT_QUERY, RegoConfig};
 pub use remote::{Connection, TlsFiles, TokenSource};
@@ -269,6 +271,8 @@ pub enum SubscriberKind {
     /// Built-in `rego`: a policy in Rego, from files or an OPA bundle.
     /// Boxed: it is much larger than the other kinds.
     Rego(Box<RegoConfig>),
+    /// Built-in `memory`: what agents did, kept and told to later sessions.
+    Memory(Box<MemoryConfig>),
 }
 
 impl Config {

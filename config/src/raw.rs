@@ -131,6 +131,7 @@ pub(super) enum RawOnError {
 pub(super) enum RawBuiltin {
     Audit,
     Guard,
+    Memory,
     Rego,
 }
 
@@ -175,8 +176,19 @@ pub(super) struct RawSubscriber {
     /// Built-in `audit`: rotate past this size (KiB), keeping `keep` files.
     pub(super) max_size_kib: Option<Spanned<i64>>,
     pub(super) keep: Option<Spanned<i64>>,
-    /// Built-in `audit`: the JSON-lines file.
+    /// Built-in `audit`: the JSON-lines file; `memory`: the database.
     pub(super) path: Option<Spanned<String>>,
+    /// Built-in `memory`: the database's size cap, in bytes.
+    pub(super) max_bytes: Option<Spanned<i64>>,
+    /// Built-in `memory`: the most memory text injected per event.
+    pub(super) inject_bytes: Option<Spanned<i64>>,
+    /// Built-in `memory`: project path globs it leaves alone.
+    pub(super) exclude: Option<Vec<Spanned<String>>>,
+    /// Built-in `memory`: days rows are kept (0: no limit).
+    pub(super) retention_days: Option<Spanned<i64>>,
+    /// Built-in `memory`: raw observations of a session that trigger an
+    /// early compression.
+    pub(super) compress_after: Option<Spanned<i64>>,
     /// Built-in `audit`: a file the chain head is also written to.
     pub(super) anchor: Option<Spanned<String>>,
     /// Built-in `guard`: the rules.

@@ -1,6 +1,6 @@
 //! One `[[subscriber]]` table to a [`SubscriberConfig`]: its name,
-//! priority and filter, then its kind (remote, `audit`, `guard` or
-//! `rego`), each
+//! priority and filter, then its kind (remote, `audit`, `guard`, `memory`
+//! or `rego`), each
 //! rejecting the keys that mean nothing to it.
 
 use std::ops::Range;
@@ -30,6 +30,7 @@ enum Kind {
     Remote,
     Audit,
     Guard,
+    Memory,
     Rego,
 }
 
@@ -61,8 +62,8 @@ fn kind_keys(raw: &RawSubscriber) -> Vec<KindKey> {
         (
             at(&raw.path),
             "path",
-            &[Kind::Audit],
-            "only the built-in `audit` has a `path`",
+            &[Kind::Audit, Kind::Memory],
+            "only the built-in `audit` and `memory` have a `path`",
         ),
         (
             at(&raw.anchor),
@@ -79,13 +80,13 @@ fn kind_keys(raw: &RawSubscriber) -> Vec<KindKey> {
         (
             at(&raw.queue_size),
             "queue_size",
-            &[Kind::Remote, Kind::Audit],
-            "the built-in `guard` has no queue",
+            &[Kind::Remote, Kind::Audit, Kind::Memory],
+            "only remote subscribers and the built-in `audit` and `memory` have a queue",
         ),
         (
             at(&raw.timeout_ms),
             "timeout_ms",
-            &[Kind::Remote, Kind::Guard, Kind::Rego],
+            &[Kind::Remote, Kind::Guard, Kind::Rego, Kind::Memory],
             "the built-in `audit` answers nothing, so it has no deadline",
         ),
         (
@@ -98,7 +99,7 @@ fn kind_keys(raw: &RawSubscriber) -> Vec<KindKey> {
             at(&raw.on_error),
             "on_error",
             &[Kind::Remote, Kind::Rego],
-            "the built-in `audit` and `guard` do not fail",
+            "only remote subscribers and the built-in `rego` take it",
         ),
         (
             at(&raw.breaker_failures),
@@ -113,6 +114,26 @@ fn kind_keys(raw: &RawSubscriber) -> Vec<KindKey> {
             BUILTIN_ONLY,
         ),
     ];
+    for (field, name) in [
+        (at(&raw.max_bytes), "max_bytes"),
+        (at(&raw.inject_bytes), "inject_bytes"),
+        (
+            raw.exclude
+                .as_ref()
+                .and_then(|e| e.first())
+                .map(Spanned::span),
+            "exclude",
+        ),
+        (at(&raw.retention_days), "retention_days"),
+        (at(&raw.compress_after), "compress_after"),
+    ] {
+        keys.push((
+            field,
+            name,
+            &[Kind::Memory],
+            "only the built-in `memory` takes it",
+        ));
+    }
     for (field, name) in [
         (at(&raw.query), "query"),
         (at(&raw.bundle), "bundle"),
@@ -250,6 +271,17 @@ pub(super) fn subscriber(
                     .map_or(&[][..], Vec::as_slice);
                 guard_kind(at, env, raw.rules, rules, key, layer, settings)?
             }
+            RawBuiltin::Memory => {
+                only_keys_of(at, &raw, Kind::Memory, key)?;
+                only_mode(
+                    at,
+                    &raw.mode,
+                    RawMode::Decide,
+                    key,
+                    "the built-in `memory` records and answers with context",
+                )?;
+                super::memory::memory_kind(at, env, &mut raw, queue_size, key, name_span)?
+            }
             RawBuiltin::Rego => {
                 only_keys_of(at, &raw, Kind::Rego, key)?;
                 super::rego::rego_kind(at, env, &raw, &name, name_span, key)?
@@ -360,6 +392,7 @@ fn builtin_name(builtin: RawBuiltin) -> &'static str {
     match builtin {
         RawBuiltin::Audit => "audit",
         RawBuiltin::Guard => "guard",
+        RawBuiltin::Memory => "memory",
         RawBuiltin::Rego => "rego",
     }
 }

@@ -189,6 +189,7 @@ fn inherit_kind(
         Some(lower) if sub.builtin.is_none() => {
             let builtin = match lower {
                 "audit" => RawBuiltin::Audit,
+                "memory" => RawBuiltin::Memory,
                 "rego" => RawBuiltin::Rego,
                 _ => RawBuiltin::Guard,
             };
@@ -210,6 +211,7 @@ fn builtin_name(builtin: RawBuiltin) -> &'static str {
     match builtin {
         RawBuiltin::Audit => "audit",
         RawBuiltin::Guard => "guard",
+        RawBuiltin::Memory => "memory",
         RawBuiltin::Rego => "rego",
     }
 }

@@ -73,7 +73,9 @@ impl Offline {
                 SubscriberKind::Remote { mode, .. } => *mode == Mode::Decide,
                 SubscriberKind::Guard { .. } => true,
                 SubscriberKind::Rego(rego) => !rego.shadow,
-                SubscriberKind::Audit { .. } => false,
+                // Its answer is context from the live database, not a
+                // decision a candidate config can be judged by.
+                SubscriberKind::Audit { .. } | SubscriberKind::Memory(_) => false,
             })
             .cloned()
             .collect();

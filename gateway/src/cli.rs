@@ -66,6 +66,62 @@ pub(crate) enum Command {
     /// Write a starter config (`init`), show the layered config (`show`),
     /// check a config file (`check`).
     Config(crate::config_command::ConfigArgs),
+    /// Search, show and forget what the built-in `memory` subscriber kept
+    /// (its database read directly: no running gateway needed).
+    Memory(MemoryArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct MemoryArgs {
+    #[command(subcommand)]
+    pub(crate) action: MemoryAction,
+
+    /// The memory database. Default: the `path` of the config's `memory`
+    /// subscriber, else $XDG_STATE_HOME/hookgate/memory.db.
+    #[arg(long, value_name = "PATH", global = true)]
+    pub(crate) path: Option<PathBuf>,
+
+    /// Print JSON (one object per memory for `search`).
+    #[arg(long, global = true)]
+    pub(crate) json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum MemoryAction {
+    /// The memories matching QUERY's words, best first (full-text rank,
+    /// recency, the current directory's project first).
+    Search {
+        query: String,
+        /// Only memories of the project DIR is in (its git root).
+        #[arg(long, value_name = "DIR")]
+        project: Option<PathBuf>,
+        /// Only memories from this agent (`claude-code`, `codex`, ...).
+        #[arg(long, value_name = "AGENT")]
+        agent: Option<String>,
+        /// The most bytes of memory text printed.
+        #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024)]
+        budget: usize,
+    },
+    /// One memory by its id.
+    Show { id: i64 },
+    /// Remove memories and their raw observations, then checkpoint so the
+    /// forgotten text leaves the file.
+    Forget {
+        /// One memory, by id.
+        #[arg(required_unless_present_any = ["session", "project", "all"])]
+        id: Option<i64>,
+        /// Everything of this session (the agent's session id).
+        #[arg(long, value_name = "SESSION", conflicts_with_all = ["id", "project", "all"])]
+        session: Option<String>,
+        /// Everything of the project DIR is in (its git root).
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["id", "all"])]
+        project: Option<PathBuf>,
+        /// Everything.
+        #[arg(long, conflicts_with = "id")]
+        all: bool,
+    },
+    /// What the database holds: counts per kind, projects, sizes.
+    Stats,
 }
 
 #[derive(Debug, clap::Args)]

@@ -193,6 +193,7 @@ fn describe(sub: &SubscriberConfig) -> String {
             )
         }
         SubscriberKind::Audit { path, .. } => ("audit", path.display().to_string()),
+        SubscriberKind::Memory(memory) => ("memory", memory.path.display().to_string()),
         SubscriberKind::Remote { connection, .. } => ("remote", connection.endpoints.join(", ")),
         SubscriberKind::Rego(rego) => ("rego", rego_detail(rego)),
     };

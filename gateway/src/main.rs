@@ -4,7 +4,7 @@
 #[macro_use]
 mod out;
 
-// `audit_command`, `child`, `config_command`, `doctor`, `install` and `manual` may
+// `audit_command`, `child`, `config_command`, `doctor`, `install`, `manual` and `memory_command` may
 // block on files and processes (each allows it at its top): CLI commands
 // with one user waiting.
 mod audit_command;
@@ -15,6 +15,7 @@ mod doctor;
 mod eval_command;
 mod install;
 mod manual;
+mod memory_command;
 mod reload_command;
 mod replay_command;
 mod status_command;
@@ -77,6 +78,7 @@ fn main() -> ExitCode {
         Command::Eval(args) => eval_command::run(&args),
         Command::Replay(args) => replay_command::run(&args),
         Command::Config(args) => config_command::run(&args),
+        Command::Memory(args) => memory_command::run(&args),
     }
 }
 

@@ -6,9 +6,10 @@ use super::*;
 
 /// A subscriber of each kind: its first line, and what it needs after the
 /// key under test.
-const KINDS: [(&str, &str, &str); 4] = [
+const KINDS: [(&str, &str, &str); 5] = [
     ("remote", "endpoint = \"https://127.0.0.1:1\"", ""),
     ("audit", "builtin = \"audit\"", ""),
+    ("memory", "builtin = \"memory\"", ""),
     ("guard", "builtin = \"guard\"", ""),
     (
         "rego",
@@ -25,17 +26,21 @@ const KEYS: &[(&str, &[&str], &str)] = &[
         "only the built-in `audit` rotates",
     ),
     ("keep = 2", &["audit"], "only the built-in `audit` rotates"),
-    ("path = AUDIT_FILE", &["audit"], "has a `path`"),
+    ("path = AUDIT_FILE", &["audit", "memory"], "have a `path`"),
     ("anchor = ANCHOR_FILE", &["audit"], "writes an anchor"),
     (
         "rules = []",
         &["guard"],
         "only the built-in `guard` has `rules`",
     ),
-    ("queue_size = 8", &["remote", "audit"], "has no queue"),
+    (
+        "queue_size = 8",
+        &["remote", "audit", "memory"],
+        "have a queue",
+    ),
     (
         "timeout_ms = 50",
-        &["remote", "guard", "rego"],
+        &["remote", "guard", "rego", "memory"],
         "has no deadline",
     ),
     (
@@ -43,7 +48,32 @@ const KEYS: &[(&str, &[&str], &str)] = &[
         &["guard"],
         "only the built-in `guard` compares paths",
     ),
-    ("on_error = \"deny\"", &["remote", "rego"], "not"),
+    ("on_error = \"deny\"", &["remote", "rego"], "`rego` take it"),
+    (
+        "max_bytes = 2000000",
+        &["memory"],
+        "only the built-in `memory` takes it",
+    ),
+    (
+        "inject_bytes = 100",
+        &["memory"],
+        "only the built-in `memory` takes it",
+    ),
+    (
+        "exclude = [\"/x/**\"]",
+        &["memory"],
+        "only the built-in `memory` takes it",
+    ),
+    (
+        "retention_days = 7",
+        &["memory"],
+        "only the built-in `memory` takes it",
+    ),
+    (
+        "compress_after = 50",
+        &["memory"],
+        "only the built-in `memory` takes it",
+    ),
     (
         "query = \"data.x.y\"",
         &["rego"],
@@ -96,6 +126,8 @@ fn a_builtin_keeps_its_one_mode() {
         ("audit", "observe", None),
         ("guard", "observe", Some("only decides")),
         ("guard", "decide", None),
+        ("memory", "observe", Some("records and answers")),
+        ("memory", "decide", None),
     ];
     for (builtin, mode, refused) in cases {
         let text =
@@ -155,4 +187,38 @@ fn the_audit_anchor_is_an_absolute_file_apart_from_the_log() {
         Some(SubscriberKind::Audit { anchor, .. }) => assert!(anchor.is_some()),
         other => panic!("{other:?}"),
     }
+}
+
+/// The `memory` kind: its defaults (the state directory's `memory.db`, a
+/// 2 KiB injection within 100 ms, 90 days), and a bad `exclude` glob named
+/// at its index.
+#[test]
+fn memory_defaults_and_its_exclude_globs() {
+    let ok = parse(&format!(
+        "[[subscriber]]\nname = \"m\"\nbuiltin = \"memory\"\nexclude = [\"{}\"]\n",
+        per_os("/work/clients/**", "C:/clients/**")
+    ))
+    .expect("a memory subscriber");
+    let Some(SubscriberKind::Memory(memory)) = ok.subscribers.first().map(|s| &s.kind) else {
+        panic!("{:?}", ok.subscribers);
+    };
+    assert!(memory.path.ends_with("hookgate/memory.db"), "{memory:?}");
+    assert_eq!(memory.inject_bytes, 2048);
+    assert_eq!(memory.timeout, std::time::Duration::from_millis(100));
+    assert_eq!(
+        memory.retention,
+        Some(std::time::Duration::from_secs(90 * 86_400))
+    );
+    let project = per_os("/work/clients/acme", "C:/clients/acme");
+    assert!(memory.exclude.is_match(project));
+    assert!(!memory.exclude.is_match(per_os("/work/mine", "C:/mine")));
+    let err = parse(
+        "[[subscriber]]\nname = \"m\"\nbuiltin = \"memory\"\nexclude = [\"/ok/**\", \"a[\"]\n",
+    )
+    .expect_err("an unclosed class");
+    assert_eq!(
+        err.key.as_deref(),
+        Some("subscriber[0].exclude[1]"),
+        "{err}"
+    );
 }

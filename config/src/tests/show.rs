@@ -22,6 +22,7 @@ fn shape(config: &Config) -> Vec<(String, Vec<String>)> {
                 SubscriberKind::Audit { path, .. } => vec![path.display().to_string()],
                 SubscriberKind::Remote { .. } => vec!["remote".to_owned()],
                 SubscriberKind::Rego(_) => vec!["rego".to_owned()],
+                SubscriberKind::Memory(_) => vec!["memory".to_owned()],
             };
             (s.name.clone(), ids)
         })

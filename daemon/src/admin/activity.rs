@@ -64,6 +64,30 @@ pub(super) fn audit_logs(doc: &Value) -> Option<String> {
     (!logs.is_empty()).then(|| logs.join("; "))
 }
 
+/// Each memory's captures stored and lost, injections made and given up.
+pub(super) fn memories(doc: &Value) -> Option<String> {
+    let lines: Vec<String> = doc["subscribers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|sub| sub["memory"].is_object())
+        .map(|sub| {
+            let m = &sub["memory"];
+            let n = |key: &str| m[key].as_u64().unwrap_or(0);
+            format!(
+                "{}: stored {}, store errors {}, compressed {}, injected {}, read errors {}",
+                sub["name"].as_str().unwrap_or("-"),
+                n("stored"),
+                n("store_errors"),
+                n("compressed"),
+                n("injected"),
+                n("read_errors")
+            )
+        })
+        .collect();
+    (!lines.is_empty()).then(|| lines.join("; "))
+}
+
 /// Since when the counts run, if they span more than this process.
 pub(super) fn since(doc: &Value, out: &mut String) {
     let Some(counts) = doc.get("counts") else {

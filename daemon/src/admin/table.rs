@@ -330,6 +330,7 @@ fn problems(doc: &Value) -> Vec<(&'static str, String)> {
     problems.extend(errors.map(|e| ("errors", e)));
     problems.extend(super::activity::probes(doc).map(|p| ("probes", p)));
     problems.extend(super::activity::audit_logs(doc).map(|a| ("decision log", a)));
+    problems.extend(super::activity::memories(doc).map(|m| ("memory", m)));
     let refused = u(doc, "config_refused");
     if refused > 0 {
         problems.push((

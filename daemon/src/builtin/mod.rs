@@ -2,7 +2,8 @@
 //! the guard (`guard.rs`, over the `hookgate-guard` crate), `audit` (a
 //! masked JSON-lines log; its files in `auditlog`, its masking the
 //! `hookgate-mask` crate), `rego` (`rego/`, a policy in Rego over the
-//! `hookgate-policy` crate) and self-protection (`protect.rs`, which
+//! `hookgate-policy` crate), `memory` (`memory/`, sessions kept and told
+//! to later ones, over the `hookgate-memory` crate) and self-protection (`protect.rs`, which
 //! `crate::protect` adds to every registry, config or not).
 //!
 //! The config names each (`builtin = "<name>"`, a `config::SubscriberKind`
@@ -15,6 +16,7 @@ pub mod audit;
 pub mod auditlog;
 mod bounded;
 mod guard;
+mod memory;
 pub(crate) mod on_error;
 mod protect;
 pub(crate) mod rego;
@@ -227,5 +229,10 @@ pub(crate) fn start(
         SubscriberKind::Rego(config) => {
             Some(rego::Rego::start(name, config, start.stats, start.workers))
         }
+        SubscriberKind::Memory(config) => Some(Arc::new(memory::Memory::start(
+            config,
+            start.stats,
+            start.workers,
+        ))),
     }
 }

@@ -10,6 +10,7 @@ pub(crate) mod audit;
 pub(crate) mod endpoint;
 pub(crate) mod keeper;
 pub(crate) mod latency;
+pub(crate) mod memory;
 pub(crate) mod otel;
 pub(crate) mod persist;
 mod reasons;

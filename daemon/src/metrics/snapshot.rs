@@ -142,6 +142,9 @@ pub struct SubscriberSnapshot {
     /// Decision logs: reopens of a log moved away, anchor write failures.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub audit: Option<super::audit::AuditSnapshot>,
+    /// Memories: captures stored, sessions compressed, failures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory: Option<super::memory::MemorySnapshot>,
 }
 
 /// A `rego` subscriber's policy, for `gateway status`.
@@ -256,6 +259,7 @@ impl Metrics {
                     policy: policy_snapshot(&s.policy),
                     rules: s.rules.snapshot(),
                     audit: s.audit.snapshot(),
+                    memory: s.memory.snapshot(),
                 }
             })
             .collect();

@@ -184,6 +184,8 @@ pub struct SubscriberStats {
     pub rules: super::rules::Rules,
     /// A decision log's reopens and anchor failures.
     pub audit: super::audit::AuditStats,
+    /// A memory's stores, compressions and failures.
+    pub memory: super::memory::MemoryStats,
     breaker: AtomicU8,
     state: AtomicU8,
     source: AtomicU8,
@@ -220,6 +222,7 @@ impl Default for SubscriberStats {
             policy: PolicyStats::default(),
             rules: super::rules::Rules::default(),
             audit: super::audit::AuditStats::default(),
+            memory: super::memory::MemoryStats::default(),
             breaker: AtomicU8::new(0),
             state: AtomicU8::new(0),
             source: AtomicU8::new(0),

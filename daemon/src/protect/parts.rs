@@ -125,6 +125,17 @@ pub(super) fn paths(config: &Config, site: &Site, env: &Env) -> Vec<Protected> {
         out.push(tree(&dir, "hookgate's state directory"));
     }
     for sub in &config.subscribers {
+        // The memory database (and its `-wal`, `-shm`): what later sessions
+        // are told, so no tool call may read other projects' memories from
+        // it or plant some.
+        if let SubscriberKind::Memory(memory) = &sub.kind {
+            let db = memory.path.display().to_string();
+            out.push(part(
+                Pattern::Prefix(db),
+                true,
+                "hookgate's memory database",
+            ));
+        }
         if let SubscriberKind::Audit { path, anchor, .. } = &sub.kind {
             let log = path.display().to_string();
             out.push(part(Pattern::Prefix(log), true, "hookgate's decision log"));

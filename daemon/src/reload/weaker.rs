@@ -28,7 +28,8 @@ pub(crate) fn weakened(old: &Config, new: &Config) -> Vec<String> {
             SubscriberKind::Guard { .. } => "the built-in guard",
             SubscriberKind::Audit { .. } => "the decision log",
             SubscriberKind::Rego(_) => "the policy",
-            SubscriberKind::Remote { .. } => continue,
+            // Memory protects nothing: turning it off weakens nothing.
+            SubscriberKind::Remote { .. } | SubscriberKind::Memory(_) => continue,
         };
         let name = &before.name;
         let Some(after) = new.subscribers.iter().find(|s| s.name == *name) else {

@@ -41,6 +41,7 @@ mod layering;
 mod man_pages;
 mod managed;
 mod memory;
+mod memory_sessions;
 mod observability;
 mod observe;
 mod otel;
