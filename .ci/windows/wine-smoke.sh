@@ -9,7 +9,7 @@
 # be (a deny is a deny), so two equally broken builds cannot pass.
 #
 # What Wine cannot show: another user's connection being refused (Wine runs
-# every process as one user) and real Windows' DACL enforcement. README.md
+# every process as one user) and real Windows' DACL enforcement. docs/windows.md
 # says what is tested where.
 #
 # Usage: .ci/windows/wine-smoke.sh   (after .ci/windows/cargo.sh build)

@@ -8,7 +8,7 @@
 # no tests, ends without its result line or outlives its deadline.
 #
 # What Wine cannot show (another user, real Windows' DACLs): see
-# wine-smoke.sh and README.md.
+# wine-smoke.sh and docs/windows.md.
 #
 # Usage: .ci/windows/wine-unit-tests.sh
 set -euo pipefail

@@ -236,7 +236,7 @@ pub(crate) struct StatusArgs {
     #[arg(long, value_name = "PATH")]
     pub(crate) socket: Option<PathBuf>,
 
-    /// Print the status document as JSON (stable schema, see the README).
+    /// Print the status document as JSON (stable schema, see docs/status.md).
     #[arg(long)]
     pub(crate) json: bool,
 

@@ -15,9 +15,11 @@
 //!
 //! On Windows that budget reason does not apply, so the shim uses std (named
 //! pipes through `interprocess`, worker threads for deadlines) and has an
-//! ordinary `main`. Either way all `unsafe` and every platform difference
-//! live in `sys`; the other modules are written against `core` and `alloc`
-//! and are the same on both.
+//! ordinary `main`. Either way all `unsafe` and every system call live in
+//! `sys`; the other modules are written against `core` and `alloc`. Outside
+//! `sys`, a `cfg` only says what a platform has: this file (what of std
+//! links, the Windows `main`), and autostart and the fallback record, which
+//! are Unix only (`autostart`, `record`).
 //!
 //! This file stays thin: each concept lives in its own module.
 

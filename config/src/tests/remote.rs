@@ -173,16 +173,16 @@ fn identity_defaults_to_host_and_user() {
     assert_eq!(config.identity.labels["team"], "pay");
 }
 
-/// The README's "Secure remote subscribers" example is a valid config
-/// meaning what the text says (its paths are Unix paths).
+/// The guide's "Secure remote subscribers" example (docs/deployment.md)
+/// is a valid config meaning what the text says (its paths are Unix paths).
 #[cfg(unix)]
 #[test]
-fn the_readme_example_parses() {
-    let readme = include_str!("../../../README.md");
-    let section = readme
+fn the_deployment_guide_example_parses() {
+    let guide = include_str!("../../../docs/deployment.md");
+    let section = guide
         .split("### Secure remote subscribers")
         .nth(1)
-        .expect("the README section");
+        .expect("the guide's section");
     let example = section
         .split("```toml\n")
         .nth(1)

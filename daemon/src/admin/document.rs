@@ -2,7 +2,7 @@
 //! metrics plus who and where this gateway is.
 //!
 //! The JSON shape is a stable, versioned contract for scripts
-//! (`gateway status --json`, documented in the README): fields are only
+//! (`gateway status --json`, documented in docs/status.md): fields are only
 //! added; a change that is not an addition bumps [`SCHEMA`].
 
 use std::net::SocketAddr;

@@ -190,7 +190,7 @@ fn run_install(args: &InstallArgs) -> anyhow::Result<()> {
     // The hook command is a POSIX shell line and autostart is Unix-only.
     if cfg!(windows) {
         bail!(
-            "gateway install supports Linux and macOS; on Windows, edit the agents' configs by hand (README)"
+            "gateway install supports Linux and macOS; on Windows, edit the agents' configs by hand (docs/agents.md, \"Setting up an agent by hand\")"
         );
     }
     let home = home()?;

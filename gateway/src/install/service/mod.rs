@@ -8,7 +8,7 @@
 //! so the user manager holds the HTTP hook port and no other local user
 //! can take it while the gateway is down. launchd gets no such socket: the
 //! gateway does not take sockets from launchd, so on macOS the port is
-//! held only while the gateway runs (README, "HTTP hooks").
+//! held only while the gateway runs (docs/http-hooks.md).
 //!
 //! `gateway install` sets the service up by default where a systemd user
 //! manager runs (its private socket is in `$XDG_RUNTIME_DIR/systemd/`) and
