@@ -19,6 +19,7 @@
     )
 )]
 
+mod approval;
 mod audit;
 mod error;
 pub mod filter;
@@ -53,6 +54,7 @@ use std::time::Duration;
 use hookgate_adapters::FailMode;
 use hookgate_guard::Guard;
 
+pub use approval::{ApprovalConfig, DEFAULT_HOLD_MS, DEFAULT_MAX_HELD, MAX_HOLD_MS};
 pub use error::{ConfigError, LoadError};
 pub use filter::Filter;
 pub use http::HttpConfig;
@@ -269,6 +271,9 @@ pub enum SubscriberKind {
     /// Built-in `rego`: a policy in Rego, from files or an OPA bundle.
     /// Boxed: it is much larger than the other kinds.
     Rego(Box<RegoConfig>),
+    /// Built-in `approval`: holds matching calls for a person. Boxed, as
+    /// `Rego`.
+    Approval(Box<ApprovalConfig>),
 }
 
 impl Config {

@@ -190,6 +190,7 @@ fn inherit_kind(
             let builtin = match lower {
                 "audit" => RawBuiltin::Audit,
                 "rego" => RawBuiltin::Rego,
+                "approval" => RawBuiltin::Approval,
                 _ => RawBuiltin::Guard,
             };
             sub.builtin = Some(Spanned::new(name_span, builtin));
@@ -211,6 +212,7 @@ fn builtin_name(builtin: RawBuiltin) -> &'static str {
         RawBuiltin::Audit => "audit",
         RawBuiltin::Guard => "guard",
         RawBuiltin::Rego => "rego",
+        RawBuiltin::Approval => "approval",
     }
 }
 

@@ -72,7 +72,8 @@ impl Offline {
                 SubscriberKind::Remote { mode, .. } => *mode == Mode::Decide,
                 SubscriberKind::Guard { .. } => true,
                 SubscriberKind::Rego(rego) => !rego.shadow,
-                SubscriberKind::Audit { .. } => false,
+                // Nobody would answer a hold here.
+                SubscriberKind::Audit { .. } | SubscriberKind::Approval(_) => false,
             })
             .cloned()
             .collect();
@@ -82,6 +83,7 @@ impl Offline {
             metrics: &metrics,
             workers: &workers,
             health: None,
+            approvals: &Arc::default(),
         };
         let site = protect::Site {
             socket: hookgate_transport::default_path(),

@@ -20,6 +20,7 @@ fn embedded_default_is_valid_and_runs_guard_and_audit() {
                 SubscriberKind::Audit { .. } => "audit",
                 SubscriberKind::Remote { .. } => "remote",
                 SubscriberKind::Rego(_) => "rego",
+                SubscriberKind::Approval(_) => "approval",
             };
             (s.name.as_str(), kind)
         })

@@ -22,6 +22,12 @@ fn shape(config: &Config) -> Vec<(String, Vec<String>)> {
                 SubscriberKind::Audit { path, .. } => vec![path.display().to_string()],
                 SubscriberKind::Remote { .. } => vec!["remote".to_owned()],
                 SubscriberKind::Rego(_) => vec!["rego".to_owned()],
+                SubscriberKind::Approval(approval) => approval
+                    .guard
+                    .rules()
+                    .iter()
+                    .map(|r| r.id.clone())
+                    .collect(),
             };
             (s.name.clone(), ids)
         })

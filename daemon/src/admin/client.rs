@@ -1,5 +1,5 @@
-//! The client side of the admin API: what `gateway status` and `gateway
-//! reload` run.
+//! The client side of the admin API: what `gateway status`, `gateway
+//! reload` and `gateway approvals` run.
 //!
 //! gRPC over the transport's own [`connect`](hookgate_transport::connect) (a
 //! Unix socket, or on Windows a named pipe whose server must run as this
@@ -14,6 +14,9 @@ use hyper_util::rt::TokioIo;
 use tonic::transport::Endpoint;
 
 use super::admin_path;
+
+/// What `approvals` asks (the binary needs no proto crate of its own).
+pub use hookgate_proto::v1::ApprovalsRequest;
 
 /// Why no status could be had.
 #[derive(Debug, thiserror::Error)]
@@ -43,7 +46,12 @@ pub async fn fetch(socket: &Path, timeout: Duration) -> Result<serde_json::Value
             status,
         })?
         .into_inner();
-    serde_json::from_str(&reply.status_json).map_err(|err| StatusError::BadDocument {
+    document(path, &reply.status_json)
+}
+
+/// A reply's JSON document, or why it is unreadable.
+fn document(path: PathBuf, json: &str) -> Result<serde_json::Value, StatusError> {
+    serde_json::from_str(json).map_err(|err| StatusError::BadDocument {
         path,
         reason: err.to_string(),
     })
@@ -62,6 +70,25 @@ pub async fn reload(
         .await
         .map_err(|status| StatusError::Rpc { path, status })?;
     Ok(reply.into_inner())
+}
+
+/// Asks the gateway whose hook socket is `socket` to list or answer held
+/// calls (`request.action`), within `timeout`; the reply's JSON.
+pub async fn approvals(
+    socket: &Path,
+    timeout: Duration,
+    request: v1::ApprovalsRequest,
+) -> Result<serde_json::Value, StatusError> {
+    let (path, mut client) = connect(socket, timeout).await?;
+    let reply = client
+        .approvals(request)
+        .await
+        .map_err(|status| StatusError::Rpc {
+            path: path.clone(),
+            status,
+        })?
+        .into_inner();
+    document(path, &reply.held_json)
 }
 
 /// A client on the admin socket of the gateway whose hook socket is

@@ -1,4 +1,5 @@
-//! The admin API: `hookgate.v1.Gateway/Status` and `/Reload`, `grpc.health.v1` and gRPC
+//! The admin API: `hookgate.v1.Gateway/Status`, `/Reload` and
+//! `/Approvals` (`approvals.rs`), `grpc.health.v1` and gRPC
 //! server reflection, on a sibling socket so `gateway status` and
 //! `grpcurl -unix` can ask a running gateway how it is doing.
 //!
@@ -11,6 +12,7 @@
 //! this user, a live one refused) and the same peer check on accept.
 
 mod activity;
+mod approvals;
 pub mod client;
 pub mod document;
 pub mod table;
@@ -28,6 +30,7 @@ use hookgate_transport::{AcceptError, Connection, Listener};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio_util::sync::CancellationToken;
 
+use crate::approvals::Approvals;
 use crate::reload;
 use document::StatusSource;
 
@@ -44,6 +47,7 @@ pub fn admin_path(socket: &Path) -> PathBuf {
 struct Service {
     source: Arc<StatusSource>,
     reload: reload::Handle,
+    approvals: Arc<Approvals>,
 }
 
 #[tonic::async_trait]
@@ -82,6 +86,14 @@ impl Gateway for Service {
             error,
         }))
     }
+
+    async fn approvals(
+        &self,
+        request: tonic::Request<v1::ApprovalsRequest>,
+    ) -> Result<tonic::Response<v1::ApprovalsReply>, tonic::Status> {
+        let held_json = approvals::answer(&self.approvals, request.get_ref())?;
+        Ok(tonic::Response::new(v1::ApprovalsReply { held_json }))
+    }
 }
 
 /// Serves the admin API on `listener` until `shutdown`; only peers of our
@@ -90,6 +102,7 @@ pub async fn serve(
     listener: Listener,
     source: Arc<StatusSource>,
     reload: reload::Handle,
+    approvals: Arc<Approvals>,
     shutdown: CancellationToken,
 ) -> anyhow::Result<()> {
     let (reporter, health) = tonic_health::server::health_reporter();
@@ -101,7 +114,11 @@ pub async fn serve(
     tonic::transport::Server::builder()
         .add_service(health)
         .add_service(reflection)
-        .add_service(GatewayServer::new(Service { source, reload }))
+        .add_service(GatewayServer::new(Service {
+            source,
+            reload,
+            approvals,
+        }))
         .serve_with_incoming_shutdown(incoming(listener), shutdown.cancelled_owned())
         .await?;
     Ok(())

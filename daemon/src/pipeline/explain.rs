@@ -28,7 +28,9 @@ impl Pipeline {
     /// Runs `request` as the gateway would; the verdicts are kept when the
     /// pipeline is [`Pipeline::explaining`].
     pub(crate) async fn explain(&self, request: Request) -> Explained {
-        let ran = self.run(request, None).await;
+        let ran = self
+            .run(request, None, &crate::hold::HoldLine::none())
+            .await;
         let decision = ran.decision.unwrap_or_default();
         let losses = match &ran.event {
             Some(event) => adapters::render(event, &decision).losses,

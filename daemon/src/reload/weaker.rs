@@ -28,7 +28,7 @@ pub(crate) fn weakened(old: &Config, new: &Config) -> Vec<String> {
             SubscriberKind::Guard { .. } => "the built-in guard",
             SubscriberKind::Audit { .. } => "the decision log",
             SubscriberKind::Rego(_) => "the policy",
-            SubscriberKind::Remote { .. } => continue,
+            SubscriberKind::Remote { .. } | SubscriberKind::Approval(_) => continue,
         };
         let name = &before.name;
         let Some(after) = new.subscribers.iter().find(|s| s.name == *name) else {
