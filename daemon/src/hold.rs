@@ -12,12 +12,12 @@
 //! deadline they already had.
 
 use std::sync::Mutex;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime};
 
 use hookgate_wire::Request;
 use tokio::sync::mpsc;
 
-use crate::pipeline::call::REPLY_MARGIN;
+use crate::pipeline::call::{REPLY_MARGIN, instant_within};
 
 /// Hold frames that may wait for the connection to write them; more is a
 /// built-in asking faster than a socket takes a few bytes, and is dropped
@@ -71,7 +71,7 @@ impl HoldLine {
             .iter()
             .find(|(name, _)| name == hookgate_wire::HOLD_UNTIL_VAR)
             .and_then(|(_, ms)| ms.parse::<u64>().ok())
-            .and_then(|ms| at(ms, SystemTime::now(), Instant::now()))
+            .and_then(|ms| instant_within(ms, SystemTime::now(), Instant::now(), MAX_AHEAD))
             .filter(|limit| base.is_none_or(|base| *limit > base));
         let Some(limit) = limit else {
             let line = HoldLine {
@@ -123,24 +123,13 @@ impl HoldLine {
     }
 }
 
-/// The Unix-epoch millisecond `ms` on the monotonic clock, given both
-/// clocks read together; `None` when too far ahead to be a shim's.
-fn at(ms: u64, wall: SystemTime, mono: Instant) -> Option<Instant> {
-    let at = UNIX_EPOCH.checked_add(Duration::from_millis(ms))?;
-    match at.duration_since(wall) {
-        Ok(ahead) if ahead > MAX_AHEAD => None,
-        Ok(ahead) => mono.checked_add(ahead),
-        Err(_) => Some(mono),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn request_with_limit(ms_ahead: u64) -> Request {
         let wall = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
+            .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_millis())
             .unwrap_or_default();
         Request {
