@@ -19,6 +19,7 @@
     )
 )]
 
+mod approval;
 mod audit;
 mod error;
 pub mod filter;
@@ -54,6 +55,7 @@ use std::time::Duration;
 use hookgate_adapters::FailMode;
 use hookgate_guard::Guard;
 
+pub use approval::{ApprovalConfig, DEFAULT_HOLD_MS, DEFAULT_MAX_HELD, MAX_HOLD_MS};
 pub use error::{ConfigError, LoadError};
 pub use filter::Filter;
 pub use http::HttpConfig;
@@ -273,6 +275,9 @@ pub enum SubscriberKind {
     Rego(Box<RegoConfig>),
     /// Built-in `memory`: what agents did, kept and told to later sessions.
     Memory(Box<MemoryConfig>),
+    /// Built-in `approval`: holds matching calls for a person. Boxed, as
+    /// `Rego`.
+    Approval(Box<ApprovalConfig>),
 }
 
 impl Config {

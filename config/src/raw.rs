@@ -133,6 +133,7 @@ pub(super) enum RawBuiltin {
     Guard,
     Memory,
     Rego,
+    Approval,
 }
 
 #[derive(Debug, Deserialize)]
@@ -214,6 +215,12 @@ pub(super) struct RawSubscriber {
     /// Built-in `guard`: compare paths and command names without case
     /// (default: as the platform's file systems do).
     pub(super) case_insensitive: Option<Spanned<bool>>,
+    /// Built-in `approval`: how long a matching call is held.
+    pub(super) hold_ms: Option<Spanned<i64>>,
+    /// Built-in `approval`: `deny` (default) or `allow` when nobody answered.
+    pub(super) on_timeout: Option<Spanned<RawOnError>>,
+    /// Built-in `approval`: calls held at once.
+    pub(super) max_held: Option<Spanned<i64>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

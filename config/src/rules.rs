@@ -12,12 +12,13 @@ use hookgate_guard::{Action, Guard, Matcher, Rule, Target};
 use regex::Regex;
 use toml::Spanned;
 
+use super::Env;
 use super::error::{ConfigError, Locator};
 use super::layers::{Layer, only_in_system};
-use super::raw::{RawAccess, RawAction, RawRule};
+use super::numbers::int_or;
+use super::raw::{RawAccess, RawAction, RawRule, RawSubscriber};
 use super::rule_id::{check_id, disabling_entry, rule_id, rule_span};
 use super::values::one_line;
-use super::{Env, SubscriberKind};
 
 /// Longest regex source accepted, and the compiled-size cap, so a config
 /// cannot make the hook path slow.
@@ -28,18 +29,53 @@ const KINDS: &str = "`shell`, `file_path`, `mcp_tool`, `command`, `path` or `fet
 
 /// A guard's settings besides its rules.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct GuardSettings {
+struct GuardSettings {
     /// `timeout_ms`: how long one call may take.
-    pub(super) time_limit: std::time::Duration,
+    time_limit: std::time::Duration,
     /// `case_insensitive`: paths and command names compared without case.
-    pub(super) case_insensitive: bool,
+    case_insensitive: bool,
+}
+
+/// The compiled [`Guard`] of a subscriber's `rules` (the guard's, and the
+/// rules that select what the built-in `approval` holds), with its
+/// `timeout_ms` (1..=`max_ms`, default `default_ms`) and
+/// `case_insensitive`. `table` is the subscriber as written, for the
+/// rules' derived ids.
+pub(super) fn subscriber_guard(
+    at: &Locator<'_>,
+    env: &Env,
+    raw: &mut RawSubscriber,
+    table: &toml::Value,
+    key: &dyn Fn(&str) -> String,
+    layer: Layer,
+    (max_ms, default_ms): (i64, u64),
+) -> Result<Guard, ConfigError> {
+    let limit = int_or(
+        at,
+        raw.timeout_ms.as_ref(),
+        &key("timeout_ms"),
+        1..=max_ms,
+        default_ms,
+    )?;
+    let settings = GuardSettings {
+        time_limit: std::time::Duration::from_millis(limit),
+        case_insensitive: raw
+            .case_insensitive
+            .as_ref()
+            .map_or(hookgate_guard::CASE_INSENSITIVE_PLATFORM, |c| *c.get_ref()),
+    };
+    let tables = table
+        .get("rules")
+        .and_then(toml::Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    guard_rules(at, env, raw.rules.take(), tables, key, layer, settings)
 }
 
 /// A guard's `rules`, each with its id (written, or derived from its
 /// content: [`rule_id`]). `tables` are the same rules as written, for
 /// the derived ids. `enabled = false` entries remove a lower layer's rule
 /// when layers merge (`layers`); here they are only checked.
-pub(super) fn guard_kind(
+fn guard_rules(
     at: &Locator<'_>,
     env: &Env,
     rules: Option<Spanned<Vec<RawRule>>>,
@@ -47,7 +83,7 @@ pub(super) fn guard_kind(
     key: &dyn Fn(&str) -> String,
     layer: Layer,
     settings: GuardSettings,
-) -> Result<SubscriberKind, ConfigError> {
+) -> Result<Guard, ConfigError> {
     let mut ids = HashSet::new();
     let mut compiled = Vec::new();
     let (all, list) = match rules {
@@ -92,12 +128,10 @@ pub(super) fn guard_kind(
         .as_ref()
         .and_then(|h| h.to_str())
         .map(str::to_owned);
-    Ok(SubscriberKind::Guard {
-        guard: Guard::new(compiled)
-            .with_home(home)
-            .with_case_folding(settings.case_insensitive)
-            .with_time_limit(settings.time_limit),
-    })
+    Ok(Guard::new(compiled)
+        .with_home(home)
+        .with_case_folding(settings.case_insensitive)
+        .with_time_limit(settings.time_limit))
 }
 
 fn guard_rule(

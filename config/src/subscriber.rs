@@ -1,6 +1,6 @@
 //! One `[[subscriber]]` table to a [`SubscriberConfig`]: its name,
-//! priority and filter, then its kind (remote, `audit`, `guard`, `memory`
-//! or `rego`), each
+//! priority and filter, then its kind (remote, `audit`, `guard`, `memory`,
+//! `rego` or `approval`), each
 //! rejecting the keys that mean nothing to it.
 
 use std::ops::Range;
@@ -11,7 +11,7 @@ use toml::Spanned;
 use super::error::{ConfigError, Locator};
 use super::numbers::{int_or, millis};
 use super::raw::{RawBuiltin, RawEndpoints, RawMode, RawOnError, RawSubscriber};
-use super::rules::{GuardSettings, guard_kind};
+use super::rules::subscriber_guard;
 use super::{BreakerConfig, Env, Layer, Mode, OnError, SubscriberConfig, SubscriberKind};
 use crate::filter::Filter;
 
@@ -32,6 +32,7 @@ enum Kind {
     Guard,
     Memory,
     Rego,
+    Approval,
 }
 
 const BUILTIN_ONLY: &str = "not used by built-in subscribers";
@@ -74,8 +75,8 @@ fn kind_keys(raw: &RawSubscriber) -> Vec<KindKey> {
         (
             at(&raw.rules),
             "rules",
-            &[Kind::Guard],
-            "only the built-in `guard` has `rules`",
+            &[Kind::Guard, Kind::Approval],
+            "only the built-in `guard` and `approval` have `rules`",
         ),
         (
             at(&raw.queue_size),
@@ -86,14 +87,20 @@ fn kind_keys(raw: &RawSubscriber) -> Vec<KindKey> {
         (
             at(&raw.timeout_ms),
             "timeout_ms",
-            &[Kind::Remote, Kind::Guard, Kind::Rego, Kind::Memory],
+            &[
+                Kind::Remote,
+                Kind::Guard,
+                Kind::Rego,
+                Kind::Memory,
+                Kind::Approval,
+            ],
             "the built-in `audit` answers nothing, so it has no deadline",
         ),
         (
             at(&raw.case_insensitive),
             "case_insensitive",
-            &[Kind::Guard],
-            "only the built-in `guard` compares paths",
+            &[Kind::Guard, Kind::Approval],
+            "only the built-in `guard` and `approval` compare paths",
         ),
         (
             at(&raw.on_error),
@@ -132,6 +139,18 @@ fn kind_keys(raw: &RawSubscriber) -> Vec<KindKey> {
             name,
             &[Kind::Memory],
             "only the built-in `memory` takes it",
+        ));
+    }
+    for (field, name) in [
+        (at(&raw.hold_ms), "hold_ms"),
+        (at(&raw.on_timeout), "on_timeout"),
+        (at(&raw.max_held), "max_held"),
+    ] {
+        keys.push((
+            field,
+            name,
+            &[Kind::Approval],
+            "only the built-in `approval` holds calls",
         ));
     }
     for (field, name) in [
@@ -251,25 +270,20 @@ pub(super) fn subscriber(
                     key,
                     "the built-in `guard` only decides",
                 )?;
-                let limit = int_or(
+                let limits = (MAX_GUARD_TIMEOUT_MS, DEFAULT_GUARD_TIMEOUT_MS);
+                let guard = subscriber_guard(at, env, &mut raw, table, key, layer, limits)?;
+                SubscriberKind::Guard { guard }
+            }
+            RawBuiltin::Approval => {
+                only_keys_of(at, &raw, Kind::Approval, key)?;
+                only_mode(
                     at,
-                    raw.timeout_ms.as_ref(),
-                    &key("timeout_ms"),
-                    1..=MAX_GUARD_TIMEOUT_MS,
-                    DEFAULT_GUARD_TIMEOUT_MS,
+                    &raw.mode,
+                    RawMode::Decide,
+                    key,
+                    "the built-in `approval` only decides",
                 )?;
-                let settings = GuardSettings {
-                    time_limit: Duration::from_millis(limit),
-                    case_insensitive: raw.case_insensitive.map_or(
-                        hookgate_guard::CASE_INSENSITIVE_PLATFORM,
-                        Spanned::into_inner,
-                    ),
-                };
-                let rules = table
-                    .get("rules")
-                    .and_then(toml::Value::as_array)
-                    .map_or(&[][..], Vec::as_slice);
-                guard_kind(at, env, raw.rules, rules, key, layer, settings)?
+                super::approval::approval_kind(at, env, &mut raw, table, key, layer, name_span)?
             }
             RawBuiltin::Memory => {
                 only_keys_of(at, &raw, Kind::Memory, key)?;
@@ -394,6 +408,7 @@ fn builtin_name(builtin: RawBuiltin) -> &'static str {
         RawBuiltin::Guard => "guard",
         RawBuiltin::Memory => "memory",
         RawBuiltin::Rego => "rego",
+        RawBuiltin::Approval => "approval",
     }
 }
 fn filter(

@@ -191,6 +191,7 @@ fn inherit_kind(
                 "audit" => RawBuiltin::Audit,
                 "memory" => RawBuiltin::Memory,
                 "rego" => RawBuiltin::Rego,
+                "approval" => RawBuiltin::Approval,
                 _ => RawBuiltin::Guard,
             };
             sub.builtin = Some(Spanned::new(name_span, builtin));
@@ -213,6 +214,7 @@ fn builtin_name(builtin: RawBuiltin) -> &'static str {
         RawBuiltin::Guard => "guard",
         RawBuiltin::Memory => "memory",
         RawBuiltin::Rego => "rego",
+        RawBuiltin::Approval => "approval",
     }
 }
 

@@ -27,11 +27,13 @@
 
 pub mod admin;
 pub(crate) mod admission;
+pub mod approvals;
 pub(crate) mod budget;
 pub mod builtin;
 pub(crate) mod client;
 pub(crate) mod convert;
 pub mod delivery;
+pub(crate) mod hold;
 pub mod http;
 pub(crate) mod ids;
 pub(crate) mod metrics;

@@ -74,8 +74,11 @@ impl Offline {
                 SubscriberKind::Guard { .. } => true,
                 SubscriberKind::Rego(rego) => !rego.shadow,
                 // Its answer is context from the live database, not a
-                // decision a candidate config can be judged by.
-                SubscriberKind::Audit { .. } | SubscriberKind::Memory(_) => false,
+                // decision a candidate config can be judged by; nobody would
+                // answer a hold here.
+                SubscriberKind::Audit { .. }
+                | SubscriberKind::Memory(_)
+                | SubscriberKind::Approval(_) => false,
             })
             .cloned()
             .collect();
@@ -85,6 +88,7 @@ impl Offline {
             metrics: &metrics,
             workers: &workers,
             health: None,
+            approvals: &Arc::default(),
         };
         let site = protect::Site {
             socket: hookgate_transport::default_path(),

@@ -15,6 +15,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::admin::{self, document::StatusSource};
 use crate::admission::Admission;
+use crate::approvals::Approvals;
 use crate::http::{self, HttpServer, Token};
 use crate::metrics::Metrics;
 use crate::metrics::keeper::{CountsInfo, Keeper};
@@ -64,10 +65,12 @@ pub async fn serve(
         tasks: TaskTracker::new(),
         stop: CancellationToken::new(),
     };
+    let approvals = Arc::new(Approvals::default());
     let builder = Builder {
         metrics: &metrics,
         workers: &workers,
         health: Some((&background.tasks, &background.stop)),
+        approvals: &approvals,
     };
     let site = protect::Site {
         socket: listener.path().to_path_buf(),
@@ -102,7 +105,13 @@ pub async fn serve(
     };
     let metrics_addr = options.metrics_addr.or(config.server.metrics_addr);
     let evals = admin::eval::Door::default();
-    serve_reports(&source, metrics_addr, (&reload_handle, &evals), &background).await?;
+    let reports = Reports {
+        metrics_addr,
+        reloads: &reload_handle,
+        evals: &evals,
+        approvals: &approvals,
+    };
+    serve_reports(&source, reports, &background).await?;
 
     let (telemetry, telemetry_running) = match &config.otel {
         Some(otel) => otel::Telemetry::start(otel, &metrics, &background.tasks)?,
@@ -125,6 +134,7 @@ pub async fn serve(
         stop: stop_reloads.clone(),
         status: Arc::clone(&source.reload),
         site,
+        approvals: Arc::clone(&approvals),
     };
     let reloads = tokio::spawn(reloader.run(reload_requests));
     if let Some(keeper) = &keeper {
@@ -143,6 +153,9 @@ pub async fn serve(
     );
     let connections = TaskTracker::new();
     accept(listener, http_endpoint, admission, &shutdown, &connections).await;
+    // Every call held for a person gets its on_timeout now, so none is
+    // left hanging while the connections drain.
+    approvals.stop();
 
     // The listeners are closed: new shims now fail and apply their fail
     // mode. On Unix at once (the socket file is gone); on Windows
@@ -309,14 +322,27 @@ fn inherited_http(_configured: SocketAddr) -> anyhow::Result<Option<TcpListener>
     Ok(None)
 }
 
+/// What the admin API and the metrics endpoint serve besides the status.
+struct Reports<'a> {
+    metrics_addr: Option<SocketAddr>,
+    reloads: &'a ReloadHandle,
+    evals: &'a admin::eval::Door,
+    approvals: &'a Arc<Approvals>,
+}
+
 /// The admin API and, if asked for, the Prometheus endpoint, on the
 /// background tasks.
 async fn serve_reports(
     source: &Arc<StatusSource>,
-    metrics_addr: Option<SocketAddr>,
-    (reloads, evals): (&ReloadHandle, &admin::eval::Door),
+    reports: Reports<'_>,
     background: &Background,
 ) -> anyhow::Result<()> {
+    let Reports {
+        metrics_addr,
+        reloads,
+        evals,
+        approvals,
+    } = reports;
     let admin_listener = Listener::bind(&source.admin_socket)
         .await
         .context("admin socket")?;
@@ -331,9 +357,10 @@ async fn serve_reports(
         None => None,
     };
     let (admin_source, stop) = (Arc::clone(source), background.stop.clone());
-    let (reload, evals) = (reloads.clone(), evals.clone());
+    let (reload, evals, approvals) = (reloads.clone(), evals.clone(), Arc::clone(approvals));
     background.tasks.spawn(async move {
-        if let Err(err) = admin::serve(admin_listener, admin_source, reload, evals, stop).await {
+        let served = admin::serve(admin_listener, admin_source, reload, evals, approvals, stop);
+        if let Err(err) = served.await {
             tracing::error!(error = %err, "admin API stopped");
         }
     });

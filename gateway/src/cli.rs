@@ -50,6 +50,9 @@ pub(crate) enum Command {
     /// running one stays. Exit code 0 when applied or unchanged, 2 when
     /// refused.
     Reload(ReloadArgs),
+    /// List the calls a running gateway holds for a person (the built-in
+    /// `approval`), approve or deny one, or watch them come and go.
+    Approvals(crate::approvals_command::ApprovalsArgs),
     /// Show the last lines of the audit log (the decision log), filtered;
     /// `gateway audit verify` checks its hash chain.
     Audit(AuditArgs),

@@ -196,6 +196,19 @@ fn describe(sub: &SubscriberConfig) -> String {
         SubscriberKind::Memory(memory) => ("memory", memory.path.display().to_string()),
         SubscriberKind::Remote { connection, .. } => ("remote", connection.endpoints.join(", ")),
         SubscriberKind::Rego(rego) => ("rego", rego_detail(rego)),
+        SubscriberKind::Approval(approval) => (
+            "approval",
+            format!(
+                "{} rules, hold {} ms, on_timeout {}, max_held {}",
+                approval.guard.rules().len(),
+                approval.hold.as_millis(),
+                match approval.on_timeout {
+                    hookgate_config::OnError::Allow => "allow",
+                    hookgate_config::OnError::Deny => "deny",
+                },
+                approval.max_held
+            ),
+        ),
     };
     let locked = if sub.locked { " (locked)" } else { "" };
     format!(

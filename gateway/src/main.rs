@@ -7,6 +7,7 @@ mod out;
 // `audit_command`, `child`, `config_command`, `doctor`, `install`, `manual` and `memory_command` may
 // block on files and processes (each allows it at its top): CLI commands
 // with one user waiting.
+mod approvals_command;
 mod audit_command;
 mod child;
 mod cli;
@@ -74,6 +75,7 @@ fn main() -> ExitCode {
         Command::Completions(args) => manual::completions(&args),
         Command::Man(args) => manual::man(&args),
         Command::Reload(args) => reload_command::run(&args),
+        Command::Approvals(args) => approvals_command::run(&args),
         Command::Audit(args) => audit_command::run(&args),
         Command::Eval(args) => eval_command::run(&args),
         Command::Replay(args) => replay_command::run(&args),

@@ -92,11 +92,12 @@ pub(crate) fn call(
     socket: &str,
     frame: Vec<u8>,
     deadline: Duration,
+    hold_limit: Option<Duration>,
 ) -> Result<Answered, Failure> {
-    let first = call::call(socket, frame.clone(), deadline);
+    let first = call::call(socket, frame.clone(), deadline, hold_limit);
     match autostart {
         Some(autostart) if matches!(first, Err(Failure::Unreachable(_))) => {
-            start_and_call(autostart, socket, frame, deadline, first)
+            start_and_call(autostart, socket, frame, (deadline, hold_limit), first)
         }
         _ => first,
     }
@@ -108,7 +109,7 @@ fn start_and_call(
     _autostart: &Autostart,
     _socket: &str,
     _frame: Vec<u8>,
-    _deadline: Duration,
+    _deadlines: (Duration, Option<Duration>),
     first: Result<Answered, Failure>,
 ) -> Result<Answered, Failure> {
     first
@@ -122,7 +123,7 @@ fn start_and_call(
     autostart: &Autostart,
     socket: &str,
     frame: Vec<u8>,
-    deadline: Duration,
+    (deadline, hold_limit): (Duration, Option<Duration>),
     first: Result<Answered, Failure>,
 ) -> Result<Answered, Failure> {
     let started = match start(autostart, socket) {
@@ -136,7 +137,7 @@ fn start_and_call(
             return first;
         }
         sys::sleep_ms(POLL_MS);
-        match call::call(socket, frame.clone(), deadline) {
+        match call::call(socket, frame.clone(), deadline, hold_limit) {
             Err(Failure::Unreachable(_)) if started.gone() => {
                 return Err(Failure::AutostartFailed(started.why(socket)));
             }

@@ -3,7 +3,10 @@
 //! The connect may take at most `CONNECT_TIMEOUT` (a connect that waits
 //! means a full backlog or every pipe instance busy, i.e. "unreachable");
 //! then the request is sent and the reply read, each step bounded by the
-//! total deadline. How a step is bounded is the platform's business
+//! total deadline. A gateway holding the call for a person says so with
+//! hold frames (`FrameKind::Hold`), each moving the reply's deadline to
+//! what it asks, never past the hold limit this shim was installed with
+//! (`hold_limit`: none, and a hold frame is a bad reply). How a step is bounded is the platform's business
 //! (`sys`); the frame logic is here, once. When time is up the shim answers
 //! on its own and exits; nothing is left running.
 
@@ -12,7 +15,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::time::Duration;
 
-use hookgate_wire::{FrameKind, HEADER_LEN, Header, MAX_REPLY_BODY, Reply};
+use hookgate_wire::{FrameKind, HEADER_LEN, Header, Hold, MAX_HOLD_FRAMES, MAX_REPLY_BODY, Reply};
 
 use crate::config::CONNECT_TIMEOUT;
 use crate::record::Reason;
@@ -91,8 +94,14 @@ impl Answered {
 
 /// Sends `frame` (an encoded request) to the gateway at `socket` and returns
 /// its reply, whose exit code is guaranteed to be in 0..=255. `deadline` is
-/// on the `sys::now` clock.
-pub(crate) fn call(socket: &str, frame: Vec<u8>, deadline: Duration) -> Result<Answered, Failure> {
+/// on the `sys::now` clock, and so is `hold_limit`, the latest a held call
+/// may be waited for (`None`: holds are refused).
+pub(crate) fn call(
+    socket: &str,
+    frame: Vec<u8>,
+    deadline: Duration,
+    hold_limit: Option<Duration>,
+) -> Result<Answered, Failure> {
     let connect_deadline = deadline.min(sys::now() + CONNECT_TIMEOUT);
     let stream = match Stream::open(socket, connect_deadline) {
         Ok(stream) => stream,
@@ -113,7 +122,7 @@ pub(crate) fn call(socket: &str, frame: Vec<u8>, deadline: Duration) -> Result<A
         IoError::Timeout => Failure::Timeout,
         err => Failure::Unreachable(format!("send: {err}")),
     })?;
-    let reply = read_reply(&stream, deadline)?;
+    let reply = read_reply(&stream, deadline, hold_limit)?;
     if !(0..=255).contains(&reply.exit_code) {
         return Err(Failure::BadReply(format!(
             "exit code {} is outside 0..=255",
@@ -123,24 +132,51 @@ pub(crate) fn call(socket: &str, frame: Vec<u8>, deadline: Duration) -> Result<A
     Ok(Answered { reply, stream })
 }
 
-fn read_reply(stream: &Stream, deadline: Duration) -> Result<Reply, Failure> {
+fn read_reply(
+    stream: &Stream,
+    mut deadline: Duration,
+    hold_limit: Option<Duration>,
+) -> Result<Reply, Failure> {
     let bad = |detail: &dyn core::fmt::Display| Failure::BadReply(format!("reply: {detail}"));
-    let recv = |len| {
+    let recv = |len, deadline| {
         stream.recv_exact(len, deadline).map_err(|err| match err {
             IoError::Timeout => Failure::Timeout,
             err => bad(&err),
         })
     };
-    let header: [u8; HEADER_LEN] = recv(HEADER_LEN)?
-        .try_into()
-        .map_err(|_| bad(&"short header"))?;
-    let header = Header::decode(&header, MAX_REPLY_BODY).map_err(|err| bad(&err))?;
+    let mut holds = 0;
+    let header = loop {
+        let header: [u8; HEADER_LEN] = recv(HEADER_LEN, deadline)?
+            .try_into()
+            .map_err(|_| bad(&"short header"))?;
+        let header = Header::decode(&header, MAX_REPLY_BODY).map_err(|err| bad(&err))?;
+        if header.kind != FrameKind::Hold {
+            break header;
+        }
+        let Some(limit) = hold_limit else {
+            return Err(bad(&"a hold frame, and this shim takes no holds"));
+        };
+        holds += 1;
+        if holds > MAX_HOLD_FRAMES || header.body_len != Hold::BODY_LEN {
+            return Err(bad(&"too many or malformed hold frames"));
+        }
+        let hold = Hold::decode(&recv(Hold::BODY_LEN, deadline)?).map_err(|err| bad(&err))?;
+        deadline = held_deadline(deadline, hold, sys::now(), limit);
+    };
     if header.kind == FrameKind::Busy {
         return Err(Failure::Busy);
     }
     let header = header.expect(FrameKind::Reply).map_err(|err| bad(&err))?;
-    let body = recv(header.body_len)?;
+    let body = recv(header.body_len, deadline)?;
     Reply::decode(&body).map_err(|err| bad(&err))
+}
+
+/// The reply's deadline after `hold`, received at `now`: what it asks,
+/// never past `limit` (the shim's own hold maximum) and never sooner than
+/// the deadline it had.
+fn held_deadline(deadline: Duration, hold: Hold, now: Duration, limit: Duration) -> Duration {
+    let asked = now.saturating_add(Duration::from_millis(u64::from(hold.wait_ms)));
+    deadline.max(asked.min(limit))
 }
 
 #[cfg(test)]
@@ -151,6 +187,32 @@ mod tests {
     use std::os::unix::net::UnixListener;
 
     use super::*;
+
+    #[test]
+    fn a_hold_extends_up_to_the_limit_and_never_shortens() {
+        let ms = Duration::from_millis;
+        let hold = |wait_ms| Hold { wait_ms };
+        // Asked for 60 s at t=1 s, limit 30 s: the limit.
+        assert_eq!(
+            held_deadline(ms(5000), hold(60_000), ms(1000), ms(30_000)),
+            ms(30_000)
+        );
+        // Within the limit: what was asked.
+        assert_eq!(
+            held_deadline(ms(5000), hold(9000), ms(1000), ms(30_000)),
+            ms(10_000)
+        );
+        // Shorter than the deadline it had: unchanged.
+        assert_eq!(
+            held_deadline(ms(5000), hold(10), ms(1000), ms(30_000)),
+            ms(5000)
+        );
+        // An absurd wait saturates, and the limit still holds.
+        assert_eq!(
+            held_deadline(ms(5000), hold(u32::MAX), Duration::MAX, ms(30_000)),
+            ms(30_000)
+        );
+    }
 
     /// A listener that never accepts, with its backlog full: the connect
     /// waits for room, then gives up as "unreachable", not as a timeout.
@@ -173,7 +235,7 @@ mod tests {
             assert!(queued.len() < 100_000, "the backlog never filled");
         }
         let deadline = sys::now() + Duration::from_secs(30);
-        let failure = call(path, b"x".to_vec(), deadline).unwrap_err();
+        let failure = call(path, b"x".to_vec(), deadline, None).unwrap_err();
         assert_eq!(failure, Failure::Unreachable("connect timed out".into()));
     }
 }
@@ -239,6 +301,7 @@ mod windows_tests {
             &name,
             request().encode(),
             sys::now() + Duration::from_secs(10),
+            None,
         );
         assert_eq!(got.map(|answered| answered.reply), Ok(reply));
         assert_eq!(server.join().unwrap(), request());
@@ -248,7 +311,7 @@ mod windows_tests {
     fn a_silent_gateway_is_a_timeout_at_the_deadline() {
         let (name, _server) = gateway("silent", None);
         let deadline = sys::now() + Duration::from_millis(300);
-        let got = call(&name, request().encode(), deadline);
+        let got = call(&name, request().encode(), deadline, None);
         assert!(matches!(got, Err(Failure::Timeout)));
         assert!(sys::now() >= deadline);
     }
@@ -264,6 +327,7 @@ mod windows_tests {
             &name,
             request().encode(),
             sys::now() + Duration::from_secs(10),
+            None,
         );
         assert!(matches!(got, Err(Failure::BadReply(_))), "{got:?}");
 
@@ -272,6 +336,7 @@ mod windows_tests {
             &name,
             request().encode(),
             sys::now() + Duration::from_secs(10),
+            None,
         );
         assert!(matches!(got, Err(Failure::BadReply(_))), "{got:?}");
     }
@@ -283,6 +348,7 @@ mod windows_tests {
             &name,
             request().encode(),
             sys::now() + Duration::from_secs(10),
+            None,
         );
         assert!(matches!(got, Err(Failure::Unreachable(_))), "{got:?}");
     }

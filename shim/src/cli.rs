@@ -2,8 +2,12 @@
 //! than the whole shim, and the grammar is two optional words.
 //!
 //! ```text
-//! gateway-shim [AGENT [EVENT]] [--fail-closed|--fail-open]
+//! gateway-shim [AGENT [EVENT]] [--fail-closed|--fail-open] [--hold-max-ms=MS]
 //! ```
+//!
+//! `--hold-max-ms` is the longest this hook call may be held for a person
+//! (`gateway install` writes it where an `approval` subscriber can hold);
+//! it wins over `HOOKGATE_HOLD_MAX_MS`.
 //!
 //! `EVENT`, the agent's own name of the hook event, is for hook configs
 //! whose payloads name no event (Copilot CLI's camelCase hooks:
@@ -26,10 +30,13 @@ use hookgate_dialect::{Agent, FailMode};
 pub(crate) fn usage() -> String {
     let agents: Vec<&str> = Agent::ALL.iter().map(|agent| agent.as_str()).collect();
     format!(
-        "usage: gateway-shim [{} [EVENT]] [--fail-closed|--fail-open]",
+        "usage: gateway-shim [{} [EVENT]] [--fail-closed|--fail-open] [--hold-max-ms=MS]",
         agents.join("|")
     )
 }
+
+/// The hold maximum's flag, with its `=`.
+const HOLD_FLAG: &str = "--hold-max-ms=";
 
 /// The longest native event name accepted (Claude Code's longest is 18).
 const MAX_EVENT: usize = 64;
@@ -47,6 +54,9 @@ pub(crate) struct Invocation {
     pub(crate) event: Option<String>,
     /// `--fail-closed` / `--fail-open` (the last one wins); overrides `HOOKGATE_FAIL`.
     pub(crate) fail_mode: Option<FailMode>,
+    /// `--hold-max-ms=MS`: `Some(None)` for 0 (no holds); overrides
+    /// `HOOKGATE_HOLD_MAX_MS`.
+    pub(crate) hold_max: Option<Option<core::time::Duration>>,
     /// The arguments as given, forwarded to the gateway.
     pub(crate) args: Vec<String>,
 }
@@ -84,6 +94,18 @@ pub(crate) fn parse(argv: &[Vec<u8>]) -> Command {
             "-V" | "--version" => return Command::Version,
             "--fail-closed" => parsed.fail_mode = Some(FailMode::Closed),
             "--fail-open" => parsed.fail_mode = Some(FailMode::Open),
+            flag if flag.starts_with(HOLD_FLAG) => {
+                match crate::config::parse_hold_max(&flag[HOLD_FLAG.len()..]) {
+                    Some(hold_max) => parsed.hold_max = Some(hold_max),
+                    None => keep_first(
+                        &mut error,
+                        format!(
+                            "{HOLD_FLAG}MS takes milliseconds in 0..={}",
+                            hookgate_wire::MAX_HOLD_MS
+                        ),
+                    ),
+                }
+            }
             flag if flag.starts_with('-') => {
                 keep_first(&mut error, format!("unknown option `{}`", shorten(flag)));
             }
@@ -152,6 +174,7 @@ mod tests {
             agent,
             event: None,
             fail_mode,
+            hold_max: None,
             args: args.iter().map(|a| (*a).to_owned()).collect(),
         })
     }
@@ -251,6 +274,31 @@ mod tests {
             assert!(error.starts_with(error_start), "{args:?}: {error}");
             assert_eq!(partial.agent, *agent, "{args:?}");
             assert_eq!(partial.fail_mode, *fail_mode, "{args:?}");
+        }
+    }
+
+    #[test]
+    fn a_hold_maximum_on_the_command_line() {
+        let Command::Hook(hook) = parse(&argv(&["claude-code", "--hold-max-ms=90000"])) else {
+            panic!("a hook invocation");
+        };
+        assert_eq!(
+            hook.hold_max,
+            Some(Some(core::time::Duration::from_millis(90_000)))
+        );
+        let Command::Hook(hook) = parse(&argv(&["--hold-max-ms=0"])) else {
+            panic!("a hook invocation");
+        };
+        assert_eq!(hook.hold_max, Some(None));
+        for bad in [
+            "--hold-max-ms=",
+            "--hold-max-ms=-1",
+            "--hold-max-ms=3600001",
+        ] {
+            assert!(
+                matches!(parse(&argv(&[bad])), Command::Usage { .. }),
+                "{bad}"
+            );
         }
     }
 

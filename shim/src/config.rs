@@ -7,6 +7,9 @@
 //!   (see `hookgate_wire::socket`);
 //! - `HOOKGATE_TIMEOUT_MS`: the total deadline, default 5000 ms;
 //! - `HOOKGATE_FAIL`: `open` (default) or `closed`;
+//! - `HOOKGATE_HOLD_MAX_MS`: the longest, from its start, this shim waits
+//!   for a call the gateway holds for a person (default 0: it takes no
+//!   holds); `--hold-max-ms=N` on its command line wins;
 //! - `HOOKGATE_DEBUG=1`: one diagnostic line on stderr for each fallback.
 //!
 //! A bad value never stops the hook: the default is used and one note goes
@@ -25,6 +28,8 @@ use crate::sys;
 pub(crate) const TIMEOUT_ENV: &str = "HOOKGATE_TIMEOUT_MS";
 /// Fail mode env variable.
 pub(crate) const FAIL_ENV: &str = "HOOKGATE_FAIL";
+/// Hold maximum env variable.
+pub(crate) const HOLD_MAX_ENV: &str = "HOOKGATE_HOLD_MAX_MS";
 /// Debug diagnostics env variable.
 pub(crate) const DEBUG_ENV: &str = "HOOKGATE_DEBUG";
 
@@ -51,6 +56,9 @@ pub(crate) struct Config {
     pub(crate) timeout: Duration,
     /// From `HOOKGATE_FAIL`; a command-line flag wins over it.
     pub(crate) fail_mode: Option<FailMode>,
+    /// The longest a held call is waited for, from the shim's start
+    /// (`None`: holds are refused).
+    pub(crate) hold_max: Option<Duration>,
     pub(crate) debug: bool,
     /// One line per bad value, for stderr.
     pub(crate) notes: Vec<String>,
@@ -87,6 +95,19 @@ impl Config {
                 }
             },
         };
+        let hold_max = match env(HOLD_MAX_ENV).filter(|v| !v.is_empty()) {
+            None => None,
+            Some(value) => match parse_hold_max(&value) {
+                Some(hold_max) => hold_max,
+                None => {
+                    notes.push(format!(
+                        "{HOLD_MAX_ENV} must be milliseconds in 0..={}; taking no holds",
+                        hookgate_wire::MAX_HOLD_MS
+                    ));
+                    None
+                }
+            },
+        };
         let debug = env(DEBUG_ENV).is_some_and(|v| v == "1");
         let socket = sys::socket_path(&env);
         Config {
@@ -98,9 +119,21 @@ impl Config {
             socket,
             timeout,
             fail_mode,
+            hold_max,
             debug,
             notes,
         }
+    }
+}
+
+/// A hold maximum as written (`HOOKGATE_HOLD_MAX_MS`, `--hold-max-ms`):
+/// `Some(None)` for 0 (no holds), `None` when it is not milliseconds in
+/// `0..=MAX_HOLD_MS`.
+pub(crate) fn parse_hold_max(value: &str) -> Option<Option<Duration>> {
+    match value.trim().parse::<u64>() {
+        Ok(0) => Some(None),
+        Ok(ms) if ms <= hookgate_wire::MAX_HOLD_MS => Some(Some(Duration::from_millis(ms))),
+        _ => None,
     }
 }
 
@@ -160,6 +193,23 @@ mod tests {
         for (value, mode, noted) in cases {
             let config = config(&[(FAIL_ENV, value)]);
             assert_eq!(config.fail_mode, *mode, "{value:?}");
+            assert_eq!(!config.notes.is_empty(), *noted, "{value:?}");
+        }
+    }
+
+    #[test]
+    fn hold_maximums() {
+        let cases: &[(&str, Option<u64>, bool)] = &[
+            ("120000", Some(120_000), false),
+            ("0", None, false),
+            ("", None, false),
+            ("3600000", Some(3_600_000), false),
+            ("3600001", None, true),
+            ("2m", None, true),
+        ];
+        for (value, ms, noted) in cases {
+            let config = config(&[(HOLD_MAX_ENV, value)]);
+            assert_eq!(config.hold_max, ms.map(Duration::from_millis), "{value:?}");
             assert_eq!(!config.notes.is_empty(), *noted, "{value:?}");
         }
     }

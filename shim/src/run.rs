@@ -91,6 +91,18 @@ pub(crate) fn run(argv: Vec<Vec<u8>>, environ: Vec<(Vec<u8>, Vec<u8>)>) -> u8 {
         &format!("{deadline_unix_ms}"),
     );
 
+    // ... and, if it takes holds, the latest it waits for a held call.
+    let hold_max = invocation.hold_max.unwrap_or(config.hold_max);
+    let hold_limit = hold_max.map(|max| start + max);
+    if let Some(limit) = hold_limit {
+        let left = limit.saturating_sub(sys::now());
+        request::set_var(
+            &mut env,
+            hookgate_wire::HOLD_UNTIL_VAR,
+            &format!("{}", (sys::since_epoch() + left).as_millis()),
+        );
+    }
+
     let stdin = match request::read_stdin_until(deadline) {
         Err(IoError::Timeout) => {
             return fallback.answer(b"", Reason::Timeout, "stdin still open at the deadline");
@@ -125,6 +137,7 @@ pub(crate) fn run(argv: Vec<Vec<u8>>, environ: Vec<(Vec<u8>, Vec<u8>)>) -> u8 {
         &config.socket,
         request.encode(),
         deadline,
+        hold_limit,
     ) {
         Ok(answered) => {
             let code = answered.reply.exit_code;
@@ -219,6 +232,8 @@ environment:
   HOOKGATE_SOCKET      gateway socket (default {})
   HOOKGATE_TIMEOUT_MS  total deadline in milliseconds (default {})
   HOOKGATE_FAIL        open (default) or closed; --fail-closed/--fail-open win
+  HOOKGATE_HOLD_MAX_MS the longest a call held for a person is waited for,
+                       from the start (default 0: no holds); --hold-max-ms wins
   HOOKGATE_DEBUG       1: one diagnostic line on stderr per fallback
   HOOKGATE_AUTOSTART   1: start the gateway ($HOOKGATE_GATEWAY, an absolute
                        path) when none answers, then answer through it

@@ -22,6 +22,20 @@ pub enum FrameKind {
     /// sent after the reply by shims that announce their deadline
     /// (`DEADLINE_VAR`), so the decision log can say the agent got it.
     Ack = 4,
+    /// The gateway's word that the call is held (for a person to decide):
+    /// the body is one u32, how many more milliseconds from now the shim
+    /// should wait for the reply ([`Hold`]). Sent only to shims that
+    /// announce their hold limit ([`crate::HOLD_UNTIL_VAR`]); a shim never
+    /// waits past that limit, whatever the frame says. It may come more than
+    /// once before the reply (a keep-alive); each replaces the last.
+    Hold = 5,
+}
+
+/// The body of a [`FrameKind::Hold`] frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hold {
+    /// How long from its receipt the shim should wait for the reply.
+    pub wait_ms: u32,
 }
 
 /// A whole frame: the header (magic, version, kind, body length), then
@@ -81,6 +95,7 @@ impl Header {
             2 => FrameKind::Reply,
             3 => FrameKind::Busy,
             4 => FrameKind::Ack,
+            5 => FrameKind::Hold,
             other => return Err(WireError::UnknownKind(other)),
         };
         let body_len = u32::from_be_bytes([bytes[6], bytes[7], bytes[8], bytes[9]]) as usize;
@@ -112,6 +127,26 @@ impl FrameKind {
     /// The whole acknowledgement frame: a header with an empty body.
     pub fn ack_frame() -> Vec<u8> {
         frame(FrameKind::Ack, Vec::new())
+    }
+}
+
+impl Hold {
+    /// The length of a hold frame's body.
+    pub const BODY_LEN: usize = 4;
+
+    /// Encodes the whole frame (header and body).
+    pub fn encode(&self) -> Vec<u8> {
+        let mut body = Vec::with_capacity(Self::BODY_LEN);
+        put_u32(&mut body, self.wait_ms);
+        frame(FrameKind::Hold, body)
+    }
+
+    /// Decodes a hold body (the bytes after the header).
+    pub fn decode(body: &[u8]) -> Result<Hold, WireError> {
+        let mut cursor = Cursor::new(body);
+        let wait_ms = cursor.u32()?;
+        cursor.finish()?;
+        Ok(Hold { wait_ms })
     }
 }
 

@@ -21,6 +21,12 @@
 //! [`FrameKind::Ack`] frame; a gateway that does not wait for it has closed
 //! the connection, and the shim ignores the failed write).
 //!
+//! A call the gateway holds for a person (the built-in `approval`) is
+//! announced to the shim with [`FrameKind::Hold`] frames before the reply,
+//! only when the shim said how long it may be held ([`HOLD_UNTIL_VAR`]):
+//! older shims never see one, and their calls are held only within their
+//! own deadline.
+//!
 //! Modules: `frame` holds the frame types and their layout, `codec` the
 //! field encoding they share, `error` what a bad frame is; [`socket`] says
 //! where the socket lives, [`path`] does path arithmetic on strings for the
@@ -43,7 +49,7 @@ pub mod start_record;
 mod tests;
 
 pub use error::WireError;
-pub use frame::{FrameKind, Header, Reply, Request};
+pub use frame::{FrameKind, Header, Hold, Reply, Request};
 
 /// First bytes of every frame, so a stray client fails fast and clearly.
 pub const MAGIC: [u8; 4] = *b"HKGT";
@@ -71,5 +77,16 @@ pub const FAIL_MODE_VAR: &str = "HOOKGATE_FAIL";
 /// cuts its fan-out short of it and records whether the reply arrived in
 /// time. Shims before it send neither, and are still served.
 pub const DEADLINE_VAR: &str = "HOOKGATE_DEADLINE_UNIX_MS";
+/// The variable in which a shim that accepts holds forwards the latest it
+/// will ever wait for this call, in milliseconds since the Unix epoch: its
+/// start plus its own hold maximum (`HOOKGATE_HOLD_MAX_MS` or
+/// `--hold-max-ms`, as installed). Absent: the shim takes no
+/// [`FrameKind::Hold`] frame, and the gateway sends none.
+pub const HOLD_UNTIL_VAR: &str = "HOOKGATE_HOLD_UNTIL_UNIX_MS";
+/// The longest a shim may be told to hold a call: one hour.
+pub const MAX_HOLD_MS: u64 = 3_600_000;
+/// Most hold frames a shim reads for one call: keep-alives are a few a
+/// minute, and a gateway that sends more is broken.
+pub const MAX_HOLD_FRAMES: usize = 4096;
 /// Most argv entries or environment variables in a request.
 pub const MAX_LIST_ITEMS: usize = 1024;

@@ -130,3 +130,26 @@ fn ack_frames_are_bare_headers() {
     assert_eq!(header.body_len, 0);
     assert_eq!(header.expect(FrameKind::Ack), Ok(header));
 }
+
+#[test]
+fn hold_round_trips_and_is_strict() {
+    let frame = Hold { wait_ms: 90_000 }.encode();
+    let header = Header::decode(&header_of(&frame), MAX_REPLY_BODY).unwrap();
+    assert_eq!(header.kind, FrameKind::Hold);
+    assert_eq!(header.body_len, Hold::BODY_LEN);
+    assert_eq!(
+        Hold::decode(&frame[HEADER_LEN..]).unwrap(),
+        Hold { wait_ms: 90_000 }
+    );
+    assert_eq!(Hold::decode(&[0, 0]), Err(WireError::Truncated));
+    assert_eq!(
+        Hold::decode(&[0, 0, 0, 1, 9]),
+        Err(WireError::TrailingBytes)
+    );
+    // An older reader refuses it by kind, never misreads it as a reply.
+    let header = Header::decode(&header_of(&frame), MAX_REPLY_BODY).unwrap();
+    assert_eq!(
+        header.expect(FrameKind::Reply),
+        Err(WireError::UnexpectedKind(FrameKind::Hold))
+    );
+}

@@ -31,7 +31,7 @@ const KEYS: &[(&str, &[&str], &str)] = &[
     (
         "rules = []",
         &["guard"],
-        "only the built-in `guard` has `rules`",
+        "only the built-in `guard` and `approval` have `rules`",
     ),
     (
         "queue_size = 8",
@@ -46,7 +46,7 @@ const KEYS: &[(&str, &[&str], &str)] = &[
     (
         "case_insensitive = true",
         &["guard"],
-        "only the built-in `guard` compares paths",
+        "only the built-in `guard` and `approval` compare paths",
     ),
     ("on_error = \"deny\"", &["remote", "rego"], "`rego` take it"),
     (
@@ -91,6 +91,21 @@ const KEYS: &[(&str, &[&str], &str)] = &[
         "not used by built-in",
     ),
     ("token_env = \"T\"", &["remote"], "not used by built-in"),
+    (
+        "hold_ms = 1000",
+        &[],
+        "only the built-in `approval` holds calls",
+    ),
+    (
+        "max_held = 2",
+        &[],
+        "only the built-in `approval` holds calls",
+    ),
+    (
+        "on_timeout = \"allow\"",
+        &[],
+        "only the built-in `approval` holds calls",
+    ),
 ];
 
 #[test]

@@ -7,6 +7,7 @@
 //! Windows, where sockets, endpoints and home folders differ: [`per_os`]
 //! picks what each platform should do, so both are stated, not skipped.
 
+mod approval;
 mod default_guard;
 mod default_layer;
 mod errors;

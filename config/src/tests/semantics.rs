@@ -21,6 +21,7 @@ fn embedded_default_is_valid_and_runs_guard_and_audit() {
                 SubscriberKind::Remote { .. } => "remote",
                 SubscriberKind::Rego(_) => "rego",
                 SubscriberKind::Memory(_) => "memory",
+                SubscriberKind::Approval(_) => "approval",
             };
             (s.name.as_str(), kind)
         })

@@ -23,6 +23,12 @@ fn shape(config: &Config) -> Vec<(String, Vec<String>)> {
                 SubscriberKind::Remote { .. } => vec!["remote".to_owned()],
                 SubscriberKind::Rego(_) => vec!["rego".to_owned()],
                 SubscriberKind::Memory(_) => vec!["memory".to_owned()],
+                SubscriberKind::Approval(approval) => approval
+                    .guard
+                    .rules()
+                    .iter()
+                    .map(|r| r.id.clone())
+                    .collect(),
             };
             (s.name.clone(), ids)
         })

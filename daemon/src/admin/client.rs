@@ -1,5 +1,5 @@
 //! The client side of the admin API: what `gateway status`, `gateway
-//! reload` and `gateway eval --socket` run.
+//! reload`, `gateway eval --socket` and `gateway approvals` run.
 //!
 //! gRPC over the transport's own [`connect`](hookgate_transport::connect) (a
 //! Unix socket, or on Windows a named pipe whose server must run as this
@@ -14,6 +14,9 @@ use hyper_util::rt::TokioIo;
 use tonic::transport::Endpoint;
 
 use super::admin_path;
+
+/// What `approvals` asks (the binary needs no proto crate of its own).
+pub use hookgate_proto::v1::ApprovalsRequest;
 
 /// Why no status could be had.
 #[derive(Debug, thiserror::Error)]
@@ -89,6 +92,25 @@ pub async fn eval(
         status,
     })?;
     document(path, &reply.get_ref().outcome_json)
+}
+
+/// Asks the gateway whose hook socket is `socket` to list or answer held
+/// calls (`request.action`), within `timeout`; the reply's JSON.
+pub async fn approvals(
+    socket: &Path,
+    timeout: Duration,
+    request: v1::ApprovalsRequest,
+) -> Result<serde_json::Value, StatusError> {
+    let (path, mut client) = connect(socket, timeout).await?;
+    let reply = client
+        .approvals(request)
+        .await
+        .map_err(|status| StatusError::Rpc {
+            path: path.clone(),
+            status,
+        })?
+        .into_inner();
+    document(path, &reply.held_json)
 }
 
 /// The JSON document the gateway on `path` answered.

@@ -1,5 +1,5 @@
-//! The admin API: `hookgate.v1.Gateway/Status`, `/Reload` and `/Eval`
-//! (`eval.rs`), `grpc.health.v1` and gRPC
+//! The admin API: `hookgate.v1.Gateway/Status`, `/Reload`, `/Eval`
+//! (`eval.rs`) and `/Approvals` (`approvals.rs`), `grpc.health.v1` and gRPC
 //! server reflection, on a sibling socket so `gateway status` and
 //! `grpcurl -unix` can ask a running gateway how it is doing.
 //!
@@ -12,6 +12,7 @@
 //! this user, a live one refused) and the same peer check on accept.
 
 mod activity;
+mod approvals;
 pub mod client;
 pub mod document;
 pub(crate) mod eval;
@@ -30,6 +31,7 @@ use hookgate_transport::{AcceptError, Connection, Listener};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio_util::sync::CancellationToken;
 
+use crate::approvals::Approvals;
 use crate::reload;
 use document::StatusSource;
 
@@ -47,6 +49,7 @@ struct Service {
     source: Arc<StatusSource>,
     reload: reload::Handle,
     evals: eval::Door,
+    approvals: Arc<Approvals>,
 }
 
 #[tonic::async_trait]
@@ -93,6 +96,14 @@ impl Gateway for Service {
         let outcome_json = eval::eval(&self.evals, request.into_inner()).await?;
         Ok(tonic::Response::new(v1::EvalReply { outcome_json }))
     }
+
+    async fn approvals(
+        &self,
+        request: tonic::Request<v1::ApprovalsRequest>,
+    ) -> Result<tonic::Response<v1::ApprovalsReply>, tonic::Status> {
+        let held_json = approvals::answer(&self.approvals, request.get_ref())?;
+        Ok(tonic::Response::new(v1::ApprovalsReply { held_json }))
+    }
 }
 
 /// Serves the admin API on `listener` until `shutdown`; only peers of our
@@ -103,6 +114,7 @@ pub(crate) async fn serve(
     source: Arc<StatusSource>,
     reload: reload::Handle,
     evals: eval::Door,
+    approvals: Arc<Approvals>,
     shutdown: CancellationToken,
 ) -> anyhow::Result<()> {
     let (reporter, health) = tonic_health::server::health_reporter();
@@ -119,6 +131,7 @@ pub(crate) async fn serve(
                 source,
                 reload,
                 evals,
+                approvals,
             })
             // An `Eval` payload may be as large as a shim's.
             .max_decoding_message_size(eval::MAX_EVAL_PAYLOAD + (64 << 10)),

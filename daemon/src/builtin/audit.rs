@@ -79,6 +79,8 @@ pub struct SubscriberOutcome {
     pub failed: Option<&'static str>,
     /// The guard rule that decided, by id.
     pub rule: Option<String>,
+    /// How a call held for a person ended (`approval`).
+    pub held: Option<Arc<super::approval::HeldNote>>,
 }
 
 /// The hook path's handle: cheap to clone, never blocks.
@@ -351,6 +353,15 @@ pub fn line(record: &AuditRecord) -> Value {
                 }
                 if let Some(rule) = &s.rule {
                     entry["rule"] = json!(rule);
+                }
+                if let Some(held) = &s.held {
+                    entry["approval"] = json!({
+                        "outcome": held.outcome,
+                        "approver": held.approver,
+                        "channel": held.channel,
+                        "scope": held.scope,
+                        "wait_ms": u64::try_from(held.wait.as_millis()).unwrap_or(u64::MAX),
+                    });
                 }
                 entry
             })

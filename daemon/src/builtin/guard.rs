@@ -74,6 +74,7 @@ impl GuardRules {
                     decision: verdict.decision,
                     rule,
                     revision: None,
+                    held: None,
                 })
             }
             Err(why) => {

@@ -3,7 +3,9 @@
 //! masked JSON-lines log; its files in `auditlog`, its masking the
 //! `hookgate-mask` crate), `rego` (`rego/`, a policy in Rego over the
 //! `hookgate-policy` crate), `memory` (`memory/`, sessions kept and told
-//! to later ones, over the `hookgate-memory` crate) and self-protection (`protect.rs`, which
+//! to later ones, over the `hookgate-memory` crate), `approval`
+//! (`approval.rs`, holds a call for a person in `crate::approvals`) and
+//! self-protection (`protect.rs`, which
 //! `crate::protect` adds to every registry, config or not).
 //!
 //! The config names each (`builtin = "<name>"`, a `config::SubscriberKind`
@@ -12,6 +14,7 @@
 //! one is its config keys, a module here implementing `Builtin`, and one
 //! arm in `start`.
 
+pub mod approval;
 pub mod audit;
 pub mod auditlog;
 mod bounded;
@@ -123,6 +126,9 @@ pub(crate) struct Call<'a> {
     /// before its deadline (the shim's, less what the reply needs), if it
     /// said: a remote call that would outlast it is cut there.
     pub deadline: Option<Instant>,
+    /// How a built-in holding the call for a person asks the shim to wait
+    /// longer (`crate::hold`); only the `approval` uses it.
+    pub hold: &'a crate::hold::HoldLine,
 }
 
 /// A built-in's decision, or why it has none.
@@ -137,6 +143,9 @@ pub(crate) struct Ruling {
     /// The policy revision that decided (`rego`): the bundle's revision or
     /// the policy files' digest.
     pub revision: Option<Arc<String>>,
+    /// How a call held for a person ended (`approval`): who answered,
+    /// through which channel, after how long.
+    pub held: Option<Arc<approval::HeldNote>>,
 }
 
 impl From<Decision> for Ruling {
@@ -145,6 +154,7 @@ impl From<Decision> for Ruling {
             decision,
             rule: None,
             revision: None,
+            held: None,
         }
     }
 }
@@ -191,6 +201,8 @@ pub(crate) struct Start<'a> {
     pub stats: Arc<SubscriberStats>,
     /// Where its background tasks run (shutdown waits for them).
     pub workers: &'a TaskTracker,
+    /// The gateway's registry of calls held for a person (`approval`).
+    pub approvals: &'a Arc<crate::approvals::Approvals>,
 }
 
 /// The built-in a `[[subscriber]]` of `kind` configures, started; `None`
@@ -233,6 +245,12 @@ pub(crate) fn start(
             config,
             start.stats,
             start.workers,
+        ))),
+        SubscriberKind::Approval(config) => Some(Arc::new(approval::Approval::new(
+            name,
+            config,
+            Arc::clone(start.approvals),
+            start.stats,
         ))),
     }
 }

@@ -157,6 +157,13 @@ mod tests {
         ) -> Result<tonic::Response<hookgate_proto::v1::EvalReply>, tonic::Status> {
             Err(tonic::Status::unimplemented("test"))
         }
+
+        async fn approvals(
+            &self,
+            _: tonic::Request<hookgate_proto::v1::ApprovalsRequest>,
+        ) -> Result<tonic::Response<hookgate_proto::v1::ApprovalsReply>, tonic::Status> {
+            Err(tonic::Status::unimplemented("test"))
+        }
     }
 
     async fn checked_state(endpoint: &str) -> (State, StateSource) {

@@ -76,9 +76,20 @@ pub(crate) fn forwarded_fail_mode(request: &Request) -> FailMode {
 /// the monotonic one read together; `None` for a deadline too far ahead to
 /// be a shim's. One already past is now.
 fn deadline_at(ms: u64, wall: SystemTime, mono: Instant) -> Option<Instant> {
+    instant_within(ms, wall, mono, MAX_AHEAD)
+}
+
+/// [`deadline_at`] with `max_ahead` instead of a shim deadline's bound (a
+/// shim's hold limit, `crate::hold`).
+pub(crate) fn instant_within(
+    ms: u64,
+    wall: SystemTime,
+    mono: Instant,
+    max_ahead: Duration,
+) -> Option<Instant> {
     let at = UNIX_EPOCH.checked_add(Duration::from_millis(ms))?;
     match at.duration_since(wall) {
-        Ok(ahead) if ahead > MAX_AHEAD => None,
+        Ok(ahead) if ahead > max_ahead => None,
         Ok(ahead) => mono.checked_add(ahead),
         Err(_) => Some(mono),
     }

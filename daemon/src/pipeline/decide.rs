@@ -15,6 +15,7 @@ use crate::budget::Payload;
 use crate::builtin::Call;
 use crate::builtin::audit::{SubscriberOutcome, Verdicts};
 use crate::convert::ProtoEvent;
+use crate::hold::HoldLine;
 use crate::otel::{CallOutcome, EventSpan};
 use crate::subscribers::Registry;
 
@@ -30,7 +31,7 @@ pub(super) struct Decided {
 impl Pipeline {
     #[expect(
         clippy::too_many_arguments,
-        reason = "one event's parts, borrowed as the pipeline holds them, and the call's two instants"
+        reason = "one event's parts, borrowed as the pipeline holds them, and the call's terms"
     )]
     pub(super) async fn decide(
         &self,
@@ -39,8 +40,8 @@ impl Pipeline {
         id: &str,
         payload: &Arc<Payload>,
         span: &EventSpan,
-        received: Instant,
-        deadline: Option<Instant>,
+        (received, deadline): (Instant, Option<Instant>),
+        hold: &HoldLine,
     ) -> Decided {
         let caller = registry.caller();
         let call = Call {
@@ -50,6 +51,7 @@ impl Pipeline {
             received,
             caller: &caller,
             deadline,
+            hold,
         };
         // Converted and encoded once, only if a remote subscriber (decide or
         // observe) uses it; every remote is sent the same bytes.
@@ -77,7 +79,8 @@ impl Pipeline {
                         CallOutcome::Failed(why) => Some(why),
                     };
                     span.subscriber(&d.name, at, took, &ruling.decision, outcome);
-                    (ruling.decision, took, failed, ruling.rule, ruling.revision)
+                    let noted = (ruling.rule, ruling.revision, ruling.held);
+                    (ruling.decision, took, failed, noted)
                 }
             })
             .collect();
@@ -89,13 +92,14 @@ impl Pipeline {
                 .iter()
                 .zip(&decisions)
                 .map(
-                    |(d, (decision, took, failed, rule, revision))| SubscriberOutcome {
+                    |(d, (decision, took, failed, (rule, revision, held)))| SubscriberOutcome {
                         name: d.name.clone(),
                         permission: decision.permission,
                         latency: *took,
                         failed: *failed,
                         rule: rule.clone(),
                         revision: revision.clone(),
+                        held: held.clone(),
                     },
                 )
                 .collect();

@@ -42,7 +42,9 @@ impl Pipeline {
         request: Request,
         reservation: Option<Reservation>,
     ) -> Explained {
-        let ran = self.run(request, reservation, true).await;
+        let ran = self
+            .run(request, reservation, true, &crate::hold::HoldLine::none())
+            .await;
         let decision = ran.decision.unwrap_or_default();
         let losses = match &ran.event {
             Some(event) => adapters::render(event, &decision).losses,

@@ -13,7 +13,7 @@
 //! blocking one) and a counter.
 
 mod answer;
-mod call;
+pub(crate) mod call;
 mod decide;
 mod explain;
 mod followups;
@@ -35,6 +35,7 @@ pub(crate) use explain::Explained;
 
 use crate::budget::{Payload, Reservation};
 use crate::builtin::audit::SubscriberOutcome;
+use crate::hold::HoldLine;
 use crate::ids::EventIds;
 use crate::metrics::Metrics;
 use crate::otel::Telemetry;
@@ -117,24 +118,35 @@ impl Pipeline {
         request: Request,
         reservation: Option<Reservation>,
     ) -> (Reply, Option<Decision>) {
-        let ran = self.run(request, reservation, false).await;
+        let ran = self
+            .run(request, reservation, false, &HoldLine::none())
+            .await;
         (ran.answer.reply, ran.decision)
     }
 
     /// The answer to a shim's request: the reply, and its audit record
-    /// waiting for the server to say what became of it.
+    /// waiting for the server to say what became of it. `hold` is the
+    /// shim's line for hold frames (`crate::hold`).
     pub(crate) async fn answer_call(
         &self,
         request: Request,
         reservation: Option<Reservation>,
+        hold: &HoldLine,
     ) -> Answer {
-        self.run(request, reservation, false).await.answer
+        self.run(request, reservation, false, hold).await.answer
     }
 
     /// The one path every request takes, whoever asks (a shim, an HTTP
     /// hook, `gateway eval`); each decider's verdict is kept when the
-    /// pipeline is [`Pipeline::explaining`] or the caller asks (`keep`).
-    async fn run(&self, request: Request, reservation: Option<Reservation>, keep: bool) -> Ran {
+    /// pipeline is [`Pipeline::explaining`] or the caller asks (`keep`);
+    /// `hold` is the shim's line for hold frames, if it takes them.
+    async fn run(
+        &self,
+        request: Request,
+        reservation: Option<Reservation>,
+        keep: bool,
+        hold: &HoldLine,
+    ) -> Ran {
         let started = Instant::now();
         let id = self.ids.next_id();
         let registry = self.registry.load_full();
@@ -172,8 +184,8 @@ impl Pipeline {
                 &id,
                 &payload,
                 &span,
-                started,
-                terms.fan_out_deadline(),
+                (started, terms.fan_out_deadline()),
+                hold,
             )
             .await;
         let subscribers = if self.explaining || keep {

@@ -141,6 +141,9 @@ pub(crate) struct Reloader {
     pub status: Arc<ReloadStatus>,
     /// Where self-protection's files are resolved from.
     pub site: crate::protect::Site,
+    /// The gateway's registry of calls held for a person (kept across
+    /// reloads).
+    pub approvals: Arc<crate::approvals::Approvals>,
 }
 
 impl Reloader {
@@ -256,6 +259,7 @@ impl Reloader {
             metrics: &self.metrics,
             workers: &self.workers,
             health: Some((&self.health, &self.stop_health)),
+            approvals: &self.approvals,
         };
         let current = self.registry.load_full();
         let registry = match builder.build(&config.subscribers, Some(&current)) {

@@ -47,6 +47,7 @@ async fn only_a_valid_changed_config_replaces_the_registry() {
             explicit: Some(path.clone()),
             enabled: true,
         },
+        approvals: Arc::default(),
     };
     let (handle, requests) = channel();
     let task = tokio::spawn(reloader.run(requests));

@@ -29,7 +29,9 @@ pub(crate) fn weakened(old: &Config, new: &Config) -> Vec<String> {
             SubscriberKind::Audit { .. } => "the decision log",
             SubscriberKind::Rego(_) => "the policy",
             // Memory protects nothing: turning it off weakens nothing.
-            SubscriberKind::Remote { .. } | SubscriberKind::Memory(_) => continue,
+            SubscriberKind::Remote { .. }
+            | SubscriberKind::Memory(_)
+            | SubscriberKind::Approval(_) => continue,
         };
         let name = &before.name;
         let Some(after) = new.subscribers.iter().find(|s| s.name == *name) else {

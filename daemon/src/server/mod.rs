@@ -15,6 +15,8 @@
 //!   deadline) and counted;
 //! - a request whose shim hung up meanwhile (it gave up and answered on
 //!   its own) is dropped before the fan-out and counted `shim_gone`;
+//! - a call a built-in holds for a person gets hold frames before its
+//!   reply (`crate::hold`), only when its shim takes them;
 //! - after the reply, a shim that announced its deadline acknowledges it
 //!   (waited for at most the read deadline, with no slot held), and the
 //!   audit record says what became of the reply (`crate::delivery`).
@@ -27,18 +29,19 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hookgate_wire::{
-    FrameKind, HEADER_LEN, Header, MAX_REPLY_BODY, MAX_REQUEST_BODY, Request, WireError,
+    FrameKind, HEADER_LEN, Header, Hold, MAX_REPLY_BODY, MAX_REQUEST_BODY, Request, WireError,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::admission::Admission;
 use crate::budget::{Budget, Reservation};
 use crate::delivery::{Delivery, Handover, classify};
+use crate::hold::HoldLine;
 use crate::metrics::Refusal;
-use crate::pipeline::Answer;
+use crate::pipeline::{Answer, CallTerms};
 use crate::warnings::{self, Warning};
 use hookgate_transport::{AcceptError, Connection, Listener, Refused};
 
@@ -188,13 +191,49 @@ async fn connection(mut stream: Connection, _open: OwnedSemaphorePermit, shared:
         tracing::debug!("the shim hung up before its request was evaluated; dropped");
         return;
     }
-    let answer = shared
+    let (hold, holds) = HoldLine::for_shim(&request, CallTerms::of(&request).deadline);
+    let answering = shared
         .pipeline
-        .answer_call(request, Some(reservation))
-        .await;
+        .answer_call(request, Some(reservation), &hold);
+    let mut answer = match holds {
+        None => answering.await,
+        Some(holds) => answer_holding(&mut stream, answering, holds, &shared).await,
+    };
     drop(slot);
+    // A held call's reply is due by the deadline the holds granted.
+    answer.terms.deadline = hold.deadline();
     let delivery = deliver(&mut stream, &answer, &shared).await;
     answer.log.finish(delivery);
+}
+
+/// Awaits `answering` while writing the hold frames a built-in asks for
+/// (`crate::hold`), each under the read deadline; a frame that cannot be
+/// written is dropped (the shim then applies its fail mode at its own
+/// deadline, which the decision log says).
+async fn answer_holding(
+    stream: &mut Connection,
+    answering: impl Future<Output = Answer>,
+    mut holds: mpsc::Receiver<u32>,
+    shared: &Admission,
+) -> Answer {
+    let mut answering = std::pin::pin!(answering);
+    let mut open = true;
+    loop {
+        tokio::select! {
+            answer = &mut answering => return answer,
+            wait_ms = holds.recv(), if open => match wait_ms {
+                Some(wait_ms) => {
+                    let frame = Hold { wait_ms }.encode();
+                    let written =
+                        tokio::time::timeout(shared.read_timeout, stream.write_all(&frame)).await;
+                    if !matches!(written, Ok(Ok(()))) {
+                        tracing::debug!("a hold frame could not be written (shim gone?)");
+                    }
+                }
+                None => open = false,
+            },
+        }
+    }
 }
 
 /// Writes the reply and learns what became of it (`crate::delivery`): a

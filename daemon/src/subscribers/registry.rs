@@ -86,6 +86,8 @@ pub(crate) struct Builder<'a> {
     pub workers: &'a TaskTracker,
     /// Where health checks run and what stops them all; `None` runs none.
     pub health: Option<(&'a TaskTracker, &'a CancellationToken)>,
+    /// The gateway's registry of calls held for a person.
+    pub approvals: &'a Arc<crate::approvals::Approvals>,
 }
 
 impl Registry {
@@ -97,10 +99,12 @@ impl Registry {
         metrics: &Metrics,
         tracker: &TaskTracker,
     ) -> anyhow::Result<Registry> {
+        let approvals = Arc::default();
         let builder = Builder {
             metrics,
             workers: tracker,
             health: None,
+            approvals: &approvals,
         };
         builder.build(subscribers, None)
     }
@@ -312,6 +316,7 @@ impl Builder<'_> {
                 let start = builtin::Start {
                     stats: Arc::clone(&stats),
                     workers: self.workers,
+                    approvals: self.approvals,
                 };
                 let builtin = builtin::start(&sub.name, kind, start)
                     .with_context(|| format!("subscriber `{}`: not a built-in", sub.name))?;

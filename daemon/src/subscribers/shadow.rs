@@ -16,6 +16,7 @@ use tokio_util::task::TaskTracker;
 use super::Decider;
 use crate::builtin::Call;
 use crate::convert::ProtoEvent;
+use crate::hold::HoldLine;
 
 /// Calls one shadow subscriber may have in flight.
 const IN_FLIGHT: usize = 64;
@@ -58,6 +59,7 @@ impl Shadow {
             Arc::clone(call.caller),
         );
         self.tracker.spawn(async move {
+            let hold = HoldLine::none();
             let call = Call {
                 event: &event,
                 id: &id,
@@ -66,6 +68,7 @@ impl Shadow {
                 caller: &caller,
                 // Never waited for: only its own deadline bounds it.
                 deadline: None,
+                hold: &hold,
             };
             let decision = decider.decide(&call, proto).await;
             decider.stats().would(decision.permission);

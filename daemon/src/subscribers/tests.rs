@@ -67,6 +67,7 @@ async fn ask(decider: &Decider) -> (Decision, CallOutcome) {
     ));
     let payload = Arc::new(Payload::new(b"{}".to_vec(), None));
     let caller = Arc::default();
+    let hold = crate::hold::HoldLine::none();
     let call = Call {
         event: &event,
         id: "evt-1",
@@ -74,6 +75,7 @@ async fn ask(decider: &Decider) -> (Decision, CallOutcome) {
         received: Instant::now(),
         caller: &caller,
         deadline: None,
+        hold: &hold,
     };
     let proto = ProtoEvent::new(
         Arc::clone(&event),

@@ -86,6 +86,12 @@ The system config's path instead of \fI/etc/hookgate/gateway.toml\fR.
 The shim's total deadline (default 5000); \fBinstall\fR writes it into hook
 commands whose agent allows less than the default.
 .TP
+\fBHOOKGATE_HOLD_MAX_MS\fR
+The longest the shim waits for a call an \fBapproval\fR subscriber holds for a
+person, from its start (default 0: it takes no holds; \fB\-\-hold\-max\-ms\fR
+on its command line wins). The shim forwards the resulting limit as
+\fBHOOKGATE_HOLD_UNTIL_UNIX_MS\fR.
+.TP
 \fBHOOKGATE_FAIL\fR
 \fBopen\fR (default) or \fBclosed\fR: what the shim answers when no gateway
 can; forwarded to the gateway with the call.

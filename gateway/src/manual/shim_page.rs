@@ -73,6 +73,11 @@ else \fI$XDG_STATE_HOME/hookgate/gateway.sock\fR
 The total deadline from start to reply, in milliseconds: default 5000, at most
 600000. A bad value is noted on stderr and the default used.
 .TP
+\fBHOOKGATE_HOLD_MAX_MS\fR
+The longest, in milliseconds from start, the shim waits for a call the gateway
+holds for a person (an \fBapproval\fR subscriber): default 0, no holds; at most
+3600000. \fB\-\-hold\-max\-ms=MS\fR wins over it.
+.TP
 \fBHOOKGATE_FAIL\fR
 \fBopen\fR (default) or \fBclosed\fR; the options above win over it.
 .TP
@@ -87,7 +92,8 @@ The gateway binary autostart runs: an absolute path (anything else turns
 autostart off).
 .PP
 The shim forwards the agent's environment with the call and adds
-\fBHOOKGATE_DEADLINE_UNIX_MS\fR, its deadline, for the gateway.
+\fBHOOKGATE_DEADLINE_UNIX_MS\fR, its deadline, for the gateway, and, when it takes
+holds, \fBHOOKGATE_HOLD_UNTIL_UNIX_MS\fR, the latest it waits for a held call.
 .SH "EXIT STATUS"
 The exit code is part of the agent's reply, as the agent's hook protocol
 defines it: 0 for an allow or a neutral reply (fail\-open included), and the

@@ -7,6 +7,7 @@
     clippy::disallowed_methods,
     reason = "test and bench code drives real processes and files; the runtime rules are the gateway's"
 )]
+mod approvals;
 mod audit_follow;
 mod audit_log;
 mod audit_log_masking;

@@ -4,6 +4,10 @@
 
 // Helpers unwrap: a failure there is a test failure. Items are `pub` for cli.rs.
 #![allow(clippy::unwrap_used, unreachable_pub)]
+#![allow(
+    dead_code,
+    reason = "shared by several test binaries, each using a part"
+)]
 
 use std::fs;
 use std::io::{ErrorKind, Read, Write};
@@ -17,7 +21,7 @@ use hookgate_dialect::{
     Agent, Detected, FailMode, args_hint, detect, detect_with_event, fallback, probe_event,
     probe_payload,
 };
-use hookgate_wire::{FrameKind, HEADER_LEN, Header, MAX_REQUEST_BODY, Reply, Request};
+use hookgate_wire::{FrameKind, HEADER_LEN, Header, Hold, MAX_REQUEST_BODY, Reply, Request};
 use tempfile::TempDir;
 
 /// The binary under test: this package's build, or the shipped static
@@ -152,6 +156,13 @@ pub enum Gateway {
     Hang,
     /// Answer with this reply, then expect the shim's acknowledgement.
     ReplyAwaitingAck(Reply),
+    /// Send a hold frame asking for `wait_ms`; then, with a reply, wait
+    /// until the shim's own deadline (the request's) is past and answer;
+    /// without one, wait for the shim to hang up (at most a minute).
+    Held {
+        wait_ms: u32,
+        reply: Option<Reply>,
+    },
 }
 
 /// Accepts one connection, reads one request and acts. Returns the request
@@ -169,6 +180,30 @@ pub fn fake_gateway(
             Gateway::Reply(reply) => stream.write_all(&reply.encode()).unwrap(),
             Gateway::Raw(bytes) => stream.write_all(&bytes).unwrap(),
             Gateway::Hang => return (request, Some(stream)),
+            Gateway::Held { wait_ms, reply } => {
+                stream.write_all(&Hold { wait_ms }.encode()).unwrap();
+                match reply {
+                    Some(reply) => {
+                        let deadline = unix_ms_var(&request, hookgate_wire::DEADLINE_VAR);
+                        while now_unix_ms() <= deadline + 200 {
+                            thread::sleep(Duration::from_millis(20));
+                        }
+                        stream.write_all(&reply.encode()).unwrap();
+                    }
+                    None => {
+                        stream
+                            .set_read_timeout(Some(Duration::from_secs(60)))
+                            .unwrap();
+                        // EOF, or a reset when the shim left unread bytes.
+                        let mut rest = Vec::new();
+                        match stream.read_to_end(&mut rest) {
+                            Ok(_) => {}
+                            Err(err) if err.kind() == ErrorKind::ConnectionReset => {}
+                            Err(err) => panic!("the shim hangs up within a minute: {err}"),
+                        }
+                    }
+                }
+            }
             Gateway::ReplyAwaitingAck(reply) => {
                 stream.write_all(&reply.encode()).unwrap();
                 stream
@@ -184,6 +219,24 @@ pub fn fake_gateway(
         }
         (request, None)
     })
+}
+
+/// A forwarded `*_UNIX_MS` variable of `request`.
+pub fn unix_ms_var(request: &Request, name: &str) -> u128 {
+    let (_, value) = request
+        .env
+        .iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("{name} forwarded"));
+    value.parse().unwrap()
+}
+
+/// The wall clock, in milliseconds since the Unix epoch.
+pub fn now_unix_ms() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis()
 }
 
 pub fn accept_within(listener: &UnixListener, limit: Duration) -> Option<UnixStream> {

@@ -32,6 +32,7 @@ fn record(payload: &str, decision: Decision) -> AuditRecord {
                 revision: None,
                 failed: None,
                 rule: Some("env-read".into()),
+                held: None,
             }],
             losses: vec![Loss::Context],
             followup_capped: false,

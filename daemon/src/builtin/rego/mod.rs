@@ -86,6 +86,7 @@ impl Rego {
                 decision,
                 rule: None,
                 revision,
+                held: None,
             }),
             Err(failure) => Err(self.failed(&failure)),
         }

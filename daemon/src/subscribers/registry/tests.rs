@@ -46,6 +46,7 @@ async fn a_rebuild_keeps_exactly_the_unchanged_subscribers() {
         metrics: &metrics,
         workers: &workers,
         health: Some((&health, &stop)),
+        approvals: &Arc::default(),
     };
     let first = builder
         .build(&config(200, "one").subscribers, None)

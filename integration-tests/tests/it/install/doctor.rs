@@ -238,6 +238,28 @@ fn doctor_fails_when_the_shim_is_not_where_the_hooks_run_it() {
     assert!(out.contains("never reached the gateway"), "{out}");
 }
 
+/// An `approval` is noted with what bounds its holds (install writes no
+/// hold maximum yet), without failing the check.
+#[test]
+fn doctor_notes_how_long_an_approval_can_really_hold() {
+    let mut user = User::new();
+    user.install(&["claude-code"]);
+    user.write(
+        ".config/hookgate/gateway.toml",
+        "[[subscriber]]\nname = \"ask\"\nbuiltin = \"approval\"\nhold_ms = 120000\n\
+         [[subscriber.rules]]\nshell = \"^make deploy\"\nreason = \"a person decides\"\n",
+    );
+    user.serve();
+    let (code, out) = user.doctor(&[]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains(
+            "note     approval `ask` holds calls up to 120 s, but installed hooks take no holds"
+        ),
+        "{out}"
+    );
+}
+
 #[test]
 fn doctor_fails_on_a_hand_written_config_without_guard() {
     let mut user = User::new();

@@ -316,6 +316,28 @@ class EvalReply(_message.Message):
     outcome_json: str
     def __init__(self, outcome_json: _Optional[str] = ...) -> None: ...
 
+class ApprovalsRequest(_message.Message):
+    __slots__ = ("action", "id", "reason", "approver", "channel", "scope")
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    APPROVER_FIELD_NUMBER: _ClassVar[int]
+    CHANNEL_FIELD_NUMBER: _ClassVar[int]
+    SCOPE_FIELD_NUMBER: _ClassVar[int]
+    action: str
+    id: int
+    reason: str
+    approver: str
+    channel: str
+    scope: str
+    def __init__(self, action: _Optional[str] = ..., id: _Optional[int] = ..., reason: _Optional[str] = ..., approver: _Optional[str] = ..., channel: _Optional[str] = ..., scope: _Optional[str] = ...) -> None: ...
+
+class ApprovalsReply(_message.Message):
+    __slots__ = ("held_json",)
+    HELD_JSON_FIELD_NUMBER: _ClassVar[int]
+    held_json: str
+    def __init__(self, held_json: _Optional[str] = ...) -> None: ...
+
 class ReloadRequest(_message.Message):
     __slots__ = ("allow_weaker",)
     ALLOW_WEAKER_FIELD_NUMBER: _ClassVar[int]
