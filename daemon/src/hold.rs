@@ -17,7 +17,7 @@ use std::time::{Duration, Instant, SystemTime};
 use hookgate_wire::Request;
 use tokio::sync::mpsc;
 
-use crate::pipeline::call::{REPLY_MARGIN, instant_within};
+use crate::call_terms::{REPLY_MARGIN, instant_within};
 
 /// Hold frames that may wait for the connection to write them; more is a
 /// built-in asking faster than a socket takes a few bytes, and is dropped

@@ -30,6 +30,7 @@ pub(crate) mod admission;
 pub mod approvals;
 pub(crate) mod budget;
 pub mod builtin;
+pub(crate) mod call_terms;
 pub(crate) mod client;
 pub(crate) mod convert;
 pub mod delivery;

@@ -12,7 +12,7 @@ use std::time::Duration;
 use hookgate_daemon::admin::client::{self, ApprovalsRequest};
 use serde_json::Value;
 
-use crate::status_command::{client_runtime, resolve_socket};
+use crate::admin_client::{client_runtime, resolve_socket};
 
 /// Deadline of one call.
 const TIMEOUT: Duration = Duration::from_secs(5);

@@ -7,6 +7,7 @@ mod out;
 // `audit_command`, `child`, `config_command`, `doctor`, `install`, `manual` and `memory_command` may
 // block on files and processes (each allows it at its top): CLI commands
 // with one user waiting.
+mod admin_client;
 mod approvals_command;
 mod audit_command;
 mod child;

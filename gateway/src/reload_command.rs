@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use hookgate_daemon::admin::client;
 
+use crate::admin_client::{client_runtime, resolve_socket};
 use crate::cli::ReloadArgs;
-use crate::status_command::{client_runtime, resolve_socket};
 
 /// Deadline of the call: reading, validating and building the config.
 const TIMEOUT: Duration = Duration::from_secs(10);

@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use hookgate_config::Config;
 use hookgate_daemon::admin::{client, table};
 use hookgate_daemon::shim_records;
 
+use crate::admin_client::{client_runtime, resolve_socket};
 use crate::cli::StatusArgs;
 
 /// Deadline of one status call.
@@ -19,25 +19,6 @@ const TIMEOUT: Duration = Duration::from_secs(5);
 /// `server.socket`, else the shim's default resolution.
 fn socket(args: &StatusArgs) -> PathBuf {
     resolve_socket(args.socket.as_deref())
-}
-
-/// `explicit`, else the config's `server.socket`, else the shim's default.
-pub(crate) fn resolve_socket(explicit: Option<&Path>) -> PathBuf {
-    explicit
-        .map(Path::to_path_buf)
-        .or_else(|| Config::load(None).ok().and_then(|c| c.server.socket))
-        .unwrap_or_else(hookgate_transport::default_path)
-}
-
-/// The small runtime of a client command; `Err` after saying why not.
-pub(crate) fn client_runtime() -> Result<tokio::runtime::Runtime, ExitCode> {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|err| {
-            eprintln!("gateway: error: cannot start the runtime: {err}");
-            ExitCode::FAILURE
-        })
 }
 
 pub(crate) fn run(args: &StatusArgs) -> ExitCode {

@@ -13,7 +13,6 @@
 //! blocking one) and a counter.
 
 mod answer;
-pub(crate) mod call;
 mod decide;
 mod explain;
 mod followups;
@@ -29,8 +28,8 @@ use arc_swap::ArcSwap;
 use hookgate_adapters::{Decision, FailMode};
 use hookgate_wire::{Reply, Request};
 
+pub(crate) use crate::call_terms::CallTerms;
 pub(crate) use answer::Logged;
-pub(crate) use call::CallTerms;
 pub(crate) use explain::Explained;
 
 use crate::budget::{Payload, Reservation};
