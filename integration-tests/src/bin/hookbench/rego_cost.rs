@@ -268,7 +268,10 @@ fn read_entry(line: &Value, subscriber: &str) -> Option<Logged> {
 }
 
 /// The section's heading, which `--splice` finds in an existing report.
-pub(crate) const HEADING: &str = "## Policy cost: the guard's rules in Rego";
+pub(crate) const HEADING: &str = "## Policy cost (Rego)";
+
+/// Which of a [`Series`]' times a table row shows.
+type Times = fn(&Series) -> &Vec<Duration>;
 
 /// The percentiles reported.
 const PERCENTILES: [f64; 3] = [50.0, 90.0, 99.0];
@@ -306,7 +309,7 @@ pub(crate) fn section(out: &mut String, run: Option<&RegoCost>, machine: &Machin
         out,
         "| Per event | guard p50 | p90 | p99 | rego p50 | p90 | p99 | rego/guard p50 | p90 | p99 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
-    let rows: [(&str, fn(&Series) -> &Vec<Duration>); 3] = [
+    let rows: [(&str, Times); 3] = [
         ("Hook call (shim process, spawn to exit)", |s| &s.hook),
         ("Gateway, whole event (decision log)", |s| &s.event),
         ("The decider's own time (decision log)", |s| &s.own),
@@ -335,13 +338,13 @@ fn quantiles(samples: &[Duration]) -> [Duration; 3] {
     PERCENTILES.map(|p| percentile(&sorted, p).unwrap_or_default())
 }
 
-/// Says so when the machine was busier than its CPUs at the start.
+/// Says so when the machine was busier than its CPUs at the start (the
+/// 1- or 5-minute load average).
 fn load_note(load: &str, cpus: usize) -> String {
-    let first = load
-        .split_whitespace()
-        .next()
-        .and_then(|l| l.parse::<f64>().ok());
-    match first {
+    let busiest = (load.split_whitespace().take(2))
+        .filter_map(|l| l.parse::<f64>().ok())
+        .reduce(f64::max);
+    match busiest {
         Some(l) if l > cpus as f64 => format!(
             ". Other work (other developers' builds and tests) shared the machine, the load above its {cpus} CPUs: the absolute times are inflated and noisy; the two deciders were interleaved call by call, so the ratios are the figures to read"
         ),
