@@ -102,13 +102,40 @@ impl TestGateway {
         TestGateway::embedded(program, private_dir(), home).await
     }
 
+    /// Like [`TestGateway::start_embedded_as`], with `config_toml`
+    /// ([`standalone`]: only what it names runs) as its config file.
+    pub async fn start_configured_as(
+        program: &Path,
+        home: &Path,
+        config_toml: &str,
+    ) -> TestGateway {
+        TestGateway::in_home(program, private_dir(), home, Some(&standalone(config_toml))).await
+    }
+
     async fn embedded(program: &Path, dir: TempDir, home: &Path) -> TestGateway {
+        TestGateway::in_home(program, dir, home, None).await
+    }
+
+    /// `program` with `$HOME` at `home`, its state (and so its default
+    /// decision log) in `dir`, and `config` as its config file if any.
+    async fn in_home(
+        program: &Path,
+        dir: TempDir,
+        home: &Path,
+        config: Option<&str>,
+    ) -> TestGateway {
         let state = dir.path().join("state");
         let env = [
             ("HOME", home.as_os_str().to_owned()),
             ("XDG_STATE_HOME", state.into_os_string()),
         ];
-        TestGateway::spawn(program, dir, &[], &env).await
+        let path = dir.path().join("gateway.toml");
+        let mut args = Vec::new();
+        if let Some(text) = config {
+            std::fs::write(&path, text).expect("write gateway config");
+            args = vec![std::ffi::OsStr::new("--config"), path.as_os_str()];
+        }
+        TestGateway::spawn(program, dir, &args, &env).await
     }
 
     /// A gateway whose config file is `config_toml` as written, over the
@@ -118,15 +145,7 @@ impl TestGateway {
         let dir = private_dir();
         let home = dir.path().join("home");
         std::fs::create_dir(&home).expect("create the test home");
-        let config = dir.path().join("gateway.toml");
-        std::fs::write(&config, config_toml).expect("write gateway config");
-        let state = dir.path().join("state");
-        let env = [
-            ("HOME", home.into_os_string()),
-            ("XDG_STATE_HOME", state.into_os_string()),
-        ];
-        let args = [std::ffi::OsStr::new("--config"), config.as_os_str()];
-        TestGateway::spawn(&binaries().gateway, dir, &args, &env).await
+        TestGateway::in_home(&binaries().gateway, dir, &home, Some(config_toml)).await
     }
 
     /// The home directory of a [`TestGateway::start_embedded`] gateway.

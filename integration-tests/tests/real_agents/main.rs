@@ -37,6 +37,7 @@ mod http_attack;
 mod http_hooks;
 mod installed;
 mod qwen_code;
+mod rego;
 mod scenario;
 mod sdk_examples;
 mod self_protection;

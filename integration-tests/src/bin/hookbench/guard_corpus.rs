@@ -54,7 +54,7 @@ pub(crate) fn write_known_gaps(run: &GuardCorpus) -> anyhow::Result<()> {
 }
 
 /// The checked-out commit, `+dirty` when files differ from it.
-fn commit() -> String {
+pub(crate) fn commit() -> String {
     let git = |args: &[&str]| {
         Command::new("git")
             .args(args)

@@ -9,7 +9,8 @@
 //! measures (1) one hook call's cost against /bin/true and bash/node/python
 //! hooks, (2) fan-out scaling, (3) throughput and (4) memory and size, and
 //! checks the figures against the targets of the benchmarks issue; and
-//! (5) runs the held-out guard corpus through the real shim and gateway.
+//! (5) runs the held-out guard corpus through the real shim and gateway,
+//! and (6) measures a Rego policy's cost per event next to the guard's.
 //! Benchmarks are not tests: nothing here runs under `cargo test`.
 
 #![allow(
@@ -33,6 +34,7 @@ mod machine;
 mod memory;
 mod native;
 mod options;
+mod rego_cost;
 mod report;
 mod report_hook;
 mod spawn;
@@ -74,6 +76,7 @@ pub(crate) struct Results {
     pub(crate) memory: Option<memory::MemoryRun>,
     pub(crate) shim: Option<memory::ShimBinary>,
     pub(crate) guard: Option<guard_corpus::GuardCorpus>,
+    pub(crate) rego: Option<rego_cost::RegoCost>,
 }
 
 fn main() -> ExitCode {
@@ -178,6 +181,9 @@ fn run(options: &Options) -> anyhow::Result<PathBuf> {
     {
         guard_corpus::write_known_gaps(guard)?;
     }
+    let rego = section(Section::Rego)
+        .then(|| rego_cost::run(&runtime, &artifacts, sizes.rego_rounds))
+        .transpose()?;
     let path = match &options.out {
         Some(path) => path.clone(),
         None if options.quick => root.join("target/hookbench/BENCHMARKS.quick.md"),
@@ -187,12 +193,15 @@ fn run(options: &Options) -> anyhow::Result<PathBuf> {
         let report = std::fs::read_to_string(&path)
             .with_context(|| format!("reading {} to splice into", path.display()))?;
         let mut text = String::new();
-        guard_corpus::section(&mut text, guard.as_ref(), &machine.date);
-        std::fs::write(
-            &path,
-            report::with_section(&report, guard_corpus::HEADING, &text),
-        )
-        .with_context(|| format!("writing {}", path.display()))?;
+        let heading = if options.runs(Section::Rego) {
+            rego_cost::section(&mut text, rego.as_ref(), &machine);
+            rego_cost::HEADING
+        } else {
+            guard_corpus::section(&mut text, guard.as_ref(), &machine.date);
+            guard_corpus::HEADING
+        };
+        std::fs::write(&path, report::with_section(&report, heading, &text))
+            .with_context(|| format!("writing {}", path.display()))?;
         print!("{text}");
         return Ok(path);
     }
@@ -213,6 +222,7 @@ fn run(options: &Options) -> anyhow::Result<PathBuf> {
         memory,
         shim,
         guard,
+        rego,
     };
     let findings = std::fs::read_to_string(root.join(FINDINGS)).ok();
     let text = report::render(&results, findings.as_deref());

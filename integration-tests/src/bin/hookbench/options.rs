@@ -15,11 +15,11 @@ usage: hookbench [--quick] [--no-build] [--only SECTIONS] [--out PATH]
 
   --quick          small counts: checks the suite, numbers are not for publishing
   --no-build       use the already built release gateway and static gateway-shim
-  --only SECTIONS  comma-separated subset of: hook,claude,fanout,throughput,http,memory,guard
+  --only SECTIONS  comma-separated subset of: hook,claude,fanout,throughput,http,memory,guard,rego
   --out PATH       where to write the report (default: BENCHMARKS.md at the
                    workspace root; with --quick: target/hookbench/BENCHMARKS.quick.md)
-  --splice         with `--only guard`: replace only the Guard corpus section of the
-                   existing report, keeping the rest byte for byte
+  --splice         with `--only guard` or `--only rego`: replace only that section of
+                   the existing report, keeping the rest byte for byte
   --write-known-gaps
                    with the guard section: also rewrite
                    test-data/guard-corpus/known-gaps.tsv from this run
@@ -38,10 +38,11 @@ pub(crate) enum Section {
     Http,
     Memory,
     Guard,
+    Rego,
 }
 
 impl Section {
-    const ALL: [Section; 7] = [
+    const ALL: [Section; 8] = [
         Section::Hook,
         Section::Agent,
         Section::Fanout,
@@ -49,6 +50,7 @@ impl Section {
         Section::Http,
         Section::Memory,
         Section::Guard,
+        Section::Rego,
     ];
 
     fn parse(name: &str) -> Option<Section> {
@@ -64,6 +66,7 @@ impl Section {
             Section::Http => "http",
             Section::Memory => "memory",
             Section::Guard => "guard",
+            Section::Rego => "rego",
         }
     }
 }
@@ -91,6 +94,8 @@ pub(crate) struct Sizes {
     /// Section 4: RSS checkpoints (cumulative event counts) and clients.
     pub(crate) memory_checkpoints: Vec<u64>,
     pub(crate) memory_clients: usize,
+    /// Section "Policy cost": rounds over the guard corpus per decider.
+    pub(crate) rego_rounds: usize,
 }
 
 impl Sizes {
@@ -109,6 +114,7 @@ impl Sizes {
             throughput_slices: 5,
             memory_checkpoints: vec![100_000, 500_000, 1_000_000],
             memory_clients: 64,
+            rego_rounds: 3,
         }
     }
 
@@ -127,6 +133,7 @@ impl Sizes {
             throughput_slices: 2,
             memory_checkpoints: vec![5_000, 10_000, 20_000],
             memory_clients: 32,
+            rego_rounds: 1,
         }
     }
 }
@@ -182,8 +189,10 @@ impl Options {
                 other => bail!("unknown argument {other:?}\n{USAGE}"),
             }
         }
-        if splice && sections != [Section::Guard] {
-            bail!("--splice needs `--only guard` (the other sections depend on the whole run)");
+        if splice && sections != [Section::Guard] && sections != [Section::Rego] {
+            bail!(
+                "--splice needs `--only guard` or `--only rego` (the other sections depend on the whole run)"
+            );
         }
         if write_known_gaps && !sections.contains(&Section::Guard) {
             bail!("--write-known-gaps needs the guard section");

@@ -76,6 +76,7 @@ pub(crate) fn render(results: &Results, findings: Option<&str>) -> String {
     crate::http_hook::section(&mut out, results.http.as_ref());
     memory_section(&mut out, results);
     crate::guard_corpus::section(&mut out, results.guard.as_ref(), &m.date);
+    crate::rego_cost::section(&mut out, results.rego.as_ref(), m);
 
     if let Some(findings) = findings {
         push_findings(&mut out, findings);

@@ -22,17 +22,17 @@ impl Summary {
         sorted.sort_unstable();
         Some(Summary {
             n: sorted.len(),
-            median: percentile(&sorted, 50.0),
-            p95: percentile(&sorted, 95.0),
+            median: percentile(&sorted, 50.0)?,
+            p95: percentile(&sorted, 95.0)?,
             min: sorted[0],
         })
     }
 }
 
-/// Nearest-rank percentile of an already sorted, non-empty slice.
-fn percentile(sorted: &[Duration], pct: f64) -> Duration {
+/// Nearest-rank percentile of an already sorted slice; `None` when empty.
+pub(crate) fn percentile(sorted: &[Duration], pct: f64) -> Option<Duration> {
     let rank = ((pct / 100.0) * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
+    sorted.get(rank.clamp(1, sorted.len().max(1)) - 1).copied()
 }
 
 /// Milliseconds with three decimals, for tables.
