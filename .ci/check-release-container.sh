@@ -21,11 +21,12 @@ cd "$(dirname "$0")/.."
 
 shim=target/shim-static/x86_64-unknown-linux-gnu/dist-shim/gateway-shim
 gateway=target/debug/gateway
-rootfs=target/container/rootfs.tar
+# The image: .ci/run's (HOOKGATE_CI_ROOTFS), else made under target/.
+rootfs=${HOOKGATE_CI_ROOTFS:-target/container/rootfs.tar}
 fail() { echo "check-release-container: FAIL: $*" >&2; exit 1; }
 [ -x "$shim" ] || fail "no static shim at $shim (run .ci/check-shim-static.sh first)"
 [ -x "$gateway" ] || fail "no gateway at $gateway (cargo build first)"
-[ -s "$rootfs" ] || bash .ci/container-rootfs.sh
+[ -s "$rootfs" ] || bash .ci/container-rootfs.sh "$rootfs"
 
 work=$(mktemp -d)
 root=$work/root

@@ -3,17 +3,19 @@
 # it: debootstrap's `minbase` variant (the Essential and required packages,
 # nothing the project installed), packed as target/container/rootfs.tar.
 #
-#   .ci/container-rootfs.sh
+#   .ci/container-rootfs.sh [OUT]      (default: target/container/rootfs.tar)
 #
 # .ci/run starts this in the background at its beginning (it mostly waits
-# on the Debian mirror while cargo builds) and .ci/check-release-container.sh
-# waits for it. Kept under target/ so a rerun on the same machine does not
-# download it again. Needs root (debootstrap, as docker build would).
+# on the Debian mirror while cargo builds), into a temporary directory
+# outside target/ (the README's test command must meet a clean clone), and
+# waits for it before .ci/check-release-container.sh. Run alone, it keeps
+# the image under target/ so a rerun does not download it again. Needs root
+# (debootstrap, as docker build would).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-dir=target/container
-out=$dir/rootfs.tar
+out=${1:-target/container/rootfs.tar}
+dir=$(dirname "$out")
 mkdir -p "$dir"
 if [ -s "$out" ]; then
     echo "container-rootfs: $out (already made)"
