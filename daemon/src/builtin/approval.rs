@@ -1,4 +1,4 @@
-//! The built-in `approval` as a [`Builtin`]: holds a call its rules match
+//! The built-in `approval` as a `Builtin`: holds a call its rules match
 //! (the guard crate's rules and matching, `hookgate_guard::Guard`) until a
 //! person approves or denies it in the gateway's registry of held calls
 //! (`crate::approvals`: `gateway approvals`), up to `hold_ms`, then
