@@ -373,7 +373,8 @@ fn launchctl(args: &[Word], p: &Processes, mentioned: bool) -> Option<(Certainty
     }
 }
 
-/// `gateway uninstall`, `install`, `audit`, `reload --allow-weaker`.
+/// `gateway uninstall`, `install`, `audit`, `reload --allow-weaker`, and
+/// `approvals approve|deny` (an agent answering its own held call).
 fn gateway_command(args: &[Word], name: &str) -> Option<(Certainty, String)> {
     let (sub, rest) = args
         .iter()
@@ -385,6 +386,13 @@ fn gateway_command(args: &[Word], name: &str) -> Option<(Certainty, String)> {
         "audit" => "reads hookgate's decision log",
         "reload" if rest.iter().any(|w| w.text.starts_with("--allow-w")) => {
             "applies a config that weakens hookgate"
+        }
+        "approvals"
+            if rest.iter().any(|w| {
+                matches!(w.text.as_str(), "approve" | "deny") || w.text.contains(UNKNOWN)
+            }) =>
+        {
+            "answers a call held for a person"
         }
         _ => return None,
     };

@@ -145,6 +145,9 @@ fn writes_to_hookgate_and_signals_to_the_gateway_are_denied() {
         "/usr/local/bin/gateway install --agent claude-code --socket /tmp/x.sock",
         "gateway audit --since 1h",
         "gateway reload --allow-weaker",
+        "gateway approvals approve 3 --scope session",
+        "(sleep 5; gateway approvals approve 1) &",
+        "gateway approvals $ACTION 2",
         "sudo rm -f /home/dev/acme/.claude/settings.local.json",
         "bash -c 'rm ~/.gemini/settings.json'",
     ];
@@ -180,6 +183,7 @@ fn ordinary_work_on_and_near_hookgate_passes() {
         "cat ~/.config/hookgate/gateway.toml",
         "cat ~/.local/state/hookgate/gateway.log",
         "gateway status",
+        "gateway approvals list --json",
         "gateway doctor",
         "gateway reload",
         "echo hookgate",
