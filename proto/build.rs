@@ -4,6 +4,10 @@
     clippy::disallowed_methods,
     reason = "a build script runs before any runtime: blocking file I/O is its job"
 )]
+#![allow(
+    clippy::print_stdout,
+    reason = "a build script speaks to cargo on stdout"
+)]
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let proto = "hookgate/v1/hookgate.proto";
     println!("cargo:rerun-if-changed={proto}");

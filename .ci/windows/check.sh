@@ -9,9 +9,9 @@ cd "$(dirname "$0")/../.."
 echo "==> windows: clippy (all targets, warnings are errors)"
 WITH_CLIPPY=1 bash .ci/windows/cargo.sh clippy --locked \
     -p gateway-shim -p hookgate-gateway -p hookgate-daemon -p hookgate-config -p hookgate-transport -p hookgate-guard -p hookgate-wire \
-    -p hookgate-dialect -p hookgate-adapters --all-targets -- -D warnings
+    -p hookgate-dialect -p hookgate-adapters -p hookgate-identity --all-targets -- -D warnings
 
-echo "==> windows: unit tests of gateway-shim, the daemon, config, transport, guard, wire, dialect and adapters under Wine"
+echo "==> windows: unit tests of gateway-shim, the daemon, config, transport, guard, wire, dialect, adapters and identity under Wine"
 bash .ci/windows/wine-unit-tests.sh
 
 echo "==> windows: gateway-shim's dependency tree (no tokio, tonic, prost or serde)"

@@ -2,7 +2,7 @@
 # The unit tests of the Windows builds, run under Wine: builds the unit-test
 # binaries of gateway-shim (its tests live in its bin; it has no lib),
 # hookgate-daemon, hookgate-config, hookgate-transport, hookgate-guard, hookgate-wire,
-# hookgate-dialect and hookgate-adapters for x86_64-pc-windows-gnu and runs
+# hookgate-dialect, hookgate-adapters and hookgate-identity for x86_64-pc-windows-gnu and runs
 # every one from its package's directory, as `cargo test` would. Prints each binary's "test
 # result" line; fails when a binary is missing, a test fails, a binary runs
 # no tests, ends without its result line or outlives its deadline.
@@ -18,7 +18,7 @@ cd "$(dirname "$0")/../.."
 fail() { echo "wine-unit-tests: FAIL: $*" >&2; exit 1; }
 
 # The test binaries expected, by cargo target name.
-expected=(gateway-shim hookgate_daemon hookgate_config hookgate_transport hookgate_guard hookgate_wire hookgate_dialect hookgate_adapters)
+expected=(gateway-shim hookgate_daemon hookgate_config hookgate_transport hookgate_guard hookgate_wire hookgate_dialect hookgate_adapters hookgate_identity)
 # Per binary; the slowest takes about 5 s under Wine on 2 cores.
 deadline=300s
 
@@ -35,7 +35,7 @@ trap cleanup EXIT
 echo "wine-unit-tests: building the test binaries" >&2
 bash .ci/windows/cargo.sh test --no-run --locked \
     -p gateway-shim -p hookgate-daemon -p hookgate-config -p hookgate-transport -p hookgate-guard -p hookgate-wire \
-    -p hookgate-dialect -p hookgate-adapters --lib --bin gateway-shim --message-format=json-render-diagnostics >"$work/build.jsonl"
+    -p hookgate-dialect -p hookgate-adapters -p hookgate-identity --lib --bin gateway-shim --message-format=json-render-diagnostics >"$work/build.jsonl"
 
 # name <TAB> package dir <TAB> executable, for every test binary built.
 python3 - "$work/build.jsonl" >"$work/binaries.tsv" <<'PY'

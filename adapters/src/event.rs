@@ -4,37 +4,7 @@
 //! agents' JSON (parsed privately per dialect) and the `hookgate.v1` proto
 //! (converted in the gateway). Nothing serializes this type directly.
 
-use crate::Dialect;
-
-/// What happened, in agent-neutral terms. The snake_case names
-/// ([`EventKind::as_str`]) are what users write in config filters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum EventKind {
-    SessionStart,
-    SessionResume,
-    SessionEnd,
-    PromptSubmit,
-    PreToolUse,
-    PostToolUse,
-    ToolFailure,
-    FileRead,
-    FileEdit,
-    AgentResponse,
-    AgentThought,
-    Stop,
-    SubagentStart,
-    SubagentStop,
-    PreCompact,
-    PostCompact,
-    Notification,
-    PermissionRequest,
-    TaskComplete,
-    TaskError,
-    TaskAbort,
-    ConfigChange,
-    /// Anything else, including events hookgate does not know yet.
-    Other,
-}
+use crate::{Capabilities, Dialect, EventKind};
 
 /// Broad class of a tool, so a policy can say "every shell tool".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -47,30 +17,6 @@ pub enum ToolClass {
     Web,
     Subagent,
     Other,
-}
-
-/// Which answers the agent acts on for this event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Capabilities {
-    pub deny: bool,
-    pub ask: bool,
-    pub context: bool,
-    pub input_rewrite: bool,
-    pub halt: bool,
-    pub followup: bool,
-}
-
-impl Capabilities {
-    /// An event whose answer the agent ignores; an agent's events table
-    /// starts its rows from it.
-    pub(crate) const NONE: Capabilities = Capabilities {
-        deny: false,
-        ask: false,
-        context: false,
-        input_rewrite: false,
-        halt: false,
-        followup: false,
-    };
 }
 
 /// The tool a tool event is about.
@@ -173,14 +119,6 @@ impl TraceContext {
     }
 }
 
-impl Capabilities {
-    /// Can the agent act on any answer at all? For Cursor and Cline this is
-    /// exactly when the agent waits for and reads the hook's reply.
-    pub fn any(self) -> bool {
-        self != Capabilities::default()
-    }
-}
-
 impl HookEvent {
     /// An event of `kind` with nothing else known yet: not blocking, no
     /// capabilities, no fields. Adapters fill in what their payload says.
@@ -227,71 +165,6 @@ impl Tool {
             duration_ms: None,
             call_id: None,
         }
-    }
-}
-
-impl EventKind {
-    /// Every kind, in a stable order.
-    pub const ALL: [EventKind; 23] = [
-        EventKind::SessionStart,
-        EventKind::SessionResume,
-        EventKind::SessionEnd,
-        EventKind::PromptSubmit,
-        EventKind::PreToolUse,
-        EventKind::PostToolUse,
-        EventKind::ToolFailure,
-        EventKind::FileRead,
-        EventKind::FileEdit,
-        EventKind::AgentResponse,
-        EventKind::AgentThought,
-        EventKind::Stop,
-        EventKind::SubagentStart,
-        EventKind::SubagentStop,
-        EventKind::PreCompact,
-        EventKind::PostCompact,
-        EventKind::Notification,
-        EventKind::PermissionRequest,
-        EventKind::TaskComplete,
-        EventKind::TaskError,
-        EventKind::TaskAbort,
-        EventKind::ConfigChange,
-        EventKind::Other,
-    ];
-
-    /// The snake_case name used in config files and logs.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EventKind::SessionStart => "session_start",
-            EventKind::SessionResume => "session_resume",
-            EventKind::SessionEnd => "session_end",
-            EventKind::PromptSubmit => "prompt_submit",
-            EventKind::PreToolUse => "pre_tool_use",
-            EventKind::PostToolUse => "post_tool_use",
-            EventKind::ToolFailure => "tool_failure",
-            EventKind::FileRead => "file_read",
-            EventKind::FileEdit => "file_edit",
-            EventKind::AgentResponse => "agent_response",
-            EventKind::AgentThought => "agent_thought",
-            EventKind::Stop => "stop",
-            EventKind::SubagentStart => "subagent_start",
-            EventKind::SubagentStop => "subagent_stop",
-            EventKind::PreCompact => "pre_compact",
-            EventKind::PostCompact => "post_compact",
-            EventKind::Notification => "notification",
-            EventKind::PermissionRequest => "permission_request",
-            EventKind::TaskComplete => "task_complete",
-            EventKind::TaskError => "task_error",
-            EventKind::TaskAbort => "task_abort",
-            EventKind::ConfigChange => "config_change",
-            EventKind::Other => "other",
-        }
-    }
-
-    /// Parses a snake_case name.
-    pub fn from_name(name: &str) -> Option<EventKind> {
-        EventKind::ALL
-            .into_iter()
-            .find(|kind| kind.as_str() == name)
     }
 }
 

@@ -15,16 +15,19 @@
 //!    ([`Reply`]: stdout, stderr, exit code) plus the [`Loss`]es: the parts of
 //!    the decision this agent could not express for this event.
 //!
-//! [`detect`], [`fallback`] and the agent lists come from `hookgate-dialect`
-//! (re-exported here under the same names): they need no JSON library, and
-//! the shim, a `no_std` binary, links that crate alone.
+//! [`detect`], [`fallback`], the agent lists and each dialect's events
+//! table ([`hook_names`], [`EventKind`], [`Capabilities`]) come from
+//! `hookgate-dialect` (re-exported here under the same names): they need
+//! no JSON library, and the shim, a `no_std` binary, links that crate
+//! alone. Each dialect's parse and render here are one `Adapter` value.
 
 pub use hookgate_dialect::{
-    Agent, DetectError, Detected, Dialect, EVAL_SESSION, FailMode, PROBE_SESSION, Reply,
-    UnknownAgent, args_hint, danger_payload, detect, detect_with_event, fallback, is_probe_session,
-    probe_event, probe_payload,
+    Agent, Capabilities, DetectError, Detected, Dialect, EVAL_SESSION, EventKind, FailMode,
+    PROBE_SESSION, Reply, UnknownAgent, args_hint, danger_payload, detect, detect_with_event,
+    fallback, hook_names, is_probe_session, probe_event, probe_payload,
 };
 
+mod adapter;
 mod claude_code;
 mod cline;
 mod codex;
@@ -32,14 +35,16 @@ mod copilot;
 mod cursor;
 mod decision;
 mod decode;
+mod dispatch;
 mod droid;
 mod error;
 mod event;
 mod gemini_cli;
-mod hook_names;
+mod hermes;
 mod http;
 mod json;
 mod merge;
+mod opencode;
 mod parse;
 pub mod paths;
 mod qwen_code;
@@ -51,8 +56,7 @@ pub use {
     decision::{Decision, Permission},
     decode::{MAX_DEPTH, STACK_SIZE},
     error::{ParseError, ParseErrorKind},
-    event::{Capabilities, EventKind, HookEvent, StopInfo, Tool, ToolClass, TraceContext},
-    hook_names::hook_names,
+    event::{HookEvent, StopInfo, Tool, ToolClass, TraceContext},
     http::{HTTP_AGENTS, HttpReply, http_fallback, http_reply, speaks_http},
     merge::{Merged, RankedDecision, merge},
     parse::{parse, parse_detected},

@@ -1,10 +1,8 @@
 //! Merged decision to the agent's exact reply: dispatch to the dialect's
 //! adapter, and the [`Loss`]es it reports.
 
-use crate::{
-    Decision, Dialect, HookEvent, Reply, claude_code, cline, codex, copilot, cursor, droid,
-    gemini_cli, qwen_code,
-};
+use crate::dispatch::adapter;
+use crate::{Decision, HookEvent, Reply};
 
 /// A part of a decision the agent cannot express for this event. The
 /// gateway counts them, so operators see what their subscribers asked for
@@ -48,15 +46,5 @@ impl Loss {
 /// Renders `decision` (already merged) as `event.dialect`'s reply to `event`.
 /// A neutral decision renders the agent's neutral reply.
 pub fn render(event: &HookEvent, decision: &Decision) -> Rendered {
-    match event.dialect {
-        Dialect::ClaudeCode => claude_code::render(event, decision),
-        Dialect::Cursor => cursor::render(event, decision),
-        Dialect::ClineSdk | Dialect::ClineLegacy => cline::render(event, decision),
-        Dialect::QwenCode => qwen_code::PROTOCOL.render(event, decision),
-        Dialect::Droid => droid::PROTOCOL.render(event, decision),
-        Dialect::GeminiCli => gemini_cli::render(event, decision),
-        Dialect::Codex => codex::render(event, decision),
-        Dialect::CopilotPascal => copilot::render_pascal(event, decision),
-        Dialect::CopilotCamel => copilot::render_camel(event, decision),
-    }
+    (adapter(event.dialect).render)(event, decision)
 }

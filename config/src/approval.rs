@@ -4,17 +4,17 @@
 //! a call nobody answered gets (`on_timeout`), and how many calls may be
 //! held at once (`max_held`). Opt-in: never in the embedded default.
 
-use std::ops::Range;
 use std::time::Duration;
 
 use hookgate_guard::Guard;
 use toml::Spanned;
 
-use super::error::{ConfigError, Locator};
-use super::numbers::int_or;
+use super::approval_notify::{Notify, notify};
+use super::error::ConfigError;
 use super::raw::{RawOnError, RawSubscriber};
 use super::rules::subscriber_guard;
-use super::{Env, Layer, OnError, SubscriberKind};
+use super::table::Table;
+use super::{OnError, SubscriberKind};
 
 /// Default hold: two minutes, under every agent's default hook timeout
 /// that `gateway install` raises (docs/approvals.md).
@@ -41,36 +41,30 @@ pub struct ApprovalConfig {
     pub on_timeout: OnError,
     /// Calls held at once; past it, `on_timeout` at once (counted).
     pub max_held: usize,
+    /// Who is told a call is held (webhooks, the desktop).
+    pub notify: Notify,
 }
 
 /// `builtin = "approval"`'s keys, as a [`SubscriberKind::Approval`].
 pub(super) fn approval_kind(
-    at: &Locator<'_>,
-    env: &Env,
+    table: &Table<'_>,
     raw: &mut RawSubscriber,
-    table: &toml::Value,
-    key: &dyn Fn(&str) -> String,
-    layer: Layer,
-    name_span: Range<usize>,
 ) -> Result<SubscriberKind, ConfigError> {
     if raw.rules.as_ref().is_none_or(|r| r.get_ref().is_empty()) {
-        return Err(at.error(
-            name_span,
-            key("rules"),
+        return Err(table.error_here(
+            "rules",
             "the built-in `approval` needs `rules` saying which calls to hold",
         ));
     }
-    let hold_ms = int_or(
-        at,
+    let hold_ms = table.int(
         raw.hold_ms.as_ref(),
-        &key("hold_ms"),
+        "hold_ms",
         1..=i64::try_from(MAX_HOLD_MS).unwrap_or(i64::MAX),
         DEFAULT_HOLD_MS,
     )?;
-    let max_held = int_or(
-        at,
+    let max_held = table.int(
         raw.max_held.as_ref(),
-        &key("max_held"),
+        "max_held",
         1..=MAX_MAX_HELD,
         DEFAULT_MAX_HELD,
     )?;
@@ -78,12 +72,19 @@ pub(super) fn approval_kind(
         None | Some(RawOnError::Deny) => OnError::Deny,
         Some(RawOnError::Allow) => OnError::Allow,
     };
-    let limits = (MAX_MATCH_MS, DEFAULT_MATCH_MS);
-    let guard = subscriber_guard(at, env, raw, table, key, layer, limits)?;
+    let notify = notify(
+        table.at,
+        raw.webhooks.as_ref(),
+        raw.desktop.as_ref(),
+        raw.console_url.as_ref(),
+        table.key,
+    )?;
+    let guard = subscriber_guard(table, raw, (MAX_MATCH_MS, DEFAULT_MATCH_MS))?;
     Ok(SubscriberKind::Approval(Box::new(ApprovalConfig {
         guard,
         hold: Duration::from_millis(hold_ms),
         on_timeout,
         max_held,
+        notify,
     })))
 }

@@ -27,7 +27,7 @@ use std::fmt;
 use toml::Spanned;
 
 use super::error::{ConfigError, Locator, Place};
-use super::{HttpConfig, IdentityConfig, OtelConfig, ServerConfig};
+use super::{HttpConfig, IdentityConfig, OtelConfig, ServerConfig, UiConfig};
 pub use crate::layer::Layer;
 
 /// One layer's file, checked (`validate`): what it adds to the layers below.
@@ -39,10 +39,11 @@ pub(super) struct LayerFile {
     pub(super) server: ServerConfig,
     /// The `[server]` keys this file writes.
     pub(super) server_keys: Vec<String>,
-    /// Which of `[http]`, `[otel]` and `[identity]` it writes.
+    /// Which of `[http]`, `[ui]`, `[otel]` and `[identity]` it writes.
     pub(super) sections: Vec<String>,
     pub(super) otel: Option<OtelConfig>,
     pub(super) http: Option<HttpConfig>,
+    pub(super) ui: Option<UiConfig>,
     pub(super) identity: IdentityConfig,
     /// `[defaults] embedded`: `false` removes the embedded default's
     /// subscribers first.

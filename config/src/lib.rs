@@ -20,15 +20,19 @@
 )]
 
 mod approval;
+mod approval_notify;
 mod audit;
 mod error;
 pub mod filter;
 mod http;
 mod identity;
+mod kind;
+mod kind_keys;
 mod layer;
 mod layers;
 mod load;
 mod memory;
+mod memory_model;
 mod numbers;
 mod otel;
 mod raw;
@@ -38,6 +42,8 @@ mod rule_id;
 mod rules;
 mod show;
 mod subscriber;
+mod table;
+mod ui;
 mod validate;
 mod values;
 
@@ -56,6 +62,7 @@ use hookgate_adapters::FailMode;
 use hookgate_guard::Guard;
 
 pub use approval::{ApprovalConfig, DEFAULT_HOLD_MS, DEFAULT_MAX_HELD, MAX_HOLD_MS};
+pub use approval_notify::{MAX_WEBHOOKS, Notify, Webhook, WebhookFormat};
 pub use error::{ConfigError, LoadError};
 pub use filter::Filter;
 pub use http::HttpConfig;
@@ -63,10 +70,12 @@ pub use identity::IdentityConfig;
 pub use layers::{Layer, Provenance, Refusal};
 pub use load::Source;
 pub use memory::MemoryConfig;
+pub use memory_model::{MemoryModel, ModelKind};
 pub use otel::OtelConfig;
 pub use rego::{BundleConfig, DEFAULT_QUERY, RegoConfig};
 pub use remote::{Connection, TlsFiles, TokenSource};
 pub use show::effective;
+pub use ui::UiConfig;
 
 /// The built-in self-protection's name (`crate::protect`), which no
 /// configured subscriber may take.
@@ -112,6 +121,8 @@ pub struct Config {
     pub system_origin: Option<String>,
     /// `[http]`: the HTTP hook endpoint, off when `None`.
     pub http: Option<HttpConfig>,
+    /// `[ui]`: the local web console, off when `None`.
+    pub ui: Option<UiConfig>,
     /// `[identity]`: who every event sent to remote subscribers says it
     /// comes from.
     pub identity: IdentityConfig,

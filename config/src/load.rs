@@ -149,6 +149,7 @@ impl Config {
             key_layers: merged.key_layers,
             system_origin,
             http: merged.http,
+            ui: merged.ui,
             identity: merged.identity,
         })
     }
@@ -161,6 +162,7 @@ struct Merged {
     key_layers: BTreeMap<String, Layer>,
     otel: Option<OtelConfig>,
     http: Option<super::HttpConfig>,
+    ui: Option<super::UiConfig>,
     identity: IdentityConfig,
 }
 
@@ -193,6 +195,8 @@ impl Merged {
         // The HTTP endpoint is the user's to turn on; a system file may
         // turn it on for everyone.
         self.http = file.http.or(self.http.take());
+        // The console likewise: the top layer that writes `[ui]` wins.
+        self.ui = file.ui.or(self.ui.take());
         // Who the events say they come from is the machine's unless the
         // user says otherwise: the user's file sets it whenever it has one.
         self.identity = file.identity;

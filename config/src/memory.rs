@@ -1,23 +1,24 @@
 //! The built-in `memory` subscriber's keys: where its database lives, its
 //! size cap and retention, how much it may inject into a session and how
-//! long it may take to, which projects it leaves alone, and when a
-//! session's raw observations are compressed early.
+//! long it may take to, which projects it leaves alone, when a session's
+//! raw observations are compressed early, and by which model
+//! (`memory_model.rs`).
 //!
 //! Not in the embedded default: memory keeps a second copy of prompts and
 //! tool outputs across sessions and projects, and changes what the model
 //! is told, so a user turns it on knowingly (docs/memory.md).
 
-use std::ops::Range;
 use std::sync::Arc;
 use std::time::Duration;
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use toml::Spanned;
 
-use super::error::{ConfigError, Locator};
-use super::numbers::int_or;
+use super::SubscriberKind;
+use super::error::ConfigError;
 use super::raw::RawSubscriber;
+use super::table::Table;
 use super::values::file_path;
-use super::{Env, SubscriberKind};
 
 const DEFAULT_MAX_BYTES: u64 = 256 << 20;
 const MAX_MAX_BYTES: i64 = 16 << 30;
@@ -53,33 +54,74 @@ pub struct MemoryConfig {
     /// A session's raw observations are compressed when they pass this
     /// count, besides at its end.
     pub compress_after: u64,
+    /// The model sessions are compressed with; `None`: the extractive
+    /// summary.
+    pub model: Option<super::MemoryModel>,
 }
 
 /// A `memory` subscriber from its table's keys.
 pub(super) fn memory_kind(
-    at: &Locator<'_>,
-    env: &Env,
+    table: &Table<'_>,
     raw: &mut RawSubscriber,
-    queue_size: usize,
-    key: &dyn Fn(&str) -> String,
-    name_span: Range<usize>,
 ) -> Result<SubscriberKind, ConfigError> {
     let path = match raw.path.take() {
-        Some(path) => file_path(at, env, &path, &key("path"))?,
-        None => env
+        Some(path) => file_path(table.at, table.env, &path, &table.key("path"))?,
+        None => table
+            .env
             .default_audit_path()
             .and_then(|audit| Some(audit.parent()?.join("memory.db")))
             .ok_or_else(|| {
-                at.error(
-                    name_span.clone(),
-                    key("path"),
+                table.error_here(
+                    "path",
                     "no default memory path: neither $XDG_STATE_HOME nor $HOME is set; set `path`",
                 )
             })?,
     };
     let globs: Vec<_> = raw.exclude.take().unwrap_or_default();
+    let exclude = exclusions(table, &globs)?;
+    let days: u64 = table.int(
+        raw.retention_days.as_ref(),
+        "retention_days",
+        0..=36_500,
+        DEFAULT_RETENTION_DAYS,
+    )?;
+    let model = match raw.model.take() {
+        Some(model) => Some(super::memory_model::memory_model(table, model.get_ref())?),
+        None => None,
+    };
+    Ok(SubscriberKind::Memory(Box::new(MemoryConfig {
+        path,
+        queue_size: table.queue_size,
+        max_bytes: table.int(
+            raw.max_bytes.as_ref(),
+            "max_bytes",
+            1 << 20..=MAX_MAX_BYTES,
+            DEFAULT_MAX_BYTES,
+        )?,
+        inject_bytes: table.int(
+            raw.inject_bytes.as_ref(),
+            "inject_bytes",
+            0..=MAX_INJECT_BYTES,
+            DEFAULT_INJECT_BYTES,
+        )?,
+        exclude: Arc::new(exclude),
+        exclude_globs: globs.into_iter().map(|g| g.into_inner()).collect(),
+        retention: (days > 0).then(|| Duration::from_secs(days * 86_400)),
+        timeout: table.timeout(raw.timeout_ms.as_ref(), MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS)?,
+        compress_after: table.int(
+            raw.compress_after.as_ref(),
+            "compress_after",
+            10..=1_000_000,
+            DEFAULT_COMPRESS_AFTER,
+        )?,
+        model,
+    })))
+}
+
+/// `exclude`: globs of paths and projects memory leaves alone.
+fn exclusions(table: &Table<'_>, globs: &[Spanned<String>]) -> Result<GlobSet, ConfigError> {
     if globs.len() > MAX_EXCLUDE {
-        return Err(at.error(name_span, key("exclude"), "at most 256 globs"));
+        return Err(table.error_here("exclude", "at most 256 globs"));
     }
     let mut set = GlobSetBuilder::new();
     for (index, glob) in globs.iter().enumerate() {
@@ -87,57 +129,14 @@ pub(super) fn memory_kind(
             .literal_separator(true)
             .build()
             .map_err(|err| {
-                at.error(
+                table.at.error(
                     glob.span(),
-                    format!("{}[{index}]", key("exclude")),
+                    format!("{}[{index}]", table.key("exclude")),
                     err.to_string(),
                 )
             })?;
         set.add(compiled);
     }
-    let exclude = set
-        .build()
-        .map_err(|err| at.error(name_span, key("exclude"), err.to_string()))?;
-    let days: u64 = int_or(
-        at,
-        raw.retention_days.as_ref(),
-        &key("retention_days"),
-        0..=36_500,
-        DEFAULT_RETENTION_DAYS,
-    )?;
-    Ok(SubscriberKind::Memory(Box::new(MemoryConfig {
-        path,
-        queue_size,
-        max_bytes: int_or(
-            at,
-            raw.max_bytes.as_ref(),
-            &key("max_bytes"),
-            1 << 20..=MAX_MAX_BYTES,
-            DEFAULT_MAX_BYTES,
-        )?,
-        inject_bytes: int_or(
-            at,
-            raw.inject_bytes.as_ref(),
-            &key("inject_bytes"),
-            0..=MAX_INJECT_BYTES,
-            DEFAULT_INJECT_BYTES,
-        )?,
-        exclude: Arc::new(exclude),
-        exclude_globs: globs.into_iter().map(|g| g.into_inner()).collect(),
-        retention: (days > 0).then(|| Duration::from_secs(days * 86_400)),
-        timeout: Duration::from_millis(int_or(
-            at,
-            raw.timeout_ms.as_ref(),
-            &key("timeout_ms"),
-            1..=MAX_TIMEOUT_MS,
-            DEFAULT_TIMEOUT_MS,
-        )?),
-        compress_after: int_or(
-            at,
-            raw.compress_after.as_ref(),
-            &key("compress_after"),
-            10..=1_000_000,
-            DEFAULT_COMPRESS_AFTER,
-        )?,
-    })))
+    set.build()
+        .map_err(|err| table.error_here("exclude", err.to_string()))
 }

@@ -16,6 +16,7 @@ pub(super) struct RawConfig {
     pub(super) subscriber: Vec<RawSubscriber>,
     pub(super) otel: Option<Spanned<RawOtel>>,
     pub(super) http: Option<super::http::RawHttp>,
+    pub(super) ui: Option<super::ui::RawUi>,
     #[serde(default)]
     pub(super) identity: RawIdentity,
     #[serde(default)]
@@ -190,6 +191,8 @@ pub(super) struct RawSubscriber {
     /// Built-in `memory`: raw observations of a session that trigger an
     /// early compression.
     pub(super) compress_after: Option<Spanned<i64>>,
+    /// Built-in `memory`: the model endpoint sessions are compressed with.
+    pub(super) model: Option<Spanned<RawMemoryModel>>,
     /// Built-in `audit`: a file the chain head is also written to.
     pub(super) anchor: Option<Spanned<String>>,
     /// Built-in `guard`: the rules.
@@ -221,6 +224,12 @@ pub(super) struct RawSubscriber {
     pub(super) on_timeout: Option<Spanned<RawOnError>>,
     /// Built-in `approval`: calls held at once.
     pub(super) max_held: Option<Spanned<i64>>,
+    /// Built-in `approval`: webhooks told of each held call.
+    pub(super) webhooks: Option<Spanned<Vec<super::approval_notify::RawWebhook>>>,
+    /// Built-in `approval`: a desktop notification per held call.
+    pub(super) desktop: Option<Spanned<bool>>,
+    /// Built-in `approval`: the console link notifications carry.
+    pub(super) console_url: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -271,4 +280,18 @@ pub(super) struct RawRule {
     pub(super) action: Option<Spanned<RawAction>>,
     /// Required, except on an `enabled = false` entry.
     pub(super) reason: Option<Spanned<String>>,
+}
+
+/// Built-in `memory`: its `[subscriber.model]` table (memory_model.rs).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawMemoryModel {
+    pub(super) kind: Spanned<String>,
+    pub(super) url: Spanned<String>,
+    pub(super) model: Spanned<String>,
+    pub(super) api_key_file: Option<Spanned<String>>,
+    pub(super) api_key_env: Option<Spanned<String>>,
+    pub(super) timeout_ms: Option<Spanned<i64>>,
+    pub(super) max_input_bytes: Option<Spanned<i64>>,
+    pub(super) max_output_tokens: Option<Spanned<i64>>,
 }

@@ -8,7 +8,6 @@
 //! edit builds the subscriber anew. A bundle is fetched by the running
 //! subscriber (the daemon's `builtin::rego`); here its URL and key are checked.
 
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,6 +19,7 @@ use toml::Spanned;
 use super::error::{ConfigError, Locator};
 use super::numbers::millis;
 use super::raw::{RawMode, RawOnError, RawSubscriber};
+use super::table::Table;
 use super::{Env, OnError, SubscriberKind};
 
 /// The query asked when the config names none.
@@ -60,13 +60,11 @@ pub struct BundleConfig {
 }
 
 pub(super) fn rego_kind(
-    at: &Locator<'_>,
-    env: &Env,
-    raw: &RawSubscriber,
-    name: &str,
-    name_span: Range<usize>,
-    key: &dyn Fn(&str) -> String,
+    table: &Table<'_>,
+    raw: &mut RawSubscriber,
 ) -> Result<SubscriberKind, ConfigError> {
+    let raw: &RawSubscriber = raw;
+    let (at, env, name, key) = (table.at, table.env, table.name, table.key);
     let query = match &raw.query {
         Some(q) => q.get_ref().trim().to_owned(),
         None => DEFAULT_QUERY.to_owned(),
@@ -111,9 +109,8 @@ pub(super) fn rego_kind(
         None => None,
     };
     if bundle.is_none() && modules.is_empty() {
-        return Err(at.error(
-            name_span,
-            key("policy"),
+        return Err(table.error_here(
+            "policy",
             "a `rego` subscriber needs `policy` files or a `bundle`",
         ));
     }

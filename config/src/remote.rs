@@ -183,20 +183,35 @@ fn token(
     raw: &RawSubscriber,
     key: &dyn Fn(&str) -> String,
 ) -> Result<Option<TokenSource>, ConfigError> {
-    Ok(match (&raw.token_file, &raw.token_env) {
+    secret_source(
+        at,
+        env,
+        (raw.token_file.as_ref(), &key("token_file")),
+        (raw.token_env.as_ref(), &key("token_env")),
+        "token",
+    )
+}
+
+/// A secret's source from a pair of keys: a file, or the name of an
+/// environment variable (never the secret, `what`, itself); not both.
+pub(super) fn secret_source(
+    at: &Locator<'_>,
+    env: &Env,
+    (file, file_key): (Option<&Spanned<String>>, &str),
+    (var, env_key): (Option<&Spanned<String>>, &str),
+    what: &str,
+) -> Result<Option<TokenSource>, ConfigError> {
+    Ok(match (file, var) {
         (Some(_), Some(var)) => {
+            let file_name = file_key.rsplit('.').next().unwrap_or(file_key);
+            let env_name = env_key.rsplit('.').next().unwrap_or(env_key);
             return Err(at.error(
                 var.span(),
-                key("token_env"),
-                "set `token_file` or `token_env`, not both",
+                env_key,
+                format!("set `{file_name}` or `{env_name}`, not both"),
             ));
         }
-        (Some(file), None) => Some(TokenSource::File(file_path(
-            at,
-            env,
-            file,
-            &key("token_file"),
-        )?)),
+        (Some(file), None) => Some(TokenSource::File(file_path(at, env, file, file_key)?)),
         (None, Some(var)) => {
             let name = var.get_ref();
             let valid = !name.is_empty()
@@ -205,8 +220,8 @@ fn token(
             if !valid {
                 return Err(at.error(
                     var.span(),
-                    key("token_env"),
-                    "the name of an environment variable (A-Z a-z 0-9 _), not the token",
+                    env_key,
+                    format!("the name of an environment variable (A-Z a-z 0-9 _), not the {what}"),
                 ));
             }
             Some(TokenSource::Env(name.clone()))

@@ -12,18 +12,23 @@ use hookgate_guard::{Action, Guard, Matcher, Rule, Target};
 use regex::Regex;
 use toml::Spanned;
 
-use super::Env;
 use super::error::{ConfigError, Locator};
 use super::layers::{Layer, only_in_system};
-use super::numbers::int_or;
 use super::raw::{RawAccess, RawAction, RawRule, RawSubscriber};
 use super::rule_id::{check_id, disabling_entry, rule_id, rule_span};
+use super::table::Table;
 use super::values::one_line;
+use super::{Env, SubscriberKind};
 
 /// Longest regex source accepted, and the compiled-size cap, so a config
 /// cannot make the hook path slow.
 const MAX_REGEX_LEN: usize = 4096;
 const REGEX_SIZE_LIMIT: usize = 1 << 20;
+
+/// The guard's time limit per call: well under the shim's 5 s deadline,
+/// leaving time for the reply.
+const DEFAULT_GUARD_TIMEOUT_MS: u64 = 2000;
+const MAX_GUARD_TIMEOUT_MS: i64 = 4000;
 
 const KINDS: &str = "`shell`, `file_path`, `mcp_tool`, `command`, `path` or `fetch`";
 
@@ -42,33 +47,34 @@ struct GuardSettings {
 /// `case_insensitive`. `table` is the subscriber as written, for the
 /// rules' derived ids.
 pub(super) fn subscriber_guard(
-    at: &Locator<'_>,
-    env: &Env,
+    table: &Table<'_>,
     raw: &mut RawSubscriber,
-    table: &toml::Value,
-    key: &dyn Fn(&str) -> String,
-    layer: Layer,
     (max_ms, default_ms): (i64, u64),
 ) -> Result<Guard, ConfigError> {
-    let limit = int_or(
-        at,
-        raw.timeout_ms.as_ref(),
-        &key("timeout_ms"),
-        1..=max_ms,
-        default_ms,
-    )?;
     let settings = GuardSettings {
-        time_limit: std::time::Duration::from_millis(limit),
+        time_limit: table.timeout(raw.timeout_ms.as_ref(), max_ms, default_ms)?,
         case_insensitive: raw
             .case_insensitive
             .as_ref()
             .map_or(hookgate_guard::CASE_INSENSITIVE_PLATFORM, |c| *c.get_ref()),
     };
     let tables = table
+        .written
         .get("rules")
         .and_then(toml::Value::as_array)
         .map_or(&[][..], Vec::as_slice);
+    let (at, env, key, layer) = (table.at, table.env, table.key, table.layer);
     guard_rules(at, env, raw.rules.take(), tables, key, layer, settings)
+}
+
+/// `builtin = "guard"`'s keys, as a [`SubscriberKind::Guard`].
+pub(super) fn guard_kind(
+    table: &Table<'_>,
+    raw: &mut RawSubscriber,
+) -> Result<SubscriberKind, ConfigError> {
+    let limits = (MAX_GUARD_TIMEOUT_MS, DEFAULT_GUARD_TIMEOUT_MS);
+    let guard = subscriber_guard(table, raw, limits)?;
+    Ok(SubscriberKind::Guard { guard })
 }
 
 /// A guard's `rules`, each with its id (written, or derived from its

@@ -85,7 +85,7 @@ fn server(out: &mut String, config: &Config) {
     out.push('\n');
 }
 
-/// `[http]`, `[otel]` (when on) and `[identity]`, each with its layer.
+/// `[http]`, `[ui]`, `[otel]` (when on) and `[identity]`, each with its layer.
 fn sections(out: &mut String, config: &Config) {
     if let Some(http) = &config.http {
         let _ = writeln!(
@@ -95,6 +95,15 @@ fn sections(out: &mut String, config: &Config) {
         );
         let _ = writeln!(out, "listen = {}", quoted(&http.listen.to_string()));
         let _ = writeln!(out, "max_open_connections = {}\n", http.max_open);
+    }
+    if let Some(ui) = &config.ui {
+        let _ = writeln!(
+            out,
+            "[ui]                                     # {}",
+            from(config, "ui")
+        );
+        let _ = writeln!(out, "listen = {}", quoted(&ui.listen.to_string()));
+        let _ = writeln!(out, "max_clients = {}\n", ui.max_clients);
     }
     if let Some(otel) = &config.otel {
         let _ = writeln!(

@@ -32,6 +32,7 @@ pub(super) fn parse_layer(
     let server_keys = written_keys(text, "server");
     let sections = [
         ("http", raw.http.is_some()),
+        ("ui", raw.ui.is_some()),
         ("otel", raw.otel.is_some()),
         ("identity", !written_keys(text, "identity").is_empty()),
     ]
@@ -45,6 +46,7 @@ pub(super) fn parse_layer(
         Some(otel) => otel_section(&at, otel, layer)?,
     };
     let http = raw.http.map(|h| super::http::http(&at, h)).transpose()?;
+    let ui = raw.ui.map(|u| super::ui::ui(&at, u)).transpose()?;
     let identity = super::identity::identity(&at, raw.identity)?;
     let embedded = raw.defaults.embedded.is_none_or(Spanned::into_inner);
     let mut names = HashSet::new();
@@ -74,6 +76,7 @@ pub(super) fn parse_layer(
         sections,
         otel,
         http,
+        ui,
         identity,
         embedded,
         tables: written,
@@ -178,7 +181,9 @@ fn inherit_kind(
         )
     };
     match (&sub.builtin, &sub.endpoint, lower_builtin) {
-        (Some(builtin), _, Some(lower)) if builtin_name(*builtin.get_ref()) != lower => {
+        (Some(builtin), _, Some(lower))
+            if super::kind::builtin(*builtin.get_ref()).name != lower =>
+        {
             return Err(change(builtin.span(), "builtin"));
         }
         (_, Some(endpoint), Some(_)) => return Err(change(endpoint.span(), "endpoint")),
@@ -187,13 +192,10 @@ fn inherit_kind(
     }
     match lower_builtin {
         Some(lower) if sub.builtin.is_none() => {
-            let builtin = match lower {
-                "audit" => RawBuiltin::Audit,
-                "memory" => RawBuiltin::Memory,
-                "rego" => RawBuiltin::Rego,
-                "approval" => RawBuiltin::Approval,
-                _ => RawBuiltin::Guard,
-            };
+            // The lower layer was read already: its name is one of ours.
+            let builtin = toml::Value::from(lower)
+                .try_into::<RawBuiltin>()
+                .unwrap_or(RawBuiltin::Guard);
             sub.builtin = Some(Spanned::new(name_span, builtin));
         }
         None if sub.endpoint.is_none() => {
@@ -206,16 +208,6 @@ fn inherit_kind(
         _ => {}
     }
     Ok(())
-}
-
-fn builtin_name(builtin: RawBuiltin) -> &'static str {
-    match builtin {
-        RawBuiltin::Audit => "audit",
-        RawBuiltin::Guard => "guard",
-        RawBuiltin::Memory => "memory",
-        RawBuiltin::Rego => "rego",
-        RawBuiltin::Approval => "approval",
-    }
 }
 
 /// The span of a rule written `enabled = false`, if any.

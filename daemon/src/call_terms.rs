@@ -47,6 +47,16 @@ impl CallTerms {
         }
     }
 
+    /// Terms with no deadline: an HTTP hook's, whose agent does not
+    /// announce its timeout.
+    pub(crate) fn without_deadline(fail_mode: FailMode) -> CallTerms {
+        CallTerms {
+            fail_mode,
+            deadline: None,
+            had: None,
+        }
+    }
+
     /// When the fan-out must be over for the reply to make it.
     pub(crate) fn fan_out_deadline(&self) -> Option<Instant> {
         self.deadline

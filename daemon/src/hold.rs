@@ -14,7 +14,6 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
-use hookgate_wire::Request;
 use tokio::sync::mpsc;
 
 use crate::call_terms::{REPLY_MARGIN, instant_within};
@@ -59,18 +58,14 @@ impl HoldLine {
         }
     }
 
-    /// The line for a shim's `request`, whose deadline is `base`; the
-    /// receiving end, for the connection to write, when the shim takes
-    /// holds.
+    /// The line for a shim call whose hold limit is `hold_until_ms` (Unix
+    /// ms, when it takes holds) and whose deadline is `base`; the receiving
+    /// end, for the connection to write, when the shim takes holds.
     pub(crate) fn for_shim(
-        request: &Request,
+        hold_until_ms: Option<u64>,
         base: Option<Instant>,
     ) -> (HoldLine, Option<mpsc::Receiver<u32>>) {
-        let limit = request
-            .env
-            .iter()
-            .find(|(name, _)| name == hookgate_wire::HOLD_UNTIL_VAR)
-            .and_then(|(_, ms)| ms.parse::<u64>().ok())
+        let limit = hold_until_ms
             .and_then(|ms| instant_within(ms, SystemTime::now(), Instant::now(), MAX_AHEAD))
             .filter(|limit| base.is_none_or(|base| *limit > base));
         let Some(limit) = limit else {
@@ -127,24 +122,19 @@ impl HoldLine {
 mod tests {
     use super::*;
 
-    fn request_with_limit(ms_ahead: u64) -> Request {
+    /// The shim's hold limit `ms_ahead` from now, in Unix ms.
+    fn limit_in(ms_ahead: u64) -> Option<u64> {
         let wall = SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_millis())
             .unwrap_or_default();
-        Request {
-            env: vec![(
-                hookgate_wire::HOLD_UNTIL_VAR.to_owned(),
-                (wall + u128::from(ms_ahead)).to_string(),
-            )],
-            ..Request::default()
-        }
+        u64::try_from(wall).ok().map(|wall| wall + ms_ahead)
     }
 
     #[tokio::test]
     async fn a_shim_that_takes_holds_gets_a_frame_and_its_limit_is_kept() {
         let base = Instant::now() + Duration::from_secs(5);
-        let (line, rx) = HoldLine::for_shim(&request_with_limit(30_000), Some(base));
+        let (line, rx) = HoldLine::for_shim(limit_in(30_000), Some(base));
         let mut rx = rx.expect("the shim takes holds");
         // Asked for ten minutes: granted up to the shim's 30 s.
         let ready = line
@@ -160,15 +150,15 @@ mod tests {
     #[test]
     fn a_shim_without_a_limit_is_held_within_its_deadline_only() {
         let base = Instant::now() + Duration::from_secs(5);
-        let (line, rx) = HoldLine::for_shim(&Request::default(), Some(base));
+        let (line, rx) = HoldLine::for_shim(None, Some(base));
         assert!(rx.is_none());
         let ready = line.extend(Instant::now() + Duration::from_secs(600));
         assert_eq!(ready, Some(base - HOLD_MARGIN));
         assert_eq!(line.deadline(), Some(base));
         // A limit before its deadline, or absurdly far, is no hold either.
-        let (_, rx) = HoldLine::for_shim(&request_with_limit(1000), Some(base));
+        let (_, rx) = HoldLine::for_shim(limit_in(1000), Some(base));
         assert!(rx.is_none());
-        let (_, rx) = HoldLine::for_shim(&request_with_limit(24 * 3_600_000), Some(base));
+        let (_, rx) = HoldLine::for_shim(limit_in(24 * 3_600_000), Some(base));
         assert!(rx.is_none());
         // No deadline at all: held as long as asked.
         let until = Instant::now() + Duration::from_secs(60);

@@ -23,7 +23,7 @@ use crate::pipeline::Pipeline;
 use crate::reload::{self, Handle as ReloadHandle};
 use crate::server::Server;
 use crate::subscribers::Builder;
-use crate::{convert, otel, prometheus, protect};
+use crate::{console, convert, otel, prometheus, protect};
 use hookgate_config::{Config, Env, HttpConfig};
 use hookgate_transport::Listener;
 
@@ -112,6 +112,13 @@ pub async fn serve(
         approvals: &approvals,
     };
     serve_reports(&source, reports, &background).await?;
+    let feed = match &config.ui {
+        Some(ui) => {
+            let tasks = (&background.tasks, background.stop.clone());
+            Some(console::start(ui, listener.path(), &source, &approvals, tasks).await?)
+        }
+        None => None,
+    };
 
     let (telemetry, telemetry_running) = match &config.otel {
         Some(otel) => otel::Telemetry::start(otel, &metrics, &background.tasks)?,
@@ -120,7 +127,8 @@ pub async fn serve(
     let pipeline = Arc::new(
         Pipeline::new(registry, Arc::clone(&metrics), config.server.on_unparsed)
             .with_max_followups(config.server.max_followups)
-            .with_telemetry(telemetry),
+            .with_telemetry(telemetry)
+            .with_feed(feed),
     );
     let stop_reloads = CancellationToken::new();
     let reloader = reload::Reloader {
@@ -147,6 +155,7 @@ pub async fn serve(
         admin = %source.admin_socket.display(),
         metrics = ?source.metrics_addr.get(),
         http = ?source.http_addr.get(),
+        ui = ?source.ui_addr.get(),
         config = %config.origin,
         subscribers = config.subscribers.len(),
         "gateway ready"

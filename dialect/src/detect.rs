@@ -77,6 +77,11 @@ impl core::error::Error for DetectError {}
 ///   Codex's `SessionEnd` carries no marker but the `CODEX_*` variables;
 ///   without them it is read as Claude Code's, which is harmless: it is
 ///   non-blocking and its neutral reply is the same.
+/// * `hook_event_name` in snake_case with `extra` or a `HERMES_*`
+///   variable → Hermes Agent (see `is_hermes`);
+/// * a dotted `hook_event_name` (`tool.execute.before`) → OpenCode: only
+///   hookgate's OpenCode plugin sends OpenCode's hook names, which no other
+///   agent uses;
 /// * an event name of neither case → the environment decides (`CURSOR_*`,
 ///   then `CLAUDE_*`).
 pub fn detect(
@@ -112,6 +117,8 @@ pub fn detect_with_event(
         Some(Agent::Cursor) => Dialect::Cursor,
         Some(Agent::QwenCode) => Dialect::QwenCode,
         Some(Agent::Droid) => Dialect::Droid,
+        Some(Agent::Hermes) => Dialect::Hermes,
+        Some(Agent::OpenCode) => Dialect::OpenCode,
         Some(Agent::ClaudeCode) => match event_name.as_deref() {
             Some(name) if is_camel(name) && (has_cursor_fields(&top) || env.has("CURSOR_")) => {
                 Dialect::Cursor
@@ -142,7 +149,9 @@ pub fn detect_with_event(
         | Dialect::Droid
         | Dialect::GeminiCli
         | Dialect::Codex
-        | Dialect::CopilotPascal => event_name,
+        | Dialect::CopilotPascal
+        | Dialect::Hermes => event_name,
+        Dialect::OpenCode => event_name,
         Dialect::CopilotCamel => hook_name.or_else(|| event_arg.map(String::from)),
     };
     Ok(Detected {
@@ -169,6 +178,12 @@ fn unhinted_event_dialect(
     top: &TopLevel<'_>,
     env: &Env<'_>,
 ) -> Result<Dialect, DetectError> {
+    if is_hermes(name, top, env) {
+        return Ok(Dialect::Hermes);
+    }
+    if name.contains('.') {
+        return Ok(Dialect::OpenCode);
+    }
     if is_camel(name) {
         return Ok(Dialect::Cursor);
     }
@@ -245,6 +260,15 @@ fn is_codex(name: &str, top: &TopLevel<'_>, env: &Env<'_>) -> bool {
         || (top.has_key("turn_id") && name != "MessageDisplay")
         || (name == "SessionStart" && top.has_key("model") && top.has_key("permission_mode"))
         || env.has("CODEX_")
+}
+
+/// Hermes Agent: a snake_case event name (`pre_tool_call`; Cursor's are
+/// camelCase, Cline's SDK names go through `hookName`) with Hermes'
+/// `extra` object or a `HERMES_*` variable (its hooks get `HERMES_HOME`
+/// and `HERMES_SESSION_ID`).
+fn is_hermes(name: &str, top: &TopLevel<'_>, env: &Env<'_>) -> bool {
+    let snake = name.starts_with(|c: char| c.is_ascii_lowercase()) && name.contains('_');
+    snake && (top.has_key("extra") || env.has("HERMES_"))
 }
 
 /// What the shim's arguments say, for the gateway (which receives them

@@ -19,6 +19,11 @@ pub enum Agent {
     Droid,
     /// GitHub Copilot CLI, in either of its two config dialects.
     Copilot,
+    /// Hermes Agent (NousResearch): shell hooks in `config.yaml`.
+    Hermes,
+    /// OpenCode (1.x): an in-process plugin hookgate ships forwards each
+    /// event to the shim in Claude Code's protocol.
+    OpenCode,
 }
 
 /// The JSON dialect of a hook payload. One agent may speak several.
@@ -48,6 +53,14 @@ pub enum Dialect {
     /// payloads, which name no event (the shim's argument does), and flat
     /// replies.
     CopilotCamel,
+    /// Hermes Agent's shell hooks: snake_case `hook_event_name`, Claude's
+    /// `tool_name`/`tool_input`/`session_id`/`cwd` plus an `extra` object;
+    /// replies only on stdout (exit codes are ignored).
+    Hermes,
+    /// OpenCode: the documents hookgate's own plugin sends (Claude-shaped
+    /// fields under OpenCode's hook names, `tool.execute.before`, ...);
+    /// Claude Code's reply format, which the plugin applies.
+    OpenCode,
 }
 
 /// What the shim does when the gateway cannot answer.
@@ -72,7 +85,7 @@ impl FailMode {
 
 impl Agent {
     /// Every agent, in a stable order.
-    pub const ALL: [Agent; 8] = [
+    pub const ALL: [Agent; 10] = [
         Agent::ClaudeCode,
         Agent::Cursor,
         Agent::Cline,
@@ -81,6 +94,8 @@ impl Agent {
         Agent::QwenCode,
         Agent::Droid,
         Agent::Copilot,
+        Agent::Hermes,
+        Agent::OpenCode,
     ];
 
     /// The name users write in config files and on the shim's command line.
@@ -94,6 +109,8 @@ impl Agent {
             Agent::QwenCode => "qwen-code",
             Agent::Droid => "droid",
             Agent::Copilot => "copilot",
+            Agent::Hermes => "hermes",
+            Agent::OpenCode => "opencode",
         }
     }
 }
@@ -139,7 +156,7 @@ impl FromStr for Agent {
 
 impl Dialect {
     /// Every dialect, in a stable order.
-    pub const ALL: [Dialect; 10] = [
+    pub const ALL: [Dialect; 12] = [
         Dialect::ClaudeCode,
         Dialect::Cursor,
         Dialect::ClineSdk,
@@ -150,6 +167,8 @@ impl Dialect {
         Dialect::Codex,
         Dialect::CopilotPascal,
         Dialect::CopilotCamel,
+        Dialect::Hermes,
+        Dialect::OpenCode,
     ];
 
     /// The agent that speaks this dialect.
@@ -163,6 +182,8 @@ impl Dialect {
             Dialect::GeminiCli => Agent::GeminiCli,
             Dialect::Codex => Agent::Codex,
             Dialect::CopilotPascal | Dialect::CopilotCamel => Agent::Copilot,
+            Dialect::Hermes => Agent::Hermes,
+            Dialect::OpenCode => Agent::OpenCode,
         }
     }
 
@@ -187,6 +208,12 @@ impl Dialect {
             Dialect::Codex => 10_000,
             // Copilot CLI documents no cap either.
             Dialect::CopilotPascal | Dialect::CopilotCamel => 10_000,
+            // Hermes appends `pre_llm_call` context to the user message
+            // uncapped; Claude Code's limit keeps a turn's prompt sane.
+            Dialect::Hermes => 10_000,
+            // The plugin adds context as a system message; OpenCode sets no
+            // cap there, so Claude Code's protocol limit.
+            Dialect::OpenCode => 10_000,
         }
     }
 }

@@ -3,8 +3,11 @@
 //!
 //! This is the slice of the agents' dialects the shim needs on its own:
 //! [`detect`] picks the [`Dialect`] from the bytes, the shim's hint and the
-//! names of the environment variables the agent set; [`fallback`] answers
-//! for the agent and event, correctly, when the gateway is unreachable.
+//! names of the environment variables the agent set; [`events`] holds each
+//! dialect's table of events (one [`events::Descriptor`] per dialect, read
+//! by the adapters' parse and render too); [`fallback`] answers for the
+//! agent and event from its row, correctly, when the gateway is
+//! unreachable.
 //! [`sniff`] reads a payload's top-level string fields without a JSON
 //! library; [`probe_payload`] is a harmless call per agent for `gateway
 //! doctor`.
@@ -20,6 +23,8 @@ extern crate alloc;
 
 mod detect;
 mod dialect;
+mod event;
+pub mod events;
 mod fallback;
 mod probe;
 mod reply;
@@ -27,6 +32,8 @@ pub mod sniff;
 
 pub use detect::{DetectError, Detected, args_hint, detect, detect_with_event};
 pub use dialect::{Agent, Dialect, FailMode, UnknownAgent};
+pub use event::{Capabilities, EventKind};
+pub use events::hook_names;
 pub use fallback::{WORKTREE_CREATE_MESSAGE, fallback};
 pub use probe::{
     EVAL_SESSION, PROBE_SESSION, danger_payload, is_probe_session, probe_event, probe_payload,

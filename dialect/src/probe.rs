@@ -54,6 +54,12 @@ pub fn probe_payload(agent: Agent) -> Option<&'static str> {
         Agent::Copilot => {
             r#"{"sessionId":"hookgate-doctor","timestamp":1767225600000,"cwd":"/","toolName":"bash","toolArgs":{"command":"true"}}"#
         }
+        Agent::Hermes => {
+            r#"{"hook_event_name":"pre_tool_call","tool_name":"terminal","tool_input":{"command":"true"},"session_id":"hookgate-doctor","cwd":"/","extra":{"tool_call_id":"hookgate-doctor"}}"#
+        }
+        Agent::OpenCode => {
+            r#"{"session_id":"hookgate-doctor","cwd":"/","hook_event_name":"tool.execute.before","tool_name":"bash","tool_input":{"command":"true","description":"hookgate doctor"},"tool_use_id":"hookgate-doctor"}"#
+        }
     })
 }
 
@@ -86,6 +92,12 @@ pub fn danger_payload(agent: Agent) -> Option<&'static str> {
         Agent::Copilot => {
             r#"{"sessionId":"hookgate-doctor","timestamp":1767225600000,"cwd":"/","toolName":"bash","toolArgs":{"command":"cat .env"}}"#
         }
+        Agent::Hermes => {
+            r#"{"hook_event_name":"pre_tool_call","tool_name":"terminal","tool_input":{"command":"cat .env"},"session_id":"hookgate-doctor","cwd":"/","extra":{"tool_call_id":"hookgate-doctor"}}"#
+        }
+        Agent::OpenCode => {
+            r#"{"session_id":"hookgate-doctor","cwd":"/","hook_event_name":"tool.execute.before","tool_name":"bash","tool_input":{"command":"cat .env","description":"hookgate doctor"},"tool_use_id":"hookgate-doctor"}"#
+        }
     })
 }
 
@@ -97,6 +109,8 @@ pub fn probe_event(agent: Agent) -> &'static str {
         Agent::Cline => "PreToolUse",
         Agent::GeminiCli => "BeforeTool",
         Agent::Copilot => "preToolUse",
+        Agent::Hermes => "pre_tool_call",
+        Agent::OpenCode => "tool.execute.before",
         Agent::ClaudeCode | Agent::Codex | Agent::QwenCode | Agent::Droid => "PreToolUse",
     }
 }

@@ -1,4 +1,5 @@
-# The embedded guard's rules (config/src/default.toml), written in Rego for
+# The embedded guard's deny rules (config/src/default.toml; not the
+# persistence rules, which ask), written in Rego for
 # hookgate's `rego` subscriber (docs/policies.md). Shell rules read
 # `input.tool.commands`: each simple command of the line as the guard's own
 # parser reads it (wrappers such as `sudo`, `env` and `sh -c` removed, the

@@ -5,7 +5,7 @@
 
 #![no_main]
 
-use hookgate_wire::{HEADER_LEN, Header, MAX_REQUEST_BODY, Reply, Request};
+use hookgate_wire::{HEADER_LEN, Header, MAX_REQUEST_BODY, Reply, ReplyFrame as _, Request};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -16,7 +16,7 @@ use std::collections::VecDeque;
 use std::io::BufRead as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use hookgate_config::{Config, Env, SubscriberKind};
 use hookgate_daemon::builtin::auditlog;
@@ -142,7 +142,9 @@ impl View<'_> {
 fn show(args: &AuditArgs, path: &Path) -> ExitCode {
     let since_ms = match args.since.as_deref().map(age) {
         None => None,
-        Some(Some(age)) => Some(now_ms().saturating_sub(age.as_millis() as u64)),
+        Some(Some(age)) => {
+            Some(hookgate_daemon::clock::now_ms().saturating_sub(age.as_millis() as u64))
+        }
         Some(None) => {
             eprintln!("gateway: error: --since wants an age like 90s, 10m, 2h or 1d");
             return ExitCode::from(EXIT_USAGE);
@@ -197,12 +199,6 @@ pub(crate) fn age(text: &str) -> Option<Duration> {
         _ => return None,
     };
     Some(Duration::from_secs(n.checked_mul(secs)?))
-}
-
-pub(crate) fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 #[cfg(test)]

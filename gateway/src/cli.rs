@@ -53,6 +53,9 @@ pub(crate) enum Command {
     /// List the calls a running gateway holds for a person (the built-in
     /// `approval`), approve or deny one, or watch them come and go.
     Approvals(crate::approvals_command::ApprovalsArgs),
+    /// Print the running gateway's console login URL (`[ui]`); `--open`
+    /// opens it in the browser.
+    Ui(crate::ui_command::UiArgs),
     /// Show the last lines of the audit log (the decision log), filtered;
     /// `gateway audit verify` checks its hash chain.
     Audit(AuditArgs),
@@ -219,7 +222,9 @@ pub(crate) struct ServeArgs {
 
     /// Socket path. Default: the config's `server.socket`, else
     /// $HOOKGATE_SOCKET, else $XDG_RUNTIME_DIR/hookgate/gateway.sock, else
-    /// `$TMPDIR/hookgate-<uid>/gateway.sock`. On Windows a named pipe,
+    /// $XDG_STATE_HOME/hookgate/gateway.sock (default ~/.local/state) when it
+    /// fits a socket address, else `$TMPDIR/hookgate-<uid>/gateway.sock`. On
+    /// Windows a named pipe,
     /// default `\\.\pipe\hookgate-<USERNAME>\gateway`.
     #[arg(long, value_name = "PATH")]
     pub(crate) socket: Option<PathBuf>,

@@ -22,6 +22,7 @@ mod reload_command;
 mod replay_command;
 mod status_command;
 mod terminal;
+mod ui_command;
 
 use std::process::ExitCode;
 
@@ -77,6 +78,7 @@ fn main() -> ExitCode {
         Command::Man(args) => manual::man(&args),
         Command::Reload(args) => reload_command::run(&args),
         Command::Approvals(args) => approvals_command::run(&args),
+        Command::Ui(args) => ui_command::run(&args),
         Command::Audit(args) => audit_command::run(&args),
         Command::Eval(args) => eval_command::run(&args),
         Command::Replay(args) => replay_command::run(&args),

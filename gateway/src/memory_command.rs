@@ -11,7 +11,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context as _, anyhow};
 use hookgate_config::{Config, Env, SubscriberKind};
@@ -63,7 +62,7 @@ fn act(args: &MemoryArgs, path: &Path) -> anyhow::Result<ExitCode> {
                 only_project: only.is_some(),
                 agent: agent.as_deref(),
                 budget: *budget,
-                now_ms: now_ms(),
+                now_ms: hookgate_daemon::clock::now_ms_i64(),
             })?;
             for memory in &found {
                 print_memory(memory, args.json);
@@ -212,10 +211,4 @@ fn default_path() -> Option<PathBuf> {
         let audit = Env::from_process().default_audit_path()?;
         Some(audit.parent()?.join("memory.db"))
     })
-}
-
-fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }

@@ -15,11 +15,12 @@ use std::process::ExitCode;
 
 use hookgate_config::Config;
 use hookgate_daemon::builtin::auditlog;
+use hookgate_daemon::clock::now_ms;
 use hookgate_daemon::offline::{Offline, permission_name};
 use hookgate_wire::Request;
 use serde_json::{Value, json};
 
-use crate::audit_command::{age, default_path, now_ms};
+use crate::audit_command::{age, default_path};
 use crate::cli::ReplayArgs;
 
 /// What the audit log writes in place of a masked value.

@@ -9,7 +9,7 @@
 
 use crate::argv::{self, Flag};
 use crate::budget::Budget;
-use crate::pattern::{self, ANY_PATH, CLASS_CLOSE, CLASS_OPEN, ONE, STAR};
+use crate::pattern;
 use crate::shell::{self, Place};
 
 /// One simple command of a line, as it will run.
@@ -117,16 +117,5 @@ fn with_home(text: &str, home: Option<&str>) -> String {
 /// `text` with the guard's glob markers as the glob characters written;
 /// an unknown part stays U+FFFD.
 fn plain(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            ANY_PATH => out.push_str("**"),
-            STAR => out.push('*'),
-            ONE => out.push('?'),
-            CLASS_OPEN => out.push('['),
-            CLASS_CLOSE => out.push(']'),
-            c => out.push(c),
-        }
-    }
-    out
+    pattern::written(text, pattern::UNKNOWN.encode_utf8(&mut [0; 4]))
 }

@@ -144,17 +144,8 @@ impl HttpClient {
             if self.stream.read_line(&mut line).await? == 0 {
                 return Err(bad("headers cut short"));
             }
-            let header = line.trim_end();
-            if header.is_empty() {
+            if !header_line(&line, &mut length)? {
                 break;
-            }
-            if let Some((name, value)) = header.split_once(':')
-                && name.eq_ignore_ascii_case("content-length")
-            {
-                length = value
-                    .trim()
-                    .parse()
-                    .map_err(|_| bad("bad content-length"))?;
             }
         }
         if length > MAX_RESPONSE {
@@ -164,4 +155,22 @@ impl HttpClient {
         self.stream.read_exact(&mut body).await?;
         Ok(HttpResponse { status, body })
     }
+}
+
+/// Reads one header line of an HTTP/1.1 message into `length` (its
+/// `Content-Length`, if it is that header); false at the blank line that
+/// ends the headers. Shared with hookbench's blocking client.
+pub fn header_line(line: &str, length: &mut usize) -> io::Result<bool> {
+    let header = line.trim_end();
+    if header.is_empty() {
+        return Ok(false);
+    }
+    if let Some((name, value)) = header.split_once(':')
+        && name.eq_ignore_ascii_case("content-length")
+    {
+        *length = value.trim().parse().map_err(|_| {
+            io::Error::new(io::ErrorKind::InvalidData, "bad content-length".to_owned())
+        })?;
+    }
+    Ok(true)
 }

@@ -26,6 +26,7 @@
 pub mod agents;
 pub mod autostarted;
 pub mod binaries;
+pub mod browser;
 pub mod collector;
 mod config;
 pub mod decisions;

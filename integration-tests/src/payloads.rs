@@ -40,6 +40,14 @@ pub fn qwen_shell(command: &str) -> String {
     })
 }
 
+/// OpenCode `tool.execute.before` of `bash` running `command` (what
+/// hookgate's plugin sends).
+pub fn opencode_bash(command: &str) -> String {
+    edit("opencode", "tool.execute.before.json", |v| {
+        v["tool_input"]["command"] = json!(command);
+    })
+}
+
 /// Factory Droid `PreToolUse` of `Execute` running `command`.
 pub fn droid_execute(command: &str) -> String {
     edit("droid", "PreToolUse.json", |v| {
@@ -66,6 +74,13 @@ pub fn copilot_bash(command: &str) -> String {
 pub fn copilot_camel_bash(command: &str) -> String {
     edit("copilot-camel", "preToolUse.json", |v| {
         v["toolArgs"]["command"] = json!(command);
+    })
+}
+
+/// Hermes Agent `pre_tool_call` of `terminal` running `command`.
+pub fn hermes_terminal(command: &str) -> String {
+    edit("hermes", "pre_tool_call.json", |v| {
+        v["tool_input"]["command"] = json!(command);
     })
 }
 

@@ -237,7 +237,7 @@ fn rough_cost_of_a_large_payload() {
     } else {
         "release"
     };
-    println!(
+    eprintln!(
         "mask: {:?} for {} KiB ({build} build)",
         started.elapsed(),
         text.len() / 1024

@@ -16,7 +16,7 @@ pub const MAX_MEMORY_BYTES: usize = 512;
 /// One compression writes at most this many bytes of memories.
 pub const MAX_SUMMARY_BYTES: usize = 8 * 1024;
 /// Observations read per compression step.
-const BATCH: usize = 2000;
+pub(crate) const BATCH: usize = 2000;
 /// Steps per [`Store::compress`] call: sessions larger than this many
 /// batches leave the rest for the next call.
 const MAX_STEPS: usize = 16;
@@ -131,27 +131,7 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let rows: Vec<(i64, Observation)> = {
-            let mut stmt = tx.prepare(
-                "SELECT id, project, agent, session, kind, text, at_ms FROM observations
-                 WHERE session = ?1 ORDER BY id LIMIT ?2",
-            )?;
-            let mapped = stmt.query_map(params![session, BATCH as i64], |row| {
-                let kind: String = row.get(4)?;
-                Ok((
-                    row.get(0)?,
-                    Observation {
-                        project: row.get(1)?,
-                        agent: row.get(2)?,
-                        session: row.get(3)?,
-                        kind: ObservationKind::parse(&kind).unwrap_or(ObservationKind::Tool),
-                        text: row.get(5)?,
-                        at_ms: row.get(6)?,
-                    },
-                ))
-            })?;
-            mapped.collect::<Result<_, _>>()?
-        };
+        let rows = read_pending(&tx, session, BATCH)?;
         let Some(last) = rows.last().map(|(id, _)| *id) else {
             return Ok(Compressed::default());
         };
@@ -186,4 +166,31 @@ impl Store {
             memories,
         })
     }
+}
+
+/// `session`'s oldest `limit` raw observations with their row ids.
+pub(crate) fn read_pending(
+    conn: &rusqlite::Connection,
+    session: &str,
+    limit: usize,
+) -> Result<Vec<(i64, Observation)>, MemoryError> {
+    let mut stmt = conn.prepare(
+        "SELECT id, project, agent, session, kind, text, at_ms FROM observations
+         WHERE session = ?1 ORDER BY id LIMIT ?2",
+    )?;
+    let mapped = stmt.query_map(params![session, limit as i64], |row| {
+        let kind: String = row.get(4)?;
+        Ok((
+            row.get(0)?,
+            Observation {
+                project: row.get(1)?,
+                agent: row.get(2)?,
+                session: row.get(3)?,
+                kind: ObservationKind::parse(&kind).unwrap_or(ObservationKind::Tool),
+                text: row.get(5)?,
+                at_ms: row.get(6)?,
+            },
+        ))
+    })?;
+    Ok(mapped.collect::<Result<_, _>>()?)
 }

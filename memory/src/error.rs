@@ -14,6 +14,10 @@ pub enum MemoryError {
     /// The path is not a regular file (a symlink, FIFO or directory).
     #[error("memory database {} is not a regular file", path.display())]
     NotAFile { path: PathBuf },
+    /// The file belongs to another user: what it holds is not ours to
+    /// tell the model, and what we write would be theirs to read.
+    #[error("memory database {} is owned by uid {owner}, not by this user", path.display())]
+    NotOurs { path: PathBuf, owner: u32 },
     /// SQLite refused: locked, corrupt, full, or a query failed.
     #[error("memory database: {0}")]
     Sqlite(#[from] rusqlite::Error),

@@ -1,13 +1,14 @@
 //! Finding memories: full-text rank (FTS5's bm25) over the query's words,
 //! weighed by recency, the asked project's first; as many as fit a byte
-//! budget. An empty query gives the most recent memories instead.
+//! budget. An empty query gives the most recent memories instead. Words
+//! in many memories are ranked apart (`common.rs`).
 
 use rusqlite::{Row, params};
 
 use crate::{MemoryError, MemoryKind, Store};
 
-/// Candidates ranked in Rust after the index's first cut.
-const CANDIDATES: i64 = 256;
+/// Candidates ranked in Rust after the index's first cut, per pass.
+pub(crate) const CANDIDATES: i64 = 256;
 /// Words of a query used (the rest are ignored).
 const MAX_TERMS: usize = 32;
 /// A memory's share of the budget beyond its text (its kind, a separator).
@@ -53,59 +54,94 @@ pub struct Query<'a> {
     pub now_ms: i64,
 }
 
+/// A ranked memory before its text is read: what ordering it and fitting
+/// it to the budget need. Only the memories that fit are read whole.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Candidate {
+    pub id: i64,
+    /// Of the asked project.
+    pub same: bool,
+    /// Higher is better.
+    pub score: f64,
+    /// The text's length in bytes.
+    pub bytes: usize,
+}
+
+impl Candidate {
+    /// Reads a row of `id, at_ms, same, bytes`; `score` from its `at_ms`.
+    pub(crate) fn read(
+        row: &Row<'_>,
+        score: impl FnOnce(i64) -> f64,
+    ) -> rusqlite::Result<Candidate> {
+        let bytes: i64 = row.get(3)?;
+        Ok(Candidate {
+            id: row.get(0)?,
+            same: row.get(2)?,
+            score: score(row.get(1)?),
+            bytes: usize::try_from(bytes).unwrap_or(usize::MAX),
+        })
+    }
+}
+
 impl Store {
     /// The memories that best answer `query`, best first, within its budget.
     pub fn search(&self, query: &Query<'_>) -> Result<Vec<Memory>, MemoryError> {
         let only = query.project.filter(|_| query.only_project);
-        let terms = match_expression(query.text);
-        if terms.is_empty() && !query.text.trim().is_empty() {
+        let words = query_words(query.text);
+        if words.is_empty() && !query.text.trim().is_empty() {
             // Words, but none that says anything: no match, rather than
             // the most recent memories.
             return Ok(Vec::new());
         }
-        let mut ranked: Vec<(bool, f64, Memory)> = Vec::new();
-        if terms.is_empty() {
+        let terms = self.by_frequency(words)?;
+        let mut ranked: Vec<Candidate> = Vec::new();
+        if terms.rare.is_empty() && terms.common.is_empty() {
             let mut stmt = self.conn.prepare_cached(
-                "SELECT id, project, agent, session, kind, text, at_ms, 0.0 FROM memories
+                "SELECT id, at_ms, coalesce(project = ?4, 0), octet_length(text) FROM memories
                  WHERE (?1 IS NULL OR project = ?1) AND (?2 IS NULL OR agent = ?2)
                  ORDER BY at_ms DESC, id DESC LIMIT ?3",
             )?;
-            let rows = stmt.query_map(params![only, query.agent, CANDIDATES], scored)?;
+            let rows = stmt.query_map(
+                params![only, query.agent, CANDIDATES, query.project],
+                |row| Candidate::read(row, |at_ms| at_ms as f64),
+            )?;
             for row in rows {
-                let (memory, _) = row?;
-                let same = query.project == Some(memory.project.as_str());
-                let recency = memory.at_ms as f64;
-                ranked.push((same, recency, memory));
+                ranked.push(row?);
             }
         } else {
-            let mut stmt = self.conn.prepare_cached(
-                "SELECT m.id, m.project, m.agent, m.session, m.kind, m.text, m.at_ms,
-                        bm25(memories_fts)
-                 FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid
-                 WHERE memories_fts MATCH ?1
-                   AND (?2 IS NULL OR m.project = ?2) AND (?3 IS NULL OR m.agent = ?3)
-                 ORDER BY bm25(memories_fts) LIMIT ?4",
-            )?;
-            let rows = stmt.query_map(params![terms, only, query.agent, CANDIDATES], scored)?;
-            for row in rows {
-                let (memory, bm25) = row?;
-                let same = query.project == Some(memory.project.as_str());
-                let age_days = (query.now_ms - memory.at_ms).max(0) as f64 / 86_400_000.0;
-                let recency = 0.5f64.powf(age_days / HALF_LIFE_DAYS);
-                // bm25 is negative, lower is better.
-                ranked.push((same, -bm25 * (0.5 + 0.5 * recency), memory));
+            // Rare words over every memory; common ones over the most
+            // recent only: ranking every match of a common word costs more
+            // than a hook can wait.
+            if !terms.rare.is_empty() {
+                let expression = terms
+                    .rare
+                    .iter()
+                    .map(|t| phrase(&t.word))
+                    .collect::<Vec<_>>()
+                    .join(" OR ");
+                self.matches(query, &expression, &mut ranked)?;
             }
+            if !terms.common.is_empty() {
+                self.recent_matches(query, &terms, &mut ranked)?;
+            }
+            // A memory both searches found counts once, at its best.
+            ranked.sort_by(|a, b| a.id.cmp(&b.id).then(b.score.total_cmp(&a.score)));
+            ranked.dedup_by_key(|c| c.id);
         }
         ranked.sort_by(|a, b| {
-            (b.0.cmp(&a.0))
-                .then(b.1.total_cmp(&a.1))
-                .then(b.2.id.cmp(&a.2.id))
+            (b.same.cmp(&a.same))
+                .then(b.score.total_cmp(&a.score))
+                .then(b.id.cmp(&a.id))
         });
         let mut left = query.budget;
         let mut out = Vec::new();
-        for (_, _, memory) in ranked {
-            let cost = memory.text.len() + OVERHEAD;
-            if cost <= left {
+        for candidate in ranked {
+            let cost = candidate.bytes.saturating_add(OVERHEAD);
+            if cost > left {
+                continue;
+            }
+            // Forgotten since it was ranked: skipped, its bytes unspent.
+            if let Some(memory) = self.show(candidate.id)? {
                 left -= cost;
                 out.push(memory);
             }
@@ -116,33 +152,77 @@ impl Store {
     /// The memory `id`, if it exists.
     pub fn show(&self, id: i64) -> Result<Option<Memory>, MemoryError> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT id, project, agent, session, kind, text, at_ms, 0.0 FROM memories WHERE id = ?1",
+            "SELECT id, project, agent, session, kind, text, at_ms FROM memories WHERE id = ?1",
         )?;
-        let mut rows = stmt.query_map([id], scored)?;
-        Ok(rows.next().transpose()?.map(|(memory, _)| memory))
+        let mut rows = stmt.query_map([id], memory)?;
+        Ok(rows.next().transpose()?)
     }
 }
 
-fn scored(row: &Row<'_>) -> rusqlite::Result<(Memory, f64)> {
+fn memory(row: &Row<'_>) -> rusqlite::Result<Memory> {
     let kind: String = row.get(4)?;
-    Ok((
-        Memory {
-            id: row.get(0)?,
-            project: row.get(1)?,
-            agent: row.get(2)?,
-            session: row.get(3)?,
-            kind: MemoryKind::parse(&kind).unwrap_or(MemoryKind::Fact),
-            text: row.get(5)?,
-            at_ms: row.get(6)?,
-        },
-        row.get(7)?,
-    ))
+    Ok(Memory {
+        id: row.get(0)?,
+        project: row.get(1)?,
+        agent: row.get(2)?,
+        session: row.get(3)?,
+        kind: MemoryKind::parse(&kind).unwrap_or(MemoryKind::Fact),
+        text: row.get(5)?,
+        at_ms: row.get(6)?,
+    })
 }
 
-/// The FTS5 expression for free text: its words (letters and digits, 2+
-/// characters, lowercased, not a [`STOP_WORDS`] one, at most
-/// [`MAX_TERMS`]), each quoted, any of them. Nothing of the text's own syntax reaches FTS5.
-pub(crate) fn match_expression(text: &str) -> String {
+impl Store {
+    /// The best [`CANDIDATES`] memories matching `terms` (an FTS5
+    /// expression of rare words: bm25 walks each word's every memory),
+    /// scored by relevance and recency, into `ranked`.
+    fn matches(
+        &self,
+        query: &Query<'_>,
+        terms: &str,
+        ranked: &mut Vec<Candidate>,
+    ) -> Result<(), MemoryError> {
+        let only = query.project.filter(|_| query.only_project);
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT m.id, m.at_ms, coalesce(m.project = ?5, 0), octet_length(m.text),
+                    bm25(memories_fts)
+             FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid
+             WHERE memories_fts MATCH ?1
+               AND (?2 IS NULL OR m.project = ?2) AND (?3 IS NULL OR m.agent = ?3)
+             ORDER BY bm25(memories_fts) LIMIT ?4",
+        )?;
+        let rows = stmt.query_map(
+            params![terms, only, query.agent, CANDIDATES, query.project],
+            |row| {
+                // bm25 is negative, lower is better.
+                let bm25: f64 = row.get(4)?;
+                Candidate::read(row, |at_ms| -bm25 * weight(query.now_ms, at_ms))
+            },
+        )?;
+        for row in rows {
+            ranked.push(row?);
+        }
+        Ok(())
+    }
+}
+
+/// What a memory's relevance is multiplied by at `now_ms`: 1 new, halving
+/// towards 1/2 every [`HALF_LIFE_DAYS`] (recency weighs, relevance leads).
+pub(crate) fn weight(now_ms: i64, at_ms: i64) -> f64 {
+    let age_days = (now_ms - at_ms).max(0) as f64 / 86_400_000.0;
+    0.5 + 0.5 * 0.5f64.powf(age_days / HALF_LIFE_DAYS)
+}
+
+/// `word` as one FTS5 phrase: quoted, so nothing of it is FTS5 syntax (the
+/// words hold letters and digits only).
+pub(crate) fn phrase(word: &str) -> String {
+    format!("\"{word}\"")
+}
+
+/// The words of `text` a search matches (letters and digits only, so
+/// [`phrase`] keeps every FTS5 syntax out): lowercased, deduplicated,
+/// stop words and single characters left out, at most [`MAX_TERMS`].
+fn query_words(text: &str) -> Vec<String> {
     let mut terms: Vec<String> = Vec::new();
     for word in text.split(|c: char| !c.is_alphanumeric()) {
         if word.chars().count() < 2 {
@@ -160,8 +240,4 @@ pub(crate) fn match_expression(text: &str) -> String {
         }
     }
     terms
-        .iter()
-        .map(|t| format!("\"{t}\""))
-        .collect::<Vec<_>>()
-        .join(" OR ")
 }

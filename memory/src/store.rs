@@ -6,7 +6,7 @@ use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OpenFlags};
 
 use crate::MemoryError;
 
@@ -32,7 +32,12 @@ impl Store {
     /// nothing rather than late.
     pub fn open_with(path: &Path, busy: Duration) -> Result<Store, MemoryError> {
         create_private(path)?;
-        let conn = Connection::open(path)?;
+        // SQLite opens the file itself: told not to follow a link swapped
+        // in since `create_private` looked.
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::default() | OpenFlags::SQLITE_OPEN_NOFOLLOW,
+        )?;
         conn.busy_timeout(busy)?;
         // Before any table exists (a new file): freed pages can be given
         // back to the file system after forgetting.
@@ -77,26 +82,45 @@ impl Store {
 /// Creates the file 0600 if it is missing (SQLite gives its `-wal` and
 /// `-shm` files the database file's mode), refusing a symlink or anything
 /// but a regular file; an existing file open to others is made 0600.
+///
+/// An existing file is never opened here: closing any descriptor of a file
+/// drops every POSIX lock this process holds on it, the locks of SQLite's
+/// other connections in this process included (the writer's, the
+/// injection readers'), and another process would then take the
+/// write-ahead log for abandoned and lose what they committed.
 fn create_private(path: &Path) -> Result<(), MemoryError> {
     let open_error = |source| MemoryError::Open {
         path: path.to_owned(),
         source,
     };
-    let mut options = OpenOptions::new();
-    options.read(true).write(true).create(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options
-            .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    #[expect(
-        clippy::disallowed_methods,
-        reason = "the store is used from the CLI and the daemon's own writer thread, never on the runtime"
-    )]
-    let file = options.open(path).map_err(open_error)?;
-    let meta = file.metadata().map_err(open_error)?;
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            let mut options = OpenOptions::new();
+            options.read(true).write(true).create_new(true);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::OpenOptionsExt;
+                options
+                    .mode(0o600)
+                    .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+            }
+            #[expect(
+                clippy::disallowed_methods,
+                reason = "the store is used from the CLI and the daemon's own threads, never on the runtime"
+            )]
+            match options.open(path) {
+                // New and empty: no connection holds a lock on it yet.
+                Ok(_) => return Ok(()),
+                // Made by another thread or process meanwhile.
+                Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => {
+                    std::fs::symlink_metadata(path).map_err(open_error)?
+                }
+                Err(err) => return Err(open_error(err)),
+            }
+        }
+        Err(err) => return Err(open_error(err)),
+    };
     if !meta.is_file() {
         return Err(MemoryError::NotAFile {
             path: path.to_owned(),
@@ -104,9 +128,15 @@ fn create_private(path: &Path) -> Result<(), MemoryError> {
     }
     #[cfg(unix)]
     {
-        use std::os::unix::fs::PermissionsExt;
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        if meta.uid() != hookgate_wire::socket::current_uid() {
+            return Err(MemoryError::NotOurs {
+                path: path.to_owned(),
+                owner: meta.uid(),
+            });
+        }
         if meta.permissions().mode() & 0o077 != 0 {
-            file.set_permissions(std::fs::Permissions::from_mode(0o600))
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
                 .map_err(open_error)?;
         }
     }

@@ -12,10 +12,10 @@ use std::time::Duration;
 
 use super::*;
 
-const DAY_MS: i64 = 86_400_000;
-const NOW: i64 = 1_800_000_000_000;
+pub(crate) const DAY_MS: i64 = 86_400_000;
+pub(crate) const NOW: i64 = 1_800_000_000_000;
 
-fn temp() -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn temp() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("memory.db");
     (dir, path)
@@ -122,7 +122,25 @@ fn a_symlink_is_not_followed() {
     let target = dir.path().join("elsewhere.db");
     std::fs::write(&target, b"").unwrap();
     std::os::unix::fs::symlink(&target, &path).unwrap();
-    assert!(matches!(Store::open(&path), Err(MemoryError::Open { .. })));
+    assert!(matches!(
+        Store::open(&path),
+        Err(MemoryError::NotAFile { .. })
+    ));
+}
+
+/// Needs root to give the file away, as CI runs.
+#[cfg(unix)]
+#[test]
+fn a_file_of_another_user_is_refused() {
+    let (_dir, path) = temp();
+    drop(Store::open(&path).unwrap());
+    std::os::unix::fs::chown(&path, Some(65534), None)
+        .expect("chown to nobody (the memory tests run as root in CI)");
+    let err = Store::open(&path).err();
+    assert!(
+        matches!(err, Some(MemoryError::NotOurs { owner: 65534, .. })),
+        "{err:?}"
+    );
 }
 
 #[test]
@@ -428,4 +446,47 @@ fn stats_count_what_is_held() {
     assert_eq!(stats.projects, 1);
     assert!(stats.by_kind.contains(&(MemoryKind::File, 1)));
     assert_eq!(store.sessions_pending(10).unwrap(), vec!["s2".to_owned()]);
+}
+
+/// A word in more memories than the search ranks everywhere is matched
+/// among the newest only; a rare word still finds the oldest memory.
+#[test]
+fn common_words_match_among_the_newest_rare_ones_everywhere() {
+    let (_dir, path) = temp();
+    let store = Store::open(&path).unwrap();
+    let insert = |text: &str, at_ms: i64| {
+        store
+            .conn
+            .execute(
+                "INSERT INTO memories (project, agent, session, kind, text, at_ms)
+                 VALUES ('/p', 'codex', 's', 'fact', ?1, ?2)",
+                rusqlite::params![text, at_ms],
+            )
+            .unwrap();
+    };
+    store.conn.execute_batch("BEGIN").unwrap();
+    // The oldest memory holds the rare word.
+    insert("widespread zanzibar", NOW - 10_000);
+    for n in 0..5_000 {
+        insert(&format!("widespread note {n}"), NOW - 5_000 + n);
+    }
+    store.conn.execute_batch("COMMIT").unwrap();
+    let query = |text| Query {
+        text,
+        project: Some("/p"),
+        only_project: false,
+        agent: None,
+        budget: 1 << 20,
+        now_ms: NOW,
+    };
+    let rare = store.search(&query("zanzibar widespread")).unwrap();
+    assert_eq!(rare[0].text, "widespread zanzibar", "{:?}", &rare[..3]);
+    let common = store.search(&query("widespread")).unwrap();
+    assert!(!common.is_empty());
+    // Ids 1..=5001: the window is the newest 2,000.
+    assert!(
+        common.iter().all(|m| m.id > 5_001 - 2_000),
+        "{:?}",
+        common.last()
+    );
 }

@@ -11,6 +11,8 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use hookgate_identity::files::{self, Access};
+
 const BUNDLE: &str = "bundle.tar.gz";
 const ETAG: &str = "etag";
 /// A cached archive larger than this is not read (fetches are bounded the same).
@@ -40,27 +42,16 @@ impl Cache {
 
     /// The cached bundle, if there is one (a missing cache is `Ok(None)`).
     /// Blocking: the gateway calls it on its policy thread.
-    #[expect(
-        clippy::disallowed_methods,
-        reason = "called off the async runtime, on the subscriber's policy thread"
-    )]
     pub fn load(&self) -> std::io::Result<Option<Cached>> {
         let path = self.dir.join(BUNDLE);
-        let meta = match fs::symlink_metadata(&path) {
-            Ok(meta) => meta,
+        let bytes = match read_ours(&path, MAX_BUNDLE_BYTES) {
+            Ok(bytes) => bytes,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(err) => return Err(err),
         };
-        if !meta.is_file() || meta.len() > MAX_BUNDLE_BYTES {
-            return Err(std::io::Error::other(format!(
-                "{} is not a regular file under {} MiB",
-                path.display(),
-                MAX_BUNDLE_BYTES >> 20
-            )));
-        }
-        let bytes = fs::read(&path)?;
-        let etag = fs::read_to_string(self.dir.join(ETAG))
+        let etag = read_ours(&self.dir.join(ETAG), 1024)
             .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
             .map(|s| s.trim().to_owned())
             .filter(|s| !s.is_empty() && s.len() < 1024);
         Ok(Some(Cached { bytes, etag }))
@@ -80,6 +71,22 @@ impl Cache {
     }
 }
 
+/// All of `path`, at most `max` bytes: a regular file of this user's (or
+/// root's), opened without following a link or waiting on a FIFO.
+fn read_ours(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let file = files::open(path, Access::Read)?;
+    if file.metadata()?.len() > max {
+        return Err(std::io::Error::other(format!(
+            "{}: larger than {max} bytes",
+            path.display()
+        )));
+    }
+    let mut bytes = Vec::new();
+    file.take(max).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     let mut builder = fs::DirBuilder::new();
     builder.recursive(true);
@@ -88,17 +95,12 @@ fn create_private_dir(dir: &Path) -> std::io::Result<()> {
     builder.create(dir)
 }
 
-#[expect(
-    clippy::disallowed_methods,
-    reason = "called off the async runtime, on the subscriber's policy thread"
-)]
 fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let tmp = path.with_extension("tmp");
-    let mut options = fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options.open(&tmp)?;
+    // Not through a link planted at the temporary name; emptied only once
+    // it is known to be ours.
+    let mut file = files::open(&tmp, Access::Write)?;
+    file.set_len(0)?;
     file.write_all(bytes)?;
     file.sync_all()?;
     fs::rename(&tmp, path)

@@ -44,24 +44,8 @@ pub struct Client {
 impl Client {
     /// A client whose every request ends within `timeout`.
     pub fn new(timeout: Duration) -> Client {
-        let roots = rustls_native_certs::load_native_certs()
-            .certs
-            .iter()
-            .map(|der| ureq::tls::Certificate::from_der(der.as_ref()).to_owned())
-            .collect();
-        let tls = ureq::tls::TlsConfig::builder()
-            .root_certs(ureq::tls::RootCerts::Specific(Arc::new(roots)))
-            .unversioned_rustls_crypto_provider(Arc::new(rustls::crypto::ring::default_provider()))
-            .build();
-        let config = ureq::Agent::config_builder()
-            .timeout_global(Some(timeout))
-            .max_redirects(0)
-            .http_status_as_error(false)
-            .tls_config(tls)
-            .user_agent(concat!("hookgate/", env!("CARGO_PKG_VERSION")))
-            .build();
         Client {
-            agent: config.new_agent(),
+            agent: http_agent(timeout),
         }
     }
 
@@ -97,4 +81,28 @@ impl Client {
             status => Err(FetchError::Status(status)),
         }
     }
+}
+
+/// A blocking HTTP client on rustls (ring, the system's roots) whose
+/// every request ends within `timeout`, following no redirect and
+/// reporting every status as a response: for bundles, the `approval`'s
+/// webhooks and the memory built-in's model endpoint.
+pub fn http_agent(timeout: Duration) -> ureq::Agent {
+    let roots = rustls_native_certs::load_native_certs()
+        .certs
+        .iter()
+        .map(|der| ureq::tls::Certificate::from_der(der.as_ref()).to_owned())
+        .collect();
+    let tls = ureq::tls::TlsConfig::builder()
+        .root_certs(ureq::tls::RootCerts::Specific(Arc::new(roots)))
+        .unversioned_rustls_crypto_provider(Arc::new(rustls::crypto::ring::default_provider()))
+        .build();
+    ureq::Agent::config_builder()
+        .timeout_global(Some(timeout))
+        .max_redirects(0)
+        .http_status_as_error(false)
+        .tls_config(tls)
+        .user_agent(concat!("hookgate/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .new_agent()
 }

@@ -2,7 +2,7 @@
 //!
 //! This crate holds generated code and nothing else: no conversions, no
 //! policy. The gateway maps these types to the canonical ones of `adapters`
-//! in exactly one module (`gateway::convert`).
+//! in exactly one module (the daemon's `convert`).
 
 /// Package `hookgate.v1`.
 #[allow(

@@ -15,7 +15,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::time::Duration;
 
-use hookgate_wire::{FrameKind, HEADER_LEN, Header, Hold, MAX_HOLD_FRAMES, MAX_REPLY_BODY, Reply};
+use hookgate_wire::{
+    FrameKind, HEADER_LEN, Header, Hold, MAX_HOLD_FRAMES, MAX_REPLY_BODY, Reply, ReplyFrame as _,
+};
 
 use crate::config::CONNECT_TIMEOUT;
 use crate::record::Reason;

@@ -18,10 +18,11 @@ use crate::sys::{self, IoError};
 
 /// Name prefixes of the variables the agents set for hooks
 /// (`CLAUDE_PROJECT_DIR`, `CURSOR_VERSION`, `CLINE_HOOKS_DIR`,
-/// `GEMINI_SESSION_ID`, `QWEN_PROJECT_DIR`, `FACTORY_PROJECT_DIR`, ...).
-/// Their names also help dialect detection.
-pub(crate) const AGENT_PREFIXES: [&str; 9] = [
+/// `GEMINI_SESSION_ID`, `QWEN_PROJECT_DIR`, `FACTORY_PROJECT_DIR`,
+/// `HERMES_SESSION_ID`, ...). Their names also help dialect detection.
+pub(crate) const AGENT_PREFIXES: [&str; 10] = [
     "CLAUDE_", "CURSOR_", "CLINE_", "GEMINI_", "CODEX_", "QWEN_", "FACTORY_", "DROID_", "COPILOT_",
+    "HERMES_",
 ];
 /// Never forwarded, whatever the prefix: agents pass their whole
 /// environment to hooks (Qwen Code its model's API key), and names such as

@@ -17,7 +17,7 @@ use std::os::unix::net::UnixListener;
 use std::path::Path;
 
 use hookgate_dialect::{Agent, FailMode};
-use hookgate_wire::{MAX_STDIN, Reply, Request};
+use hookgate_wire::{MAX_STDIN, Reply, ReplyFrame as _, Request};
 
 use support::*;
 

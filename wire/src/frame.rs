@@ -7,6 +7,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::codec::{Cursor, len_u32, put_bytes, put_list, put_u32};
+pub use hookgate_dialect::Reply;
+
 use crate::{HEADER_LEN, MAGIC, PROTOCOL_VERSION, WireError};
 
 /// Which way a frame goes.
@@ -70,14 +72,6 @@ pub struct Request {
     pub env: Vec<(String, String)>,
     /// The payload the agent wrote to the hook's stdin.
     pub stdin: Vec<u8>,
-}
-
-/// What the shim must write and exit with.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Reply {
-    pub exit_code: i32,
-    pub stdout: Vec<u8>,
-    pub stderr: Vec<u8>,
 }
 
 impl Header {
@@ -182,16 +176,26 @@ impl Request {
     }
 }
 
-impl Reply {
+/// The reply frame: what the shim must write and exit with is the hook
+/// command's [`Reply`] (`hookgate_dialect`'s, the one type for it in every
+/// crate); its layout on the wire is this crate's.
+pub trait ReplyFrame: Sized {
     /// The length of this reply's encoded body (what the shim checks
     /// against `MAX_REPLY_BODY`): exit code, then stdout and stderr, each
     /// with its length.
-    pub fn body_len(&self) -> usize {
+    fn body_len(&self) -> usize;
+    /// Encodes the whole frame (header and body).
+    fn encode(&self) -> Vec<u8>;
+    /// Decodes a reply body (the bytes after the header).
+    fn decode(body: &[u8]) -> Result<Self, WireError>;
+}
+
+impl ReplyFrame for Reply {
+    fn body_len(&self) -> usize {
         4 + 4 + self.stdout.len() + 4 + self.stderr.len()
     }
 
-    /// Encodes the whole frame (header and body).
-    pub fn encode(&self) -> Vec<u8> {
+    fn encode(&self) -> Vec<u8> {
         let mut body = Vec::with_capacity(self.stdout.len() + self.stderr.len() + 12);
         body.extend_from_slice(&self.exit_code.to_be_bytes());
         put_bytes(&mut body, &self.stdout);
@@ -199,8 +203,7 @@ impl Reply {
         frame(FrameKind::Reply, body)
     }
 
-    /// Decodes a reply body (the bytes after the header).
-    pub fn decode(body: &[u8]) -> Result<Reply, WireError> {
+    fn decode(body: &[u8]) -> Result<Reply, WireError> {
         let mut cursor = Cursor::new(body);
         let exit_code = cursor.u32()? as i32;
         let stdout = cursor.bytes()?.to_vec();

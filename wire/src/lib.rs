@@ -1,9 +1,10 @@
 //! The frames gateway-shim and the gateway exchange over the local socket.
 //!
-//! Defined once, here, with no dependencies: the shim must stay free of
+//! Defined once, here, on the other contract alone (`hookgate_dialect`,
+//! whose [`Reply`] a reply frame carries): the shim must stay free of
 //! tokio and serde, and the gateway must not guess at the shim's bytes.
 //! The crate is sans-I/O at its core ([`Header::decode`], [`Request::decode`],
-//! [`Reply::decode`] work on byte slices) and needs only `alloc`, so the
+//! [`ReplyFrame::decode`] work on byte slices) and needs only `alloc`, so the
 //! shim (a `no_std` binary) shares it. It has no features: the shim and the
 //! gateway link the same crate, so one `cargo build --workspace` builds
 //! both. The gateway reads with tokio and decodes here.
@@ -49,7 +50,7 @@ pub mod start_record;
 mod tests;
 
 pub use error::WireError;
-pub use frame::{FrameKind, Header, Hold, Reply, Request};
+pub use frame::{FrameKind, Header, Hold, Reply, ReplyFrame, Request};
 
 /// First bytes of every frame, so a stray client fails fast and clearly.
 pub const MAGIC: [u8; 4] = *b"HKGT";

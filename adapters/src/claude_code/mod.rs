@@ -2,16 +2,18 @@
 //! exit codes plus a stdout JSON whose shape depends on the event
 //! (the rendering rules and their sources are in docs/agents.md).
 //!
-//! `events` is the single table of what each event is and can express;
-//! `parse` and `render` both read it, so they cannot disagree.
+//! What each event is and can express is one table in `hookgate-dialect`
+//! ([`hookgate_dialect::events`]); `parse` and `render` both read it, and
+//! so do the shim's fallback replies: they cannot disagree.
 
-pub(crate) mod events;
 pub(crate) mod output;
 mod parse;
 mod render;
 
+use hookgate_dialect::events::EventSpec;
+
+use crate::adapter::Adapter;
 use crate::{Decision, Dialect, HookEvent, ParseError, Rendered, ToolClass};
-use events::EventSpec;
 
 /// An agent that speaks Claude Code's hook protocol (payload fields, reply
 /// JSON, exit codes) with its own events and tool names: Claude Code
@@ -19,16 +21,24 @@ use events::EventSpec;
 #[derive(Debug)]
 pub(crate) struct Protocol {
     pub(crate) dialect: Dialect,
-    /// What each event is and can express for this agent.
-    pub(crate) events: &'static [EventSpec],
     /// The agent's tool names → hookgate's tool classes.
     pub(crate) tool_class: fn(&str) -> ToolClass,
 }
 
 impl Protocol {
-    /// The row for `native_event` ([`events::UNKNOWN`] when absent).
+    /// An agent's protocol, read by Claude Code's parser through its
+    /// dialect's events table.
+    pub(crate) const fn new(dialect: Dialect, tool_class: fn(&str) -> ToolClass) -> Protocol {
+        Protocol {
+            dialect,
+            tool_class,
+        }
+    }
+
+    /// The row for `native_event` ([`hookgate_dialect::events::UNKNOWN`]
+    /// when absent).
     pub(crate) fn spec(&self, native_event: &str) -> &'static EventSpec {
-        events::spec_in(self.events, native_event)
+        self.dialect.descriptor().spec(native_event)
     }
 
     pub(crate) fn parse(&self, payload: &[u8]) -> Result<HookEvent, ParseError> {
@@ -51,10 +61,12 @@ pub(crate) fn class_in(table: &[(&str, ToolClass)], name: &str) -> ToolClass {
 }
 
 /// Claude Code's own profile.
-pub(crate) const CLAUDE_CODE: Protocol = Protocol {
-    dialect: Dialect::ClaudeCode,
-    events: &events::EVENTS,
-    tool_class: parse::tool_class,
+pub(crate) const CLAUDE_CODE: Protocol = Protocol::new(Dialect::ClaudeCode, parse::tool_class);
+
+/// Claude Code's parse and render.
+pub(crate) const ADAPTER: Adapter = Adapter {
+    parse: |payload, _| parse(payload),
+    render,
 };
 
 /// Parses one Claude Code payload.

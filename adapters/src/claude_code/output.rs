@@ -8,10 +8,10 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::events::{DenyForm, EventSpec, FollowupForm};
 use crate::decision::non_empty;
 use crate::json;
 use crate::{Decision, Loss, Permission, Reply};
+use hookgate_dialect::events::{DenyForm, EventSpec, FollowupForm};
 
 /// Said when a deny or halt comes with no reason at all.
 pub(crate) const DEFAULT_DENY: &str = "Blocked by hookgate policy.";
@@ -239,4 +239,31 @@ pub(crate) fn user_message(decision: &Decision) -> Option<String> {
         (Some(text), _) | (None, Some(text)) => Some(text.to_owned()),
         (None, None) => None,
     }
+}
+
+/// A flat stdout reply (`reply`'s keys at the top level) finished the way
+/// Copilot CLI and Hermes Agent both read it: a follow-up as the stop's
+/// `decision: "block"` + `reason` where `spec` says so (else a
+/// [`Loss::Followup`]), then the JSON line, or the neutral reply when
+/// nothing is said.
+pub(crate) fn finish_flat(
+    mut reply: std::collections::BTreeMap<&'static str, Value>,
+    decision: &Decision,
+    spec: &EventSpec,
+    mut losses: Vec<Loss>,
+) -> crate::Rendered {
+    if let Some(followup) = non_empty(&decision.followup_message) {
+        if spec.followup == FollowupForm::Block {
+            reply.insert("decision", Value::from("block"));
+            reply.insert("reason", Value::from(followup));
+        } else {
+            losses.push(Loss::Followup);
+        }
+    }
+    let reply = if reply.is_empty() {
+        Reply::default()
+    } else {
+        json::stdout_reply(&reply)
+    };
+    crate::Rendered { reply, losses }
 }

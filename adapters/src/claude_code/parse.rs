@@ -103,9 +103,13 @@ fn tool(
         _ => None,
     };
     let file_path = match class {
+        // `filePath`: OpenCode's file tools, through hookgate's plugin.
         ToolClass::FileRead | ToolClass::FileWrite => match input_str("file_path")? {
             Some(path) => Some(path),
-            None => input_str("notebook_path")?,
+            None => match input_str("notebook_path")? {
+                Some(path) => Some(path),
+                None => input_str("filePath")?,
+            },
         },
         _ => None,
     };

@@ -3,10 +3,9 @@
 //! degraded by a written rule and reported as [`Loss`]es.
 
 use super::Protocol;
-use super::events::DenyForm;
 use super::output::{Behavior, DEFAULT_DENY, Json, effective_permission, user_message};
 use crate::{Decision, HookEvent, Loss, Permission, Rendered};
-use hookgate_dialect::WORKTREE_CREATE_MESSAGE;
+use hookgate_dialect::events::DenyForm;
 
 /// Renders `decision` for `event`, an event of an agent speaking Claude
 /// Code's protocol, by that agent's events table.
@@ -123,13 +122,13 @@ impl<'a> Builder<'a> {
         let (mut reply, losses) = self.json.finish();
         let mut stderr = self.stderr;
         reply.exit_code = self.exit_code;
-        // WorktreeCreate: stdout is a path, so nothing is ever printed
-        // there, and there is no neutral reply (see `fallback`).
-        if spec.name == "WorktreeCreate" {
+        // An event with no neutral reply (WorktreeCreate: stdout is a
+        // path, so nothing is ever printed there), as the fallback says.
+        if let Some(message) = spec.no_neutral {
             reply.stdout.clear();
             if reply.exit_code == 0 {
                 reply.exit_code = 1;
-                stderr = WORKTREE_CREATE_MESSAGE.to_owned();
+                stderr = message.to_owned();
             }
         }
         if !stderr.is_empty() {

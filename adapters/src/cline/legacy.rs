@@ -10,7 +10,6 @@
 use serde_json::{Map, Value};
 
 use super::envelope::{compaction_strategy, event_header, nested_string, submitted_prompt};
-use super::events::legacy;
 use super::tools::tool;
 use crate::json::{self, Fields};
 use crate::{Dialect, EventKind, HookEvent, ParseError, ParseErrorKind, Tool};
@@ -22,7 +21,7 @@ pub(crate) fn parse_legacy(payload: &[u8]) -> Result<HookEvent, ParseError> {
     let map = json::object(DIALECT, payload)?;
     let fields = Fields::root(DIALECT, &map);
     let native = fields.req_str("hookName")?;
-    let (mut kind, capabilities) = legacy(native);
+    let (mut kind, capabilities) = crate::adapter::behaviour(DIALECT, native);
 
     let workspace_roots = fields.str_list("workspaceRoots")?;
     let model = nested_string(&fields, "model", "slug")?.filter(|slug| slug != "unknown");

@@ -10,12 +10,14 @@
 //!   `hookName`, `preToolUse {toolName, parameters}` with the old XML tool
 //!   names, stdout JSON `cancel`/`contextModification`/`errorMessage`.
 //!
+//! What each event is and can express is in both dialects' tables in
+//! `hookgate-dialect` ([`hookgate_dialect::events`]).
+//!
 //! Both ignore exit codes when stdout holds JSON, and in both a `cancel`
 //! ends the whole task, not just the tool call. That is why a deny in
 //! Cline stops the task (docs/agents.md).
 
 mod envelope;
-pub(crate) mod events;
 mod legacy;
 mod render;
 mod sdk;
@@ -28,6 +30,19 @@ mod render_tests;
 #[cfg(test)]
 mod robustness_tests;
 
-pub(crate) use legacy::parse_legacy;
-pub(crate) use render::render;
-pub(crate) use sdk::parse_sdk;
+use crate::adapter::Adapter;
+use legacy::parse_legacy;
+use render::render;
+use sdk::parse_sdk;
+
+/// The SDK file hooks' parse and render.
+pub(crate) const SDK: Adapter = Adapter {
+    parse: |payload, _| parse_sdk(payload),
+    render,
+};
+
+/// The legacy VS Code hooks' parse and render.
+pub(crate) const LEGACY: Adapter = Adapter {
+    parse: |payload, _| parse_legacy(payload),
+    render,
+};

@@ -10,7 +10,6 @@
 use serde_json::{Map, Value};
 
 use super::envelope::{compaction_strategy, event_header, nested_string, submitted_prompt};
-use super::events::sdk;
 use super::legacy::{mirror_post_tool, mirror_pre_tool};
 use super::tools::tool;
 use crate::json::{self, Fields};
@@ -23,7 +22,7 @@ pub(crate) fn parse_sdk(payload: &[u8]) -> Result<HookEvent, ParseError> {
     let map = json::object(DIALECT, payload)?;
     let fields = Fields::root(DIALECT, &map);
     let native = fields.req_str("hookName")?;
-    let (mut kind, capabilities) = sdk(native);
+    let (mut kind, capabilities) = crate::adapter::behaviour(DIALECT, native);
 
     let workspace_roots = fields.str_list("workspaceRoots")?;
     let root_path = nested_string(&fields, "workspaceInfo", "rootPath")?;

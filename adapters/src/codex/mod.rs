@@ -4,20 +4,22 @@
 //! (`render`): Claude Code's replies are not all valid Codex replies, and
 //! an invalid one is ignored whole (docs/agents.md, "Codex").
 
-mod events;
 mod render;
 mod tools;
 
 use crate::Dialect;
+use crate::adapter::Adapter;
 use crate::claude_code::Protocol;
 
 pub(crate) use render::render;
 
 /// Codex's events and tools, read by Claude Code's parser.
-pub(crate) const PROTOCOL: Protocol = Protocol {
-    dialect: Dialect::Codex,
-    events: &events::EVENTS,
-    tool_class: tools::tool_class,
+pub(crate) const PROTOCOL: Protocol = Protocol::new(Dialect::Codex, tools::tool_class);
+
+/// Its parse and render.
+pub(crate) const ADAPTER: Adapter = Adapter {
+    parse: |payload, _| PROTOCOL.parse(payload),
+    render,
 };
 
 #[cfg(test)]

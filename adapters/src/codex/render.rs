@@ -21,11 +21,11 @@
 //! * follow-up → Stop `decision: "block"` + `reason`.
 
 use super::PROTOCOL;
-use crate::claude_code::events::DenyForm;
 use crate::claude_code::output::{
     Behavior, DEFAULT_DENY, Json, effective_permission, user_message,
 };
 use crate::{Decision, HookEvent, Loss, Permission, Rendered};
+use hookgate_dialect::events::DenyForm;
 
 /// Renders `decision` as Codex's reply to `event`. Claude Code's rules
 /// where Codex's schemas agree; its own where they do not (a deny always

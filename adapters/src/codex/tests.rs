@@ -237,7 +237,7 @@ fn captured_payloads_are_detected_as_codex_without_a_hint() {
 
 #[test]
 fn fallback_blocks_the_tool_and_the_prompt_only() {
-    SUITE.check_fallback(PROTOCOL.events, |spec, _| {
+    SUITE.check_fallback(PROTOCOL.dialect.descriptor().events, |spec, _| {
         ["PreToolUse", "PermissionRequest", "UserPromptSubmit"].contains(&spec.name)
     });
     let pre = fallback(

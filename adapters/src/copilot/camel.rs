@@ -9,11 +9,11 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::CAMEL;
-use crate::claude_code::events::{DenyForm, EventSpec, FollowupForm};
-use crate::claude_code::output::{DEFAULT_DENY, user_message};
+use crate::claude_code::output::{DEFAULT_DENY, finish_flat, user_message};
 use crate::decision::non_empty;
 use crate::json::{self, Fields};
 use crate::{Decision, HookEvent, Loss, ParseError, Permission, Rendered, StopInfo, Tool};
+use hookgate_dialect::events::{DenyForm, EventSpec, FollowupForm};
 
 /// Parses one camelCase payload of `native_event`.
 pub(crate) fn parse(payload: &[u8], native_event: &str) -> Result<HookEvent, ParseError> {
@@ -190,18 +190,5 @@ pub(crate) fn render_as(decision: &Decision, spec: &EventSpec, form: Form) -> Re
     if let Some(context) = context {
         reply.insert("additionalContext", json!(context));
     }
-    if let Some(followup) = non_empty(&decision.followup_message) {
-        if spec.followup == FollowupForm::Block {
-            reply.insert("decision", json!("block"));
-            reply.insert("reason", json!(followup));
-        } else {
-            losses.push(Loss::Followup);
-        }
-    }
-    let reply = if reply.is_empty() {
-        crate::Reply::default()
-    } else {
-        json::stdout_reply(&reply)
-    };
-    Rendered { reply, losses }
+    finish_flat(reply, decision, spec, losses)
 }

@@ -12,28 +12,50 @@
 //! docs/agents.md, "GitHub Copilot CLI".
 
 mod camel;
-mod events;
 mod tools;
 
+use crate::adapter::Adapter;
 use crate::claude_code::Protocol;
 use crate::json::{self, Fields};
 use camel::Form;
 
-use crate::{Decision, Dialect, HookEvent, ParseError, Rendered, TraceContext};
+use hookgate_dialect::sniff;
+
+use crate::{Decision, Dialect, HookEvent, ParseError, ParseErrorKind, Rendered, TraceContext};
 
 /// The PascalCase dialect, read and answered as Claude Code's.
-pub(crate) const PASCAL: Protocol = Protocol {
-    dialect: Dialect::CopilotPascal,
-    events: &events::PASCAL,
-    tool_class: tools::pascal_class,
-};
+pub(crate) const PASCAL: Protocol = Protocol::new(Dialect::CopilotPascal, tools::pascal_class);
 
 /// The camelCase dialect's events and tools (parsed and rendered by `camel`).
-pub(crate) const CAMEL: Protocol = Protocol {
-    dialect: Dialect::CopilotCamel,
-    events: &events::CAMEL,
-    tool_class: tools::camel_class,
+pub(crate) const CAMEL: Protocol = Protocol::new(Dialect::CopilotCamel, tools::camel_class);
+
+/// The PascalCase dialect's parse and render.
+pub(crate) const PASCAL_ADAPTER: Adapter = Adapter {
+    parse: |payload, _| parse_pascal(payload),
+    render: render_pascal,
 };
+
+/// The camelCase dialect's parse and render: the event is the shim's
+/// argument, or the payload's `hookName` (only `permissionRequest` names
+/// itself).
+pub(crate) const CAMEL_ADAPTER: Adapter = Adapter {
+    parse: |payload, event_arg| match event_arg {
+        Some(event) => parse_camel(payload, event),
+        None => match sniff::scan(payload).and_then(|top| top.string_value("hookName")) {
+            Some(event) => parse_camel(payload, &event),
+            None => Err(no_event_name()),
+        },
+    },
+    render: render_camel,
+};
+
+/// A camelCase payload without the event on the shim's command line.
+fn no_event_name() -> ParseError {
+    ParseError::new(
+        Dialect::CopilotCamel,
+        ParseErrorKind::MissingField("event name (register `gateway-shim copilot <event>`)".into()),
+    )
+}
 
 /// Parses a PascalCase payload: Claude Code's parser, then the tool's
 /// output from `tool_result.text_result_for_llm`.

@@ -202,8 +202,10 @@ fn a_deny_after_the_tool_is_feedback() {
 #[test]
 fn fallback_agrees_with_the_capabilities() {
     for (suite, protocol) in [(PASCAL_SUITE, &PASCAL), (CAMEL_SUITE, &CAMEL)] {
-        suite.check_fallback(protocol.events, |spec, _| spec.capabilities().deny);
-        for spec in protocol.events {
+        suite.check_fallback(protocol.dialect.descriptor().events, |spec, _| {
+            spec.capabilities().deny
+        });
+        for spec in protocol.dialect.descriptor().events {
             let closed = fallback(
                 Some(suite.dialect),
                 Some(spec.name),

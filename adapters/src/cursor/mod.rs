@@ -4,10 +4,10 @@
 //! Cursor has two families of events for the same actions: the granular
 //! ones (`beforeShellExecution`, `beforeReadFile`, ...) and the generic
 //! tool ones (`preToolUse`, `postToolUse`, ...). They accept different
-//! answers, so the capabilities are per event ([`events`]) and `render`
+//! answers, so the capabilities are per event (Cursor's table in
+//! [`hookgate_dialect::events`]) and `render`
 //! degrades whatever an event cannot express, reporting a [`crate::Loss`].
 
-pub(crate) mod events;
 mod parse;
 mod render;
 mod tools;
@@ -19,5 +19,12 @@ mod render_tests;
 #[cfg(test)]
 mod robustness_tests;
 
-pub(crate) use parse::parse;
-pub(crate) use render::render;
+use crate::adapter::Adapter;
+use parse::parse;
+use render::render;
+
+/// Cursor's parse and render.
+pub(crate) const ADAPTER: Adapter = Adapter {
+    parse: |payload, _| parse(payload),
+    render,
+};

@@ -6,7 +6,6 @@
 
 use serde_json::{Map, Value, json};
 
-use super::events::behaviour;
 use super::tools::{decode_input, generic_tool, text_of};
 use crate::json::{self, Fields};
 use crate::{Dialect, HookEvent, ParseError, StopInfo, Tool, ToolClass};
@@ -16,7 +15,7 @@ pub(crate) fn parse(payload: &[u8]) -> Result<HookEvent, ParseError> {
     let map = json::object(Dialect::Cursor, payload)?;
     let fields = Fields::root(Dialect::Cursor, &map);
     let native = fields.req_str("hook_event_name")?;
-    let (kind, mut capabilities) = behaviour(native);
+    let (kind, mut capabilities) = crate::adapter::behaviour(Dialect::Cursor, native);
 
     let workspace_roots = fields.str_list("workspace_roots")?;
     let cwd = fields.opt_string("cwd")?;

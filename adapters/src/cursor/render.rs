@@ -20,9 +20,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::events::has_permission_field;
 use crate::json;
-use crate::{Decision, HookEvent, Loss, Permission, Rendered};
+use crate::{Decision, Dialect, HookEvent, Loss, Permission, Rendered};
+use hookgate_dialect::events::DenyForm;
 
 /// What the reply says about letting the action go on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,8 +37,11 @@ enum Verdict {
 pub(crate) fn render(event: &HookEvent, decision: &Decision) -> Rendered {
     let caps = event.capabilities;
     let native = event.native_event.as_str();
-    let permission_field = has_permission_field(native);
-    let prompt_gate = native == "beforeSubmitPrompt";
+    // A `permission` field on the events whose table row says so.
+    let spec = Dialect::Cursor.descriptor().spec(native);
+    let permission_field = spec.deny == DenyForm::PermissionDecision;
+    // `continue: false` gates the prompt (`beforeSubmitPrompt`).
+    let prompt_gate = spec.deny == DenyForm::Block;
     let mut losses = Vec::new();
 
     let mut verdict = match decision.permission {

@@ -125,5 +125,7 @@ fn tool_classes() {
 /// neutral reply.
 #[test]
 fn fallback_agrees_with_the_capabilities() {
-    SUITE.check_fallback(PROTOCOL.events, |_, parsed| parsed.capabilities.deny);
+    SUITE.check_fallback(PROTOCOL.dialect.descriptor().events, |_, parsed| {
+        parsed.capabilities.deny
+    });
 }

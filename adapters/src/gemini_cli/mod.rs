@@ -5,27 +5,29 @@
 //! (`decision: "deny"`, `hookSpecificOutput.tool_input`, ...): Claude
 //! Code's `permissionDecision` is ignored there.
 //!
-//! `events` is the one table of what each event is and can express,
-//! `tools` the tool-name → class table; `parse` reads the payload with
+//! What each event is and can express is its table in `hookgate-dialect`
+//! ([`hookgate_dialect::events`]), `tools` the tool-name → class table; `parse` reads the payload with
 //! Claude Code's parser and finishes Gemini's own fields, `render` writes
 //! Gemini's reply (docs/agents.md, "Gemini CLI").
 
-mod events;
 mod parse;
 mod render;
 mod tools;
 
 use crate::Dialect;
+use crate::adapter::Adapter;
 use crate::claude_code::Protocol;
 
 pub(crate) use parse::parse;
 pub(crate) use render::render;
 
 /// Gemini CLI's events and tools, read by Claude Code's parser.
-pub(crate) const PROTOCOL: Protocol = Protocol {
-    dialect: Dialect::GeminiCli,
-    events: &events::EVENTS,
-    tool_class: tools::tool_class,
+pub(crate) const PROTOCOL: Protocol = Protocol::new(Dialect::GeminiCli, tools::tool_class);
+
+/// Its parse and render.
+pub(crate) const ADAPTER: Adapter = Adapter {
+    parse: |payload, _| parse(payload),
+    render,
 };
 
 #[cfg(test)]

@@ -20,11 +20,11 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::PROTOCOL;
-use crate::claude_code::events::{DenyForm, EventSpec, FollowupForm};
 use crate::claude_code::output::{DEFAULT_DENY, DEFAULT_HALT, effective_permission, user_message};
 use crate::decision::non_empty;
 use crate::json;
 use crate::{Decision, HookEvent, Loss, Permission, Rendered};
+use hookgate_dialect::events::{DenyForm, EventSpec, FollowupForm};
 
 /// The stdout JSON, in a fixed field order.
 #[derive(Debug, Default, Serialize)]

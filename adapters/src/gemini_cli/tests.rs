@@ -5,10 +5,10 @@
 use serde_json::json;
 
 use super::{PROTOCOL, parse, render};
-use crate::claude_code::events::{DenyForm, EventSpec};
 use crate::testing::{Case, Suite, check_tool_classes, claude_protocol, fixture, stdout_json};
 use crate::{Decision, Dialect, EventKind as K, FailMode, Loss, Permission, ToolClass};
 use crate::{HookEvent, detect, fallback};
+use hookgate_dialect::events::{DenyForm, EventSpec};
 
 const SUITE: Suite = Suite {
     dir: "gemini-cli",
@@ -183,10 +183,16 @@ fn tool_classes() {
 #[test]
 fn fallback_agrees_with_the_capabilities() {
     let before = |spec: &EventSpec| spec.deny != DenyForm::None && spec.deny != DenyForm::Feedback;
-    SUITE.check_fallback(PROTOCOL.events, |spec, parsed| {
+    SUITE.check_fallback(PROTOCOL.dialect.descriptor().events, |spec, parsed| {
         parsed.capabilities.deny && before(spec)
     });
-    for spec in PROTOCOL.events.iter().filter(|spec| before(spec)) {
+    for spec in PROTOCOL
+        .dialect
+        .descriptor()
+        .events
+        .iter()
+        .filter(|spec| before(spec))
+    {
         let closed = fallback(
             Some(Dialect::GeminiCli),
             Some(spec.name),

@@ -2,22 +2,23 @@
 //! reply JSON, exit codes), with Qwen's own events, tool names and losses.
 //! Payloads add `timestamp`, `permission_mode` and `prompt_id`.
 //!
-//! `events` is the table of what each event is and can express (rows of
-//! Claude Code's [`EventSpec`](crate::claude_code::events::EventSpec)),
-//! `tools` the tool-name → class table; parsing and rendering are Claude
+//! What each event is and can express is its table in `hookgate-dialect`
+//! ([`hookgate_dialect::events`]), `tools` the tool-name → class table; parsing and rendering are Claude
 //! Code's, driven by these two (docs/agents.md, "Qwen Code").
 
-mod events;
 mod tools;
 
 use crate::Dialect;
+use crate::adapter::Adapter;
 use crate::claude_code::Protocol;
 
 /// Parsed and rendered by `crate::parse` / `crate::render` through this.
-pub(crate) const PROTOCOL: Protocol = Protocol {
-    dialect: Dialect::QwenCode,
-    events: &events::EVENTS,
-    tool_class: tools::tool_class,
+pub(crate) const PROTOCOL: Protocol = Protocol::new(Dialect::QwenCode, tools::tool_class);
+
+/// Its parse and render.
+pub(crate) const ADAPTER: Adapter = Adapter {
+    parse: |payload, _| PROTOCOL.parse(payload),
+    render: |event, decision| PROTOCOL.render(event, decision),
 };
 
 #[cfg(test)]

@@ -113,7 +113,9 @@ fn tool_classes() {
 /// neutral reply.
 #[test]
 fn fallback_agrees_with_the_capabilities() {
-    SUITE.check_fallback(PROTOCOL.events, |_, parsed| parsed.capabilities.deny);
+    SUITE.check_fallback(PROTOCOL.dialect.descriptor().events, |_, parsed| {
+        parsed.capabilities.deny
+    });
     let unknown = fallback(
         Some(Dialect::QwenCode),
         Some("TodoCreated"),

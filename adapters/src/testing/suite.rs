@@ -6,10 +6,10 @@
 use serde_json::Value;
 
 use super::{Case, check_json_replies, check_parsed_fixtures, check_replies, fixture, fixtures};
-use crate::claude_code::events::EventSpec;
 use crate::{
     Decision, Dialect, FailMode, HookEvent, ParseError, Rendered, ToolClass, detect, fallback,
 };
+use hookgate_dialect::events::EventSpec;
 
 /// One agent's sample files and entry points.
 #[derive(Debug)]

@@ -70,3 +70,77 @@ fn the_embedded_default_holds_nothing() {
         "approvals are opt-in"
     );
 }
+
+#[test]
+fn notifications_are_checked() {
+    use crate::{Webhook, WebhookFormat};
+    let none = approval("").unwrap();
+    assert_eq!(none.notify, crate::Notify::default());
+    let set = approval(
+        "desktop = true\nconsole_url = \"http://127.0.0.1:1/x\"\nwebhooks = [\
+         { url = \"https://ntfy.sh/t\", format = \"ntfy\", timeout_ms = 700 },\
+         { url = \"http://127.0.0.1:9/h\" }]",
+    )
+    .unwrap();
+    assert!(set.notify.desktop);
+    assert_eq!(
+        set.notify.console_url.as_deref(),
+        Some("http://127.0.0.1:1/x")
+    );
+    assert_eq!(
+        set.notify.webhooks,
+        [
+            Webhook {
+                url: "https://ntfy.sh/t".to_owned(),
+                format: WebhookFormat::Ntfy,
+                timeout: std::time::Duration::from_millis(700),
+            },
+            Webhook {
+                url: "http://127.0.0.1:9/h".to_owned(),
+                format: WebhookFormat::Json,
+                timeout: std::time::Duration::from_millis(5000),
+            },
+        ]
+    );
+    let nine = format!("webhooks = [{}]", ["{ url = \"http://h/\" }"; 9].join(", "));
+    for (keys, key, fragment) in [
+        (
+            "webhooks = [{ url = \"file:///etc/passwd\" }]",
+            "webhooks[0].url",
+            "http://",
+        ),
+        (
+            "webhooks = [{ url = \"https:///x\" }]",
+            "webhooks[0].url",
+            "with a host",
+        ),
+        (
+            "webhooks = [{ url = \"http://h\", timeout_ms = 0 }]",
+            "webhooks[0].timeout_ms",
+            "out of range",
+        ),
+        (
+            "webhooks = [{ url = \"http://h\", format = \"xml\" }]",
+            "format",
+            "unknown variant",
+        ),
+        (
+            "webhooks = [{ url = \"http://h\", secret = \"x\" }]",
+            "secret",
+            "unknown field",
+        ),
+        (nine.as_str(), "webhooks", "at most 8"),
+        (
+            "console_url = \"javascript:alert(1)\"",
+            "console_url",
+            "http://",
+        ),
+    ] {
+        let err = approval(keys).expect_err(keys);
+        assert!(
+            err.key.as_deref().is_some_and(|k| k.ends_with(key)),
+            "{keys}: {err}"
+        );
+        assert!(err.message.contains(fragment), "{keys}: {err}");
+    }
+}

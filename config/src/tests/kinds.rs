@@ -106,6 +106,11 @@ const KEYS: &[(&str, &[&str], &str)] = &[
         &[],
         "only the built-in `approval` holds calls",
     ),
+    (
+        "desktop = true",
+        &[],
+        "only the built-in `approval` holds calls",
+    ),
 ];
 
 #[test]
@@ -234,6 +239,52 @@ fn memory_defaults_and_its_exclude_globs() {
     assert_eq!(
         err.key.as_deref(),
         Some("subscriber[0].exclude[1]"),
+        "{err}"
+    );
+}
+
+#[test]
+fn memory_model_endpoint_keys() {
+    let base = "[[subscriber]]\nname = \"m\"\nbuiltin = \"memory\"\npath = \"~/m.db\"\n";
+    let ok = parse(&format!(
+        "{base}[subscriber.model]\nkind = \"anthropic\"\nurl = \"https://api.example.com/v1/messages\"\n\
+         model = \"small\"\napi_key_env = \"MODEL_KEY\"\ntimeout_ms = 5000\n"
+    ))
+    .expect("a memory subscriber with a model");
+    let Some(SubscriberKind::Memory(memory)) = ok.subscribers.first().map(|s| &s.kind) else {
+        panic!("{:?}", ok.subscribers);
+    };
+    let model = memory.model.as_ref().expect("the model");
+    assert_eq!(model.kind, crate::ModelKind::Anthropic);
+    assert_eq!(model.timeout, std::time::Duration::from_millis(5000));
+    assert!(matches!(&model.api_key, Some(TokenSource::Env(name)) if name == "MODEL_KEY"));
+    for (table, key) in [
+        (
+            "kind = \"llama\"\nurl = \"https://a/\"\nmodel = \"m\"",
+            "subscriber[0].model.kind",
+        ),
+        (
+            "kind = \"openai\"\nurl = \"http://example.com/\"\nmodel = \"m\"",
+            "subscriber[0].model.url",
+        ),
+        (
+            "kind = \"openai\"\nurl = \"https://a/\"\nmodel = \"m\"\napi_key_env = \"sk-live-123\"",
+            "subscriber[0].model.api_key_env",
+        ),
+        (
+            "kind = \"openai\"\nurl = \"http://127.0.0.1:9/v1\"\nmodel = \"m\"\napi_key_env = \"K\"",
+            "subscriber[0].model.api_key_env",
+        ),
+    ] {
+        let err = parse(&format!("{base}[subscriber.model]\n{table}\n")).expect_err(table);
+        assert_eq!(err.key.as_deref(), Some(key), "{err}");
+    }
+    let err = parse(
+        "[[subscriber]]\nname = \"g\"\nbuiltin = \"guard\"\n[subscriber.model]\nkind = \"openai\"\nurl = \"https://a/\"\nmodel = \"m\"\n",
+    )
+    .expect_err("model on a guard");
+    assert!(
+        err.to_string().contains("only the built-in `memory`"),
         "{err}"
     );
 }

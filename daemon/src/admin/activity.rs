@@ -74,7 +74,7 @@ pub(super) fn memories(doc: &Value) -> Option<String> {
         .map(|sub| {
             let m = &sub["memory"];
             let n = |key: &str| m[key].as_u64().unwrap_or(0);
-            format!(
+            let mut line = format!(
                 "{}: stored {}, store errors {}, compressed {}, injected {}, read errors {}",
                 sub["name"].as_str().unwrap_or("-"),
                 n("stored"),
@@ -82,7 +82,16 @@ pub(super) fn memories(doc: &Value) -> Option<String> {
                 n("compressed"),
                 n("injected"),
                 n("read_errors")
-            )
+            );
+            if n("model_compressed") + n("model_errors") + n("model_waiting") > 0 {
+                line.push_str(&format!(
+                    ", by the model {}, model errors {}, waiting for it {}",
+                    n("model_compressed"),
+                    n("model_errors"),
+                    n("model_waiting")
+                ));
+            }
+            line
         })
         .collect();
     (!lines.is_empty()).then(|| lines.join("; "))

@@ -11,7 +11,7 @@ use crate::approvals::{Approvals, HeldCall, MAX_APPROVER, MAX_REASON, Scope, Ver
 const DEFAULT_CHANNEL: &str = "cli";
 
 /// The reply's JSON for `request`, or why it cannot be done.
-pub(super) fn answer(
+pub(crate) fn answer(
     approvals: &Approvals,
     request: &v1::ApprovalsRequest,
 ) -> Result<String, tonic::Status> {

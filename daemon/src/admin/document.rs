@@ -37,6 +37,8 @@ pub struct StatusSource {
     pub metrics_addr: OnceLock<SocketAddr>,
     /// Where HTTP hooks are served, once bound (`[http]`).
     pub http_addr: OnceLock<SocketAddr>,
+    /// Where the console is served, once bound (`[ui]`).
+    pub ui_addr: OnceLock<SocketAddr>,
     /// Config generation and reload attempts.
     pub reload: Arc<ReloadStatus>,
     /// Where the counts are kept across restarts, and since when.
@@ -57,6 +59,8 @@ pub struct StatusDoc {
     pub metrics_addr: Option<String>,
     /// The HTTP hook endpoint's address, when `[http]` is on.
     pub http_addr: Option<String>,
+    /// The console's address, when `[ui]` is on.
+    pub ui_addr: Option<String>,
     /// The config generation in effect and the last reload attempt.
     pub reload: ReloadSnapshot,
     /// Where the counts are kept across restarts, since when and across
@@ -77,6 +81,7 @@ impl StatusSource {
             system_config: None,
             metrics_addr: OnceLock::new(),
             http_addr: OnceLock::new(),
+            ui_addr: OnceLock::new(),
             reload: Arc::default(),
             counts: None,
         }
@@ -119,6 +124,7 @@ impl StatusSource {
             system_config,
             metrics_addr: self.metrics_addr.get().map(ToString::to_string),
             http_addr: self.http_addr.get().map(ToString::to_string),
+            ui_addr: self.ui_addr.get().map(ToString::to_string),
             reload: self.reload.snapshot(),
             counts: self.counts.clone(),
             metrics: self.snapshot().await,

@@ -12,7 +12,7 @@
 //! this user, a live one refused) and the same peer check on accept.
 
 mod activity;
-mod approvals;
+pub(crate) mod approvals;
 pub mod client;
 pub mod document;
 pub(crate) mod eval;

@@ -10,6 +10,7 @@
 //! config reloads (one per gateway), and [`Approvals::stop`] answers every
 //! held call at shutdown: its holder applies `on_timeout` at once.
 
+pub(crate) mod notify;
 mod sessions;
 #[cfg(test)]
 mod tests;
@@ -17,7 +18,6 @@ mod tests;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 use tokio::sync::{oneshot, watch};
@@ -184,7 +184,7 @@ impl Approvals {
 
     /// The held calls, oldest first, with the time each has left.
     pub fn list(&self) -> Vec<HeldCall> {
-        let now = unix_ms(SystemTime::now());
+        let now = crate::clock::now_ms();
         self.lock_held()
             .values()
             .map(|e| HeldCall {
@@ -256,12 +256,6 @@ impl Approvals {
         // A panic while holding it cannot leave the map half-changed.
         self.held.lock().unwrap_or_else(|p| p.into_inner())
     }
-}
-
-/// Milliseconds since the Unix epoch of `at` (0 before it).
-pub(crate) fn unix_ms(at: SystemTime) -> u64 {
-    at.duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 /// `text` cut to at most `max` bytes at a character boundary.

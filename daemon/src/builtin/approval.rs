@@ -23,6 +23,7 @@ use hookgate_config::{ApprovalConfig, OnError};
 use hookgate_guard::Guard;
 
 use super::{Answer, Builtin, Call, Decided, Role, Ruling, bounded};
+use crate::approvals::notify::{Notice, Notifier};
 use crate::approvals::{self, Approvals, HeldCall, Scope, Verdict};
 use crate::metrics::SubscriberStats;
 
@@ -49,6 +50,8 @@ pub(super) struct Approval {
     max_held: usize,
     approvals: Arc<Approvals>,
     stats: Arc<SubscriberStats>,
+    /// Who is told a call is held (`crate::approvals::notify`).
+    notifier: Notifier,
 }
 
 impl Approval {
@@ -65,6 +68,7 @@ impl Approval {
             on_timeout: config.on_timeout,
             max_held: config.max_held,
             approvals,
+            notifier: Notifier::start(name, &config.notify, Arc::clone(&stats)),
             stats,
         }
     }
@@ -126,10 +130,11 @@ impl Approval {
             input: masked_input(event),
             rule: rule.clone(),
             reason: reason.clone(),
-            held_at_unix_ms: approvals::unix_ms(now),
-            deadline_unix_ms: approvals::unix_ms(now + left),
+            held_at_unix_ms: crate::clock::unix_ms(now),
+            deadline_unix_ms: crate::clock::unix_ms(now + left),
             time_left_ms: 0,
         };
+        let notice = held.clone();
         let mut holding = match self.approvals.hold(held, command, self.max_held) {
             Ok(holding) => holding,
             Err(not_held) => {
@@ -144,6 +149,13 @@ impl Approval {
             }
         };
         tracing::info!(subscriber = %self.name, id = holding.id, wait_ms = left.as_millis(), "a call is held for approval");
+        self.notifier.send(Notice {
+            call: HeldCall {
+                id: holding.id,
+                ..notice
+            },
+            time_left: left,
+        });
         let answer = tokio::select! {
             answer = &mut holding.answer => answer.ok(),
             () = tokio::time::sleep(left) => None,

@@ -226,6 +226,8 @@ pub fn dialect_name(dialect: Dialect) -> &'static str {
         Dialect::Codex => "codex",
         Dialect::CopilotPascal => "copilot-pascal",
         Dialect::CopilotCamel => "copilot-camel",
+        Dialect::Hermes => "hermes",
+        Dialect::OpenCode => "opencode",
     }
 }
 

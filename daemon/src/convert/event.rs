@@ -156,6 +156,8 @@ fn agent(agent: Agent) -> v1::Agent {
         Agent::QwenCode => v1::Agent::QwenCode,
         Agent::Droid => v1::Agent::Droid,
         Agent::Copilot => v1::Agent::Copilot,
+        Agent::Hermes => v1::Agent::Hermes,
+        Agent::OpenCode => v1::Agent::Opencode,
     }
 }
 
@@ -171,6 +173,8 @@ fn dialect(dialect: Dialect) -> v1::Dialect {
         Dialect::Codex => v1::Dialect::Codex,
         Dialect::CopilotPascal => v1::Dialect::CopilotPascal,
         Dialect::CopilotCamel => v1::Dialect::CopilotCamel,
+        Dialect::Hermes => v1::Dialect::Hermes,
+        Dialect::OpenCode => v1::Dialect::Opencode,
     }
 }
 

@@ -3,11 +3,11 @@
 //!
 //! The route names the agent as the shim's arguments do:
 //! `POST /hook/<agent>[/<event>][?fail=closed]`, where `<event>` is for
-//! payloads that name none and `fail` is the hook call's fail mode
-//! (forwarded like the shim's `HOOKGATE_FAIL`).
+//! payloads that name none and `fail` is the hook call's fail mode (the
+//! shim's `--fail-closed`); the route becomes a typed `HookCall`.
 
 use hookgate_adapters::{self as adapters, Agent, FailMode, HttpReply};
-use hookgate_wire::{FAIL_MODE_VAR, MAX_STDIN, Request};
+use hookgate_wire::MAX_STDIN;
 use http::header::{AUTHORIZATION, CONTENT_LENGTH, CONTENT_TYPE, WWW_AUTHENTICATE};
 use http::{HeaderValue, Method, Response, StatusCode};
 use http_body_util::{BodyExt as _, Full, Limited};
@@ -16,6 +16,7 @@ use hyper::body::Incoming;
 
 use super::Token;
 use crate::admission::Admission;
+use crate::hook_call::HookCall;
 use crate::metrics::HttpRefusal;
 use crate::warnings::{self, Warning};
 
@@ -116,20 +117,9 @@ async fn evaluate(
         );
         return busy(route, Some(&body));
     };
-    let mut args = vec![route.agent.as_str().to_owned()];
-    args.extend(route.event.clone());
-    let request = Request {
-        args,
-        cwd: String::new(),
-        env: vec![(FAIL_MODE_VAR.to_owned(), route.fail.as_str().to_owned())],
-        stdin: body.to_vec(),
-    };
-    let answered = shared.pipeline.handle(request, Some(reservation)).await;
-    reply(adapters::http_reply(&adapters::Reply {
-        stdout: answered.stdout,
-        stderr: answered.stderr,
-        exit_code: answered.exit_code,
-    }))
+    let call = HookCall::http(route.agent, route.event.clone(), route.fail, body.to_vec());
+    let answered = shared.pipeline.handle(call, Some(reservation)).await;
+    reply(adapters::http_reply(&answered))
 }
 
 /// The body, at most `length` bytes, within the read deadline.

@@ -15,6 +15,10 @@ use subtle::ConstantTimeEq as _;
 
 /// The token file's name, in the socket's directory.
 pub const TOKEN_FILE: &str = "http.token";
+/// The console's login token (`crate::console::auth`), made anew at each
+/// start in the socket's directory; named here, beside its sibling, for
+/// self-protection to keep agents from reading either.
+pub const UI_TOKEN_FILE: &str = "ui.token";
 /// Random bytes in a token (hex-encoded in the file and the header).
 const TOKEN_BYTES: usize = 32;
 

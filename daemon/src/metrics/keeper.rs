@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -57,7 +57,7 @@ impl Keeper {
                 metrics.restore(counts);
                 (counts.since_ms, counts.starts.saturating_add(1))
             }
-            None => (now_ms(), 1),
+            None => (crate::clock::now_ms(), 1),
         };
         Keeper {
             path,
@@ -127,12 +127,6 @@ impl Keeper {
             }
         });
     }
-}
-
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! The counters only a `memory` subscriber has: what its writer stored and
-//! compressed, and what failed on each side, for `gateway status`.
+//! compressed (by a model too), and what failed on each side, for
+//! `gateway status`.
 //!
 //! Kept apart from the generic counters, where `ok` counts its answers
 //! (an injection, or no opinion on the other events): captures stored are
@@ -27,6 +28,13 @@ pub struct MemoryStats {
     pub read_errors: AtomicU64,
     /// Injections that told the agent something.
     pub injected: AtomicU64,
+    /// Batches of observations a model compressed.
+    pub model_compressed: AtomicU64,
+    /// Compressions by the model that failed: down, slow, an HTTP error
+    /// or garbage (each also in `errors`; the observations wait).
+    pub model_errors: AtomicU64,
+    /// Sessions waiting for the model now.
+    pub model_waiting: AtomicU64,
 }
 
 /// [`MemoryStats`] as `gateway status` shows them (`memory` of a subscriber).
@@ -37,6 +45,9 @@ pub struct MemorySnapshot {
     pub compressed: u64,
     pub read_errors: u64,
     pub injected: u64,
+    pub model_compressed: u64,
+    pub model_errors: u64,
+    pub model_waiting: u64,
 }
 
 impl MemoryStats {
@@ -49,6 +60,9 @@ impl MemoryStats {
             compressed: load(&self.compressed),
             read_errors: load(&self.read_errors),
             injected: load(&self.injected),
+            model_compressed: load(&self.model_compressed),
+            model_errors: load(&self.model_errors),
+            model_waiting: load(&self.model_waiting),
         })
     }
 }

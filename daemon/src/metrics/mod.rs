@@ -11,6 +11,7 @@ pub(crate) mod endpoint;
 pub(crate) mod keeper;
 pub(crate) mod latency;
 pub(crate) mod memory;
+pub(crate) mod notify;
 pub(crate) mod otel;
 pub(crate) mod persist;
 mod reasons;

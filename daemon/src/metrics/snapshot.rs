@@ -145,6 +145,9 @@ pub struct SubscriberSnapshot {
     /// Memories: captures stored, sessions compressed, failures.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub memory: Option<super::memory::MemorySnapshot>,
+    /// Approvals that notify: notifications sent, failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notifications: Option<super::notify::NotifySnapshot>,
 }
 
 /// A `rego` subscriber's policy, for `gateway status`.
@@ -260,6 +263,7 @@ impl Metrics {
                     rules: s.rules.snapshot(),
                     audit: s.audit.snapshot(),
                     memory: s.memory.snapshot(),
+                    notifications: s.notify.snapshot(),
                 }
             })
             .collect();

@@ -186,6 +186,8 @@ pub struct SubscriberStats {
     pub audit: super::audit::AuditStats,
     /// A memory's stores, compressions and failures.
     pub memory: super::memory::MemoryStats,
+    /// An approval's notifications sent and failed.
+    pub notify: super::notify::NotifyStats,
     breaker: AtomicU8,
     state: AtomicU8,
     source: AtomicU8,
@@ -223,6 +225,7 @@ impl Default for SubscriberStats {
             rules: super::rules::Rules::default(),
             audit: super::audit::AuditStats::default(),
             memory: super::memory::MemoryStats::default(),
+            notify: super::notify::NotifyStats::default(),
             breaker: AtomicU8::new(0),
             state: AtomicU8::new(0),
             source: AtomicU8::new(0),

@@ -7,13 +7,14 @@ use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
 use hookgate_adapters::{self as adapters, Decision, FailMode, HookEvent};
-use hookgate_wire::{MAX_REPLY_BODY, Reply};
+use hookgate_wire::{MAX_REPLY_BODY, Reply, ReplyFrame as _};
 
 use super::decide::Decided;
 use super::{Answer, CallTerms, Pipeline};
 use crate::budget::Payload;
 use crate::builtin::audit::AuditRecord;
 use crate::delivery::Delivery;
+use crate::feed::Feed;
 use crate::metrics::Outcome;
 use crate::otel::EventSpan;
 use crate::subscribers::Registry;
@@ -67,7 +68,7 @@ impl Pipeline {
         verdicts.losses = rendered.losses.clone();
         verdicts.followup_capped = capped;
         span.finish(outcome, rendered.losses.len(), Some(&payload));
-        let log = Logged::new(registry, Some(event), || AuditRecord {
+        let log = Logged::new(registry, self.feed.as_ref(), Some(event), || AuditRecord {
             id,
             at: SystemTime::now(),
             event: Some(Arc::clone(event)),
@@ -90,7 +91,7 @@ impl Pipeline {
                 started.elapsed(),
             );
         }
-        let reply = wire_reply(rendered.reply);
+        let reply = rendered.reply;
         let reply = if reply.body_len() <= MAX_REPLY_BODY {
             reply
         } else {
@@ -104,13 +105,15 @@ impl Pipeline {
                 ),
             );
             let native = Some(event.native_event.as_str());
-            wire_reply(adapters::fallback(
+            adapters::fallback(
                 Some(event.dialect),
                 native,
                 FailMode::Closed,
                 OVERSIZE_MESSAGE,
-            ))
+            )
         };
+        let mut log = log;
+        log.reply_sent(&reply);
         let answer = Answer {
             reply,
             log,
@@ -126,22 +129,36 @@ impl Pipeline {
 /// recorder for the event nothing is built, so an event nobody records
 /// copies no decision. Dropped unfinished (an HTTP hook, whose fate nobody
 /// learns), the record is logged as it stands: `unconfirmed`.
+/// The console's feed (`crate::console`), when it is on, gets a copy.
 #[derive(Debug, Default)]
 pub(crate) struct Logged {
     registry: Option<Arc<Registry>>,
+    feed: Option<Arc<Feed>>,
+    /// The reply sent, for the feed only (the decision log keeps none).
+    reply: Option<Reply>,
     record: Option<AuditRecord>,
 }
 
 impl Logged {
     pub(super) fn new(
         registry: &Arc<Registry>,
+        feed: Option<&Arc<Feed>>,
         event: Option<&HookEvent>,
         build: impl FnOnce() -> AuditRecord,
     ) -> Logged {
-        let record = registry.records(event).then(build);
+        let record = (feed.is_some() || registry.records(event)).then(build);
         Logged {
             registry: record.as_ref().map(|_| Arc::clone(registry)),
+            feed: feed.cloned(),
+            reply: None,
             record,
+        }
+    }
+
+    /// Keeps a copy of the reply for the console's feed, when it is on.
+    pub(super) fn reply_sent(&mut self, reply: &Reply) {
+        if self.feed.is_some() {
+            self.reply = Some(reply.clone());
         }
     }
 
@@ -158,16 +175,10 @@ impl Drop for Logged {
         let (Some(registry), Some(record)) = (self.registry.take(), self.record.take()) else {
             return;
         };
+        if let Some(feed) = self.feed.take() {
+            feed.push(record.clone(), self.reply.take());
+        }
         let event = record.event.clone();
         registry.record(event.as_deref(), || record);
-    }
-}
-
-/// The adapters' reply as a wire frame's.
-pub(super) fn wire_reply(reply: adapters::Reply) -> Reply {
-    Reply {
-        exit_code: reply.exit_code,
-        stdout: reply.stdout,
-        stderr: reply.stderr,
     }
 }

@@ -8,11 +8,12 @@
 use std::sync::Arc;
 
 use hookgate_adapters::{self as adapters, Decision, HookEvent, Loss};
-use hookgate_wire::{Reply, Request};
+use hookgate_wire::Reply;
 
 use super::Pipeline;
 use crate::budget::Reservation;
 use crate::builtin::audit::SubscriberOutcome;
+use crate::hook_call::HookCall;
 
 /// What one event went through.
 #[derive(Debug)]
@@ -29,8 +30,8 @@ pub(crate) struct Explained {
 impl Pipeline {
     /// Runs `request` as the gateway would; the verdicts are kept when the
     /// pipeline is [`Pipeline::explaining`].
-    pub(crate) async fn explain(&self, request: Request) -> Explained {
-        self.explain_reserved(request, None).await
+    pub(crate) async fn explain(&self, call: impl Into<HookCall>) -> Explained {
+        self.explain_reserved(call, None).await
     }
 
     /// Runs `request` as the gateway would, keeping every verdict, whose
@@ -39,11 +40,16 @@ impl Pipeline {
     /// `unconfirmed`: no agent receives the reply).
     pub(crate) async fn explain_reserved(
         &self,
-        request: Request,
+        call: impl Into<HookCall>,
         reservation: Option<Reservation>,
     ) -> Explained {
         let ran = self
-            .run(request, reservation, true, &crate::hold::HoldLine::none())
+            .run(
+                call.into(),
+                reservation,
+                true,
+                &crate::hold::HoldLine::none(),
+            )
             .await;
         let decision = ran.decision.unwrap_or_default();
         let losses = match &ran.event {

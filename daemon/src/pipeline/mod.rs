@@ -26,7 +26,7 @@ use std::time::{Instant, SystemTime};
 
 use arc_swap::ArcSwap;
 use hookgate_adapters::{Decision, FailMode};
-use hookgate_wire::{Reply, Request};
+use hookgate_wire::Reply;
 
 pub(crate) use crate::call_terms::CallTerms;
 pub(crate) use answer::Logged;
@@ -35,6 +35,7 @@ pub(crate) use explain::Explained;
 use crate::budget::{Payload, Reservation};
 use crate::builtin::audit::SubscriberOutcome;
 use crate::hold::HoldLine;
+use crate::hook_call::HookCall;
 use crate::ids::EventIds;
 use crate::metrics::Metrics;
 use crate::otel::Telemetry;
@@ -58,6 +59,8 @@ pub(crate) struct Pipeline {
     followups: followups::FollowupCap,
     /// Keep every decider's verdict for the caller (`explain`).
     explaining: bool,
+    /// The console's live feed (`[ui]`); off by default.
+    feed: Option<Arc<crate::feed::Feed>>,
 }
 
 impl Pipeline {
@@ -74,6 +77,7 @@ impl Pipeline {
             telemetry: Telemetry::off(),
             followups: followups::FollowupCap::new(DEFAULT_MAX_FOLLOWUPS),
             explaining: false,
+            feed: None,
         }
     }
 
@@ -96,6 +100,12 @@ impl Pipeline {
         self
     }
 
+    /// Gives every event's record to the console's `feed`.
+    pub(crate) fn with_feed(mut self, feed: Option<Arc<crate::feed::Feed>>) -> Pipeline {
+        self.feed = feed;
+        self
+    }
+
     /// The registry in effect, shared with whoever reloads the config.
     pub(crate) fn registry(&self) -> Arc<ArcSwap<Registry>> {
         Arc::clone(&self.registry)
@@ -105,8 +115,12 @@ impl Pipeline {
     /// its audit record says `unconfirmed`), whose bytes `reservation`
     /// holds in the memory budget (until everything derived from it is
     /// done).
-    pub(crate) async fn handle(&self, request: Request, reservation: Option<Reservation>) -> Reply {
-        self.evaluate(request, reservation).await.0
+    pub(crate) async fn handle(
+        &self,
+        call: impl Into<HookCall>,
+        reservation: Option<Reservation>,
+    ) -> Reply {
+        self.evaluate(call, reservation).await.0
     }
 
     /// [`Pipeline::handle`], also giving the merged decision (`None` when
@@ -114,11 +128,11 @@ impl Pipeline {
     /// and leave the agent's reply format to `adapters`.
     pub(crate) async fn evaluate(
         &self,
-        request: Request,
+        call: impl Into<HookCall>,
         reservation: Option<Reservation>,
     ) -> (Reply, Option<Decision>) {
         let ran = self
-            .run(request, reservation, false, &HoldLine::none())
+            .run(call.into(), reservation, false, &HoldLine::none())
             .await;
         (ran.answer.reply, ran.decision)
     }
@@ -128,11 +142,11 @@ impl Pipeline {
     /// shim's line for hold frames (`crate::hold`).
     pub(crate) async fn answer_call(
         &self,
-        request: Request,
+        call: HookCall,
         reservation: Option<Reservation>,
         hold: &HoldLine,
     ) -> Answer {
-        self.run(request, reservation, false, hold).await.answer
+        self.run(call, reservation, false, hold).await.answer
     }
 
     /// The one path every request takes, whoever asks (a shim, an HTTP
@@ -141,7 +155,7 @@ impl Pipeline {
     /// `hold` is the shim's line for hold frames, if it takes them.
     async fn run(
         &self,
-        request: Request,
+        call: HookCall,
         reservation: Option<Reservation>,
         keep: bool,
         hold: &HoldLine,
@@ -149,14 +163,14 @@ impl Pipeline {
         let started = Instant::now();
         let id = self.ids.next_id();
         let registry = self.registry.load_full();
-        let terms = CallTerms::of(&request);
-        let event = match understand::understand(&request) {
+        let terms = call.terms;
+        let event = match understand::understand(&call) {
             Ok(event) => Arc::new(event),
             Err(unparsed) => {
                 let answer = self.unparsed(
                     &registry,
                     (id, terms),
-                    request,
+                    call.payload,
                     reservation,
                     unparsed,
                     started,
@@ -175,7 +189,7 @@ impl Pipeline {
         let span = self
             .telemetry
             .event(&event, &id, SystemTime::now() - started.elapsed());
-        let payload = Arc::new(Payload::new(request.stdin, reservation));
+        let payload = Arc::new(Payload::new(call.payload, reservation));
         let decided = self
             .decide(
                 &registry,

@@ -6,12 +6,12 @@
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};
 
+use crate::hook_call::HookCall;
 use hookgate_adapters::{
     self as adapters, Agent, Decision, Detected, Dialect, FailMode, HookEvent,
 };
-use hookgate_wire::Request;
 
-use super::answer::{Logged, wire_reply};
+use super::answer::Logged;
 use super::{Answer, CallTerms, Pipeline};
 use crate::budget::{Payload, Reservation};
 use crate::builtin::audit::{AuditRecord, Verdicts};
@@ -38,21 +38,22 @@ pub(super) struct NotUnderstood {
 }
 
 /// Step one of an event: detect the dialect and parse the payload.
-pub(super) fn understand(request: &Request) -> Result<HookEvent, NotUnderstood> {
-    // The shim's agent argument (`gateway-shim cursor`) is a hint, and the
-    // word after it the event of payloads that name none (`gateway-shim
-    // copilot preToolUse`); shim flags may precede them.
-    let (hint, event_arg) = adapters::args_hint(&request.args);
-    let env_names: Vec<&str> = request.env.iter().map(|(name, _)| name.as_str()).collect();
-    let detected = adapters::detect_with_event(&request.stdin, hint, event_arg, &env_names)
-        .map_err(|err| NotUnderstood {
-            hint,
-            detected: None,
-            reason: Unparsed::of_detect(&err),
-            error: err.to_string(),
-        })?;
+pub(super) fn understand(call: &HookCall) -> Result<HookEvent, NotUnderstood> {
+    // The caller's agent (`gateway-shim cursor`, `/hook/cursor`) is a
+    // hint, and its event the event of payloads that name none
+    // (`gateway-shim copilot preToolUse`).
+    let hint = call.hint;
+    let env_names: Vec<&str> = call.env_names.iter().map(String::as_str).collect();
+    let detected =
+        adapters::detect_with_event(&call.payload, hint, call.event.as_deref(), &env_names)
+            .map_err(|err| NotUnderstood {
+                hint,
+                detected: None,
+                reason: Unparsed::of_detect(&err),
+                error: err.to_string(),
+            })?;
     let mut event =
-        adapters::parse_detected(&detected, &request.stdin).map_err(|err| NotUnderstood {
+        adapters::parse_detected(&detected, &call.payload).map_err(|err| NotUnderstood {
             // The dialect is known: its agent's payload did not parse.
             hint: Some(detected.dialect.agent()),
             reason: Unparsed::of_parse(&err),
@@ -62,8 +63,8 @@ pub(super) fn understand(request: &Request) -> Result<HookEvent, NotUnderstood> 
     // A payload without a working directory (Cline's, Copilot's camelCase
     // ones) ran in the hook's: the agent starts its hooks there, and the
     // guard resolves relative paths against it.
-    if event.cwd.is_none() && std::path::Path::new(&request.cwd).is_absolute() {
-        event.cwd = Some(request.cwd.clone());
+    if event.cwd.is_none() {
+        event.cwd.clone_from(&call.cwd);
     }
     Ok(event)
 }
@@ -78,7 +79,7 @@ impl Pipeline {
         &self,
         registry: &Arc<Registry>,
         (id, terms): (String, CallTerms),
-        request: Request,
+        payload: Vec<u8>,
         reservation: Option<Reservation>,
         unparsed: NotUnderstood,
         started: Instant,
@@ -114,11 +115,11 @@ impl Pipeline {
             .as_ref()
             .and_then(|d| d.native_event.as_deref());
         let reply = adapters::fallback(dialect, native, mode, UNPARSED_MESSAGE);
-        let log = Logged::new(registry, None, || AuditRecord {
+        let log = Logged::new(registry, self.feed.as_ref(), None, || AuditRecord {
             id,
             at: SystemTime::now(),
             event: None,
-            payload: Arc::new(Payload::new(request.stdin, reservation)),
+            payload: Arc::new(Payload::new(payload, reservation)),
             decision: Decision::default(),
             verdicts: Verdicts::default(),
             error: Some(unparsed.error.clone()),
@@ -129,7 +130,7 @@ impl Pipeline {
         });
         self.metrics.latency(started.elapsed());
         Answer {
-            reply: wire_reply(reply),
+            reply,
             log,
             terms,
             ready: Instant::now(),

@@ -19,7 +19,9 @@ use hookgate_config::{Config, Env, SubscriberKind};
 /// managed file), Gemini CLI (and its system file), Codex (hooks and the
 /// `hooks` feature switch), Copilot CLI (user and repository hook
 /// directories), Cline (user, project and the CLI's data directory), Qwen
-/// Code, Factory Droid, Cursor. `gateway install`'s table is checked to be
+/// Code, Factory Droid, Cursor, Hermes Agent (its config and the consent
+/// allowlist, which can drop hookgate's approvals), OpenCode (the user and
+/// project plugin directories hookgate's plugin is written to). `gateway install`'s table is checked to be
 /// covered (its tests).
 pub const AGENT_CONFIGS: &[&str] = &[
     ".claude/settings.json",
@@ -39,6 +41,10 @@ pub const AGENT_CONFIGS: &[&str] = &[
     ".factory/hooks.json",
     ".factory/settings.json",
     ".cursor/hooks.json",
+    ".hermes/config.yaml",
+    ".hermes/shell-hooks-allowlist.json",
+    ".config/opencode/plugin",
+    ".opencode/plugin",
 ];
 
 /// The units and agent `gateway install` writes to start the gateway
@@ -61,6 +67,7 @@ const OWN_FILES: &[(&str, bool)] = &[
     ("hookgate/gateway.sock.fallbacks", false),
     ("hookgate/gateway.toml", false),
     ("hookgate/http.token", true),
+    ("hookgate/ui.token", true),
     ("hookgate/audit.jsonl", true),
 ];
 /// The systemd units, for `systemctl`.
@@ -166,6 +173,17 @@ pub(super) fn paths(config: &Config, site: &Site, env: &Env) -> Vec<Protected> {
                 "hookgate's HTTP token",
             ));
         }
+        // The console's login token: whoever reads it can answer held
+        // calls, the agent's own included.
+        out.push(part(
+            Pattern::Tree(
+                dir.join(crate::http::token::UI_TOKEN_FILE)
+                    .display()
+                    .to_string(),
+            ),
+            true,
+            "hookgate's console token",
+        ));
         // The socket's own directory when it is hookgate's
         // (`$XDG_RUNTIME_DIR/hookgate`), else the socket and its siblings.
         let ours = dir

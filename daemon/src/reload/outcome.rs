@@ -2,7 +2,6 @@
 //! effect, when it was loaded, and how the last attempt went.
 
 use std::sync::Mutex;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 
@@ -94,7 +93,7 @@ impl Default for ReloadStatus {
         ReloadStatus(
             Mutex::new(ReloadSnapshot {
                 generation: 1,
-                loaded_at_ms: now_ms(),
+                loaded_at_ms: crate::clock::now_ms(),
                 last_attempt_at_ms: None,
                 last_trigger: None,
                 last_result: None,
@@ -147,7 +146,7 @@ impl ReloadStatus {
             Ok(state) => state,
             Err(poisoned) => poisoned.into_inner(),
         };
-        let now = now_ms();
+        let now = crate::clock::now_ms();
         state.last_attempt_at_ms = Some(now);
         state.last_trigger = Some(trigger);
         state.last_result = Some(outcome.as_str());
@@ -169,12 +168,6 @@ impl ReloadStatus {
             }
         }
     }
-}
-
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 #[cfg(test)]

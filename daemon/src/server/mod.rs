@@ -29,7 +29,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hookgate_wire::{
-    FrameKind, HEADER_LEN, Header, Hold, MAX_REPLY_BODY, MAX_REQUEST_BODY, Request, WireError,
+    FrameKind, HEADER_LEN, Header, Hold, MAX_REPLY_BODY, MAX_REQUEST_BODY, ReplyFrame as _,
+    Request, WireError,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
@@ -40,8 +41,9 @@ use crate::admission::Admission;
 use crate::budget::{Budget, Reservation};
 use crate::delivery::{Delivery, Handover, classify};
 use crate::hold::HoldLine;
+use crate::hook_call::HookCall;
 use crate::metrics::Refusal;
-use crate::pipeline::{Answer, CallTerms};
+use crate::pipeline::Answer;
 use crate::warnings::{self, Warning};
 use hookgate_transport::{AcceptError, Connection, Listener, Refused};
 
@@ -191,10 +193,9 @@ async fn connection(mut stream: Connection, _open: OwnedSemaphorePermit, shared:
         tracing::debug!("the shim hung up before its request was evaluated; dropped");
         return;
     }
-    let (hold, holds) = HoldLine::for_shim(&request, CallTerms::of(&request).deadline);
-    let answering = shared
-        .pipeline
-        .answer_call(request, Some(reservation), &hold);
+    let call = HookCall::from(request);
+    let (hold, holds) = HoldLine::for_shim(call.hold_until_ms, call.terms.deadline);
+    let answering = shared.pipeline.answer_call(call, Some(reservation), &hold);
     let mut answer = match holds {
         None => answering.await,
         Some(holds) => answer_holding(&mut stream, answering, holds, &shared).await,

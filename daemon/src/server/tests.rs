@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use hookgate_wire::{HEADER_LEN, Header, MAX_REPLY_BODY, Reply};
+use hookgate_wire::{HEADER_LEN, Header, MAX_REPLY_BODY, Reply, ReplyFrame as _};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;

@@ -14,7 +14,14 @@ fn ok(dialect: Dialect, native: &str) -> Result<Detected, DetectError> {
 #[test]
 fn every_fixture_without_hint() {
     let mut seen = 0;
-    for agent in ["claude-code", "cursor", "cline", "gemini-cli", "codex"] {
+    for agent in [
+        "claude-code",
+        "cursor",
+        "cline",
+        "gemini-cli",
+        "codex",
+        "hermes",
+    ] {
         for (stem, payload) in fixtures(agent) {
             let event = stem.rsplit('.').next().unwrap_or(&stem);
             // `<event>.<variant>` is one more sample of `<event>`.
@@ -29,6 +36,7 @@ fn every_fixture_without_hint() {
                 // Indistinguishable from Claude Code without CODEX_* (see `detect`).
                 "codex" if event == "SessionEnd" => ok(Dialect::ClaudeCode, event),
                 "codex" => ok(Dialect::Codex, event),
+                "hermes" => ok(Dialect::Hermes, &stem),
                 _ => unreachable!(),
             };
             assert_eq!(detect(&payload, None, &[]), expected, "{agent}/{stem}");

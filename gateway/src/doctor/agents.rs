@@ -7,7 +7,8 @@ use hookgate_adapters::Agent;
 
 use super::{Report, gates};
 use crate::install::agents::{AGENTS, AgentSpec, Format};
-use crate::install::{change, command, json_config, script_dir, shim};
+use crate::install::hold::Hold;
+use crate::install::{change, command, hermes, json_config, opencode, script_dir, shim};
 
 /// An agent whose config runs hookgate, with the command it runs.
 #[derive(Debug, Clone)]
@@ -31,6 +32,10 @@ pub(crate) fn check(named: &[Agent], report: &mut Report) -> Vec<Installed> {
         }
     };
     let cwd = std::env::current_dir().ok();
+    // A config that does not load is named by `gateway::check_config`.
+    let hold = hookgate_config::Config::load(None)
+        .ok()
+        .and_then(|config| Hold::of(&config));
     let mut installed = Vec::new();
     for spec in AGENTS {
         let asked = named.contains(&spec.agent);
@@ -63,8 +68,14 @@ pub(crate) fn check(named: &[Agent], report: &mut Report) -> Vec<Installed> {
             check_entries(spec, &path, scope, &commands, report);
             check_switch(spec, &path, scope, report);
             check_handlers(spec, &path, report);
+            if let Some(hold) = &hold {
+                super::holds::check(spec, &path, &commands, hold, report);
+            }
             if spec.hook_trust {
                 super::codex::check(spec, &path, &base, report);
+            }
+            if matches!(spec.format, Format::HermesYaml) {
+                check_consent(&path, &commands, report);
             }
             every_command.extend(commands.iter().map(|(_, line)| line.clone()));
             // The probe goes through the entry of its own event (Copilot's
@@ -113,6 +124,20 @@ fn commands(spec: &AgentSpec, path: &std::path::Path) -> anyhow::Result<Vec<(Str
             }
             Ok(found)
         }
+        Format::HermesYaml => match change::read(&change::resolve(path))? {
+            None => Ok(Vec::new()),
+            Some(text) => Ok(hermes::installed(&text)),
+        },
+        // One plugin serves every event.
+        Format::Plugin => Ok(change::read(&change::resolve(path))?
+            .and_then(|text| opencode::command_of(&text))
+            .map(|line| {
+                spec.events()
+                    .into_iter()
+                    .map(|event| (event.to_owned(), line.clone()))
+                    .collect()
+            })
+            .unwrap_or_default()),
     }
 }
 
@@ -216,6 +241,9 @@ fn check_switch(spec: &AgentSpec, path: &std::path::Path, scope: &str, report: &
 
 /// hookgate's handlers at `path` match every tool and outlast the shim.
 fn check_handlers(spec: &AgentSpec, path: &std::path::Path, report: &mut Report) {
+    if let Format::Plugin = spec.format {
+        return check_plugin(spec, path, report);
+    }
     let Format::Json(format) = &spec.format else {
         return;
     };
@@ -224,5 +252,42 @@ fn check_handlers(spec: &AgentSpec, path: &std::path::Path, report: &mut Report)
     };
     if let Ok(entries) = json_config::entries(format, &text) {
         gates::check_entries(spec, format, path, &entries, report);
+    }
+}
+
+/// Hermes runs a hook only once its `(event, command)` pair is approved in
+/// the allowlist next to the config; a non-interactive Hermes skips an
+/// unapproved one with a warning (docs/agents.md, "Hermes Agent").
+fn check_consent(config: &std::path::Path, commands: &[(String, String)], report: &mut Report) {
+    let list = hermes::allowlist_path(&change::resolve(config));
+    let text = change::read(&change::resolve(&list)).ok().flatten();
+    let missing = hermes::unapproved(text.as_deref(), commands);
+    if let Some((event, _)) = missing.first() {
+        report.problem(
+            &format!(
+                "hermes: {} of hookgate's hooks ({event}, ...) not approved in {}: Hermes skips them when it cannot ask",
+                missing.len(),
+                list.display()
+            ),
+            "gateway install --agent hermes",
+        );
+    }
+}
+
+/// hookgate's plugin is the one this gateway writes: an older hookgate's
+/// (or an edited one) may apply replies differently.
+fn check_plugin(spec: &AgentSpec, path: &std::path::Path, report: &mut Report) {
+    let Ok(Some(text)) = change::read(&change::resolve(path)) else {
+        return;
+    };
+    if !opencode::is_current(&text) {
+        report.problem(
+            &format!(
+                "{}: {} is not the plugin this gateway writes (another hookgate version's, or edited)",
+                spec.agent,
+                path.display()
+            ),
+            &format!("gateway install --agent {}", spec.agent),
+        );
     }
 }

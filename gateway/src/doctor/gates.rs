@@ -219,7 +219,7 @@ pub(crate) fn check_switches(spec: &AgentSpec, ours: &[String], report: &mut Rep
     };
     let accepts = match &spec.format {
         Format::Json(format) => format.accepts,
-        Format::ScriptDir => return,
+        Format::ScriptDir | Format::HermesYaml | Format::Plugin => return,
     };
     let home = crate::install::home().ok();
     let cwd = std::env::current_dir().ok();

@@ -156,7 +156,6 @@ pub(crate) fn check_config(installed: &[Installed], report: &mut Report) {
             return;
         }
     };
-    note_approvals(&config, report);
     let guards: Vec<_> = config
         .subscribers
         .iter()
@@ -205,27 +204,6 @@ pub(crate) fn check_config(installed: &[Installed], report: &mut Report) {
                 &format!("widen the `{name}` [[subscriber]]'s filters, or remove them"),
             );
         }
-    }
-}
-
-/// Each `approval` subscriber, noted with what bounds its holds: the hook
-/// commands `gateway install` writes carry no hold maximum yet, so a
-/// held call gets `on_timeout` within the shim's own deadline unless the
-/// user added `--hold-max-ms` and raised the agent's hook timeout
-/// (docs/approvals.md). A note, not a problem: nothing is left unguarded.
-fn note_approvals(config: &Config, report: &mut Report) {
-    for sub in &config.subscribers {
-        let SubscriberKind::Approval(approval) = &sub.kind else {
-            continue;
-        };
-        report.note(&format!(
-            "approval `{}` holds calls up to {} s, but installed hooks take no holds \
-             (no --hold-max-ms) and agents' hook timeouts are {} s: held calls get on_timeout \
-             within the shim's deadline unless you raise both (docs/approvals.md)",
-            sub.name,
-            approval.hold.as_secs(),
-            crate::install::agents::HOOK_TIMEOUT_SECS,
-        ));
     }
 }
 

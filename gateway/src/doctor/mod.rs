@@ -8,6 +8,8 @@
 //! - [`gates`]: what the agent will do with them: no settings layer
 //!   (managed, user, project, local) switches hooks off, hookgate's groups
 //!   match every tool, the agent waits longer than the shim;
+//!   [`holds`]: with an `approval`, the held events' shim and agent wait
+//!   longer than its holds;
 //!   [`codex`]: Codex trusts and runs them;
 //! - [`gateway`]: one socket for all, the gateway answers there (started
 //!   through an installed hook, as the first hook call would), its config
@@ -28,6 +30,7 @@ mod agents;
 mod codex;
 mod gates;
 mod gateway;
+mod holds;
 mod http;
 pub(crate) mod probe;
 

@@ -42,9 +42,13 @@ fn shape(agent: Agent) -> Shape {
         Agent::Copilot => Shape::Camel,
         Agent::Cline => Shape::Cline,
         Agent::Cursor => Shape::Cursor,
-        Agent::ClaudeCode | Agent::Codex | Agent::QwenCode | Agent::Droid | Agent::GeminiCli => {
-            Shape::Claude
-        }
+        Agent::ClaudeCode
+        | Agent::Codex
+        | Agent::QwenCode
+        | Agent::Droid
+        | Agent::GeminiCli
+        | Agent::Hermes => Shape::Claude,
+        Agent::OpenCode => Shape::Claude,
     }
 }
 
@@ -58,6 +62,8 @@ fn example_tools(agent: Agent) -> &'static str {
         Agent::GeminiCli | Agent::QwenCode => "run_shell_command, read_file, write_file",
         Agent::Droid => "Execute, Read, Create, Edit",
         Agent::Copilot => "bash, view, create, edit",
+        Agent::Hermes => "terminal, read_file, write_file, patch",
+        Agent::OpenCode => "bash, read, write, edit",
     }
 }
 
@@ -67,6 +73,8 @@ fn prompt_event(agent: Agent) -> &'static str {
         Agent::Cursor => "beforeSubmitPrompt",
         Agent::GeminiCli => "BeforeAgent",
         Agent::Copilot => "userPromptSubmitted",
+        Agent::Hermes => "pre_llm_call",
+        Agent::OpenCode => "chat.message",
         Agent::ClaudeCode | Agent::Cline | Agent::Codex | Agent::QwenCode | Agent::Droid => {
             "UserPromptSubmit"
         }

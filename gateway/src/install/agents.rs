@@ -1,16 +1,19 @@
-//! The table of agents `gateway install` knows: where each keeps its hooks,
-//! in which format, and in which dialect. Adding an agent is one entry here
-//! (plus a format module if its config is new).
+//! What `gateway install` knows of an agent: where it keeps its hooks, in
+//! which format, and in which dialect. The agents themselves are rows of
+//! [`AGENTS`] (`agents/table.rs`): adding one is a row there (plus a
+//! format module if its config is new).
 //!
-//! The events hooked are the rows of the dialect's table in the adapters
-//! ([`hookgate_adapters::hook_names`]), in its order, minus the entry's
-//! documented `unhooked` list: install holds no list of its own.
+//! The events hooked are the hooked rows of the dialect's events table
+//! (its descriptor in `hookgate-dialect`, which parse, render and the
+//! shim's fallback read too: [`hookgate_adapters::hook_names`]), in its
+//! order, minus the entry's documented `unhooked` list: install holds no
+//! list of its own.
 
 use std::path::{Path, PathBuf};
 
 use hookgate_adapters::{Agent, Dialect};
 
-use super::hooks::{Layout, Shape};
+use super::hooks::Layout;
 use super::toml_switch::TomlSwitch;
 
 /// How long the agent waits for the hook, in the agent's unit: well above
@@ -107,25 +110,6 @@ pub(crate) struct JsonFormat {
     pub(crate) fail_closed: Option<(&'static str, FailSwitch)>,
 }
 
-/// Claude Code's settings shape, which most agents copy: a `hooks` object
-/// of event → matcher groups (`"matcher": ""`) of typed command handlers,
-/// the timeout in seconds, no fail-closed switch. Entries say how they
-/// differ.
-const SETTINGS: JsonFormat = JsonFormat {
-    hooks_key: Some("hooks"),
-    version: None,
-    layout: Layout::GROUPED,
-    matcher: Some(""),
-    typed: true,
-    timeout: HOOK_TIMEOUT_SECS,
-    timeout_key: "timeout",
-    timeout_unit: TimeUnit::Secs,
-    short: &[],
-    accepts: Accepts::JSON,
-    event_arg: false,
-    fail_closed: None,
-};
-
 /// The value of an agent's fail-closed switch.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum FailSwitch {
@@ -141,6 +125,12 @@ pub(crate) enum Format {
     Json(JsonFormat),
     /// One bash script per event in a hooks directory (Cline).
     ScriptDir,
+    /// A marked `hooks:` block in a YAML config, plus the agent's consent
+    /// file (Hermes Agent: [`super::hermes`]); the timeout in seconds.
+    HermesYaml,
+    /// hookgate's plugin file, which forwards every event of the dialect's
+    /// table (OpenCode).
+    Plugin,
 }
 
 /// One agent `gateway install` supports.
@@ -155,8 +145,8 @@ pub(crate) struct AgentSpec {
     pub(crate) programs: &'static [&'static str],
     pub(crate) home_dir: &'static str,
     pub(crate) format: Format,
-    /// The dialect the config registers hooks in: its adapters table is
-    /// the list of events hooked.
+    /// The dialect the config registers hooks in: its events table in
+    /// `hookgate-dialect` is the list of events hooked.
     pub(crate) dialect: Dialect,
     /// Events of that table install leaves alone, on purpose: hooking one
     /// changes what every install writes and, under `--fail-closed`, what
@@ -200,242 +190,6 @@ impl AgentSpec {
         on_path || home.join(self.home_dir).is_dir()
     }
 }
-
-/// The agents, in `--all` order.
-pub(crate) const AGENTS: &[AgentSpec] = &[
-    AgentSpec {
-        agent: Agent::ClaudeCode,
-        user_path: ".claude/settings.json",
-        project_path: ".claude/settings.json",
-        programs: &["claude"],
-        home_dir: ".claude",
-        format: Format::Json(JsonFormat {
-            matcher: None,
-            // Claude Code 2.1.295+; older versions ignore the key.
-            fail_closed: Some(("onFailure", FailSwitch::Text("block"))),
-            ..SETTINGS
-        }),
-        dialect: Dialect::ClaudeCode,
-        // WorktreeCreate never: a hook there replaces worktree creation.
-        // PreSkillShellCommand and PreModelSwitch are hooked although
-        // 2.1.197 ignores them: without the first, a skill's inline command
-        // runs past every policy on the versions that have it. ConfigChange
-        // is hooked: unhooked, a settings file changed mid-session
-        // (`disableAllHooks`) turns the hooks off at once; self-protection
-        // denies it, and the session keeps its hooks (real_agents
-        // self_protection).
-        unhooked: &[
-            "Setup",
-            "InstructionsLoaded",
-            "UserPromptExpansion",
-            "MessageDisplay",
-            "PostModelSwitch",
-            "PermissionDenied",
-            "TaskCreated",
-            "TaskCompleted",
-            "StopFailure",
-            "TeammateIdle",
-            "CwdChanged",
-            "DirectoryAdded",
-            "FileChanged",
-            "WorktreeCreate",
-            "WorktreeRemove",
-            "PostCompact",
-            "Elicitation",
-            "ElicitationResult",
-        ],
-        guarded: &[
-            "PreToolUse",
-            "PreSkillShellCommand",
-            "PermissionRequest",
-            "UserPromptSubmit",
-            "ConfigChange",
-        ],
-        switch: None,
-        hook_trust: false,
-    },
-    AgentSpec {
-        agent: Agent::Cursor,
-        user_path: ".cursor/hooks.json",
-        project_path: ".cursor/hooks.json",
-        programs: &["cursor-agent", "cursor"],
-        home_dir: ".cursor",
-        format: Format::Json(JsonFormat {
-            version: Some(1),
-            layout: Layout::FLAT,
-            matcher: None,
-            typed: false,
-            fail_closed: Some(("failClosed", FailSwitch::True)),
-            ..SETTINGS
-        }),
-        dialect: Dialect::Cursor,
-        unhooked: &[],
-        guarded: &[
-            "beforeSubmitPrompt",
-            "preToolUse",
-            "beforeShellExecution",
-            "beforeMCPExecution",
-            "beforeReadFile",
-            "beforeTabFileRead",
-            "subagentStart",
-        ],
-        switch: None,
-        hook_trust: false,
-    },
-    AgentSpec {
-        agent: Agent::Cline,
-        // Read by the Cline CLI whatever its `--data-dir` (which moves
-        // `~/.cline/hooks`) and by the VS Code extension.
-        user_path: "Documents/Cline/Hooks",
-        project_path: ".clinerules/hooks",
-        programs: &["cline"],
-        home_dir: ".cline",
-        format: Format::ScriptDir,
-        // The hook files the Cline CLI runs (SDK payloads).
-        dialect: Dialect::ClineSdk,
-        unhooked: &[],
-        // Cline has no fail-closed switch; `--fail-closed` on the shim is
-        // its only one (a `cancel` reply).
-        guarded: &[],
-        switch: None,
-        hook_trust: false,
-    },
-    AgentSpec {
-        agent: Agent::QwenCode,
-        user_path: ".qwen/settings.json",
-        project_path: ".qwen/settings.json",
-        programs: &["qwen"],
-        home_dir: ".qwen",
-        format: Format::Json(JsonFormat {
-            // Qwen's command timeout is in milliseconds.
-            timeout: HOOK_TIMEOUT_SECS * 1000,
-            timeout_unit: TimeUnit::Millis,
-            // 0.24.4 reads settings with strip-json-comments after
-            // stripping a BOM, then JSON.parse (no trailing commas): a file
-            // it cannot parse it resets to `{}`.
-            accepts: Accepts {
-                comments: true,
-                bom: true,
-                ..Accepts::JSON
-            },
-            ..SETTINGS
-        }),
-        dialect: Dialect::QwenCode,
-        // Left alone as on Claude Code, whose protocol Qwen follows.
-        unhooked: &["PermissionDenied", "StopFailure", "MessageDisplay"],
-        guarded: &[],
-        switch: None,
-        hook_trust: false,
-    },
-    AgentSpec {
-        agent: Agent::Droid,
-        user_path: ".factory/hooks.json",
-        project_path: ".factory/hooks.json",
-        programs: &["droid"],
-        home_dir: ".factory",
-        format: Format::Json(JsonFormat {
-            hooks_key: None,
-            matcher: Some("*"),
-            ..SETTINGS
-        }),
-        dialect: Dialect::Droid,
-        unhooked: &[],
-        guarded: &[],
-        switch: None,
-        hook_trust: false,
-    },
-    AgentSpec {
-        agent: Agent::GeminiCli,
-        user_path: ".gemini/settings.json",
-        project_path: ".gemini/settings.json",
-        programs: &["gemini"],
-        home_dir: ".gemini",
-        format: Format::Json(JsonFormat {
-            // Gemini's command timeout is in milliseconds; it has no
-            // fail-closed switch (0.61.0).
-            timeout: HOOK_TIMEOUT_SECS * 1000,
-            timeout_unit: TimeUnit::Millis,
-            // 0.61.0: strip-json-comments, then JSON.parse (no trailing
-            // commas, no BOM).
-            accepts: Accepts {
-                comments: true,
-                ..Accepts::JSON
-            },
-            ..SETTINGS
-        }),
-        // The model events fire on every model call: hooked all the same,
-        // a policy may want to see (or block) what the model is sent.
-        dialect: Dialect::GeminiCli,
-        unhooked: &[],
-        guarded: &[],
-        switch: None,
-        hook_trust: false,
-    },
-    AgentSpec {
-        agent: Agent::Codex,
-        // `$CODEX_HOME` moves `~/.codex`; install writes the default.
-        user_path: ".codex/hooks.json",
-        project_path: ".codex/hooks.json",
-        programs: &["codex"],
-        home_dir: ".codex",
-        format: Format::Json(JsonFormat {
-            // 0.171.0 waits at most 3 s for these two and warns on every
-            // run when asked for more ("clamping SessionEnd hook timeout
-            // to 3s"); both are non-blocking.
-            short: &[
-                ShortEvent {
-                    event: "SessionEnd",
-                    timeout: 3,
-                    shim_ms: 2500,
-                },
-                ShortEvent {
-                    event: "Interrupt",
-                    timeout: 3,
-                    shim_ms: 2500,
-                },
-            ],
-            ..SETTINGS
-        }),
-        dialect: Dialect::Codex,
-        unhooked: &[],
-        guarded: &[],
-        // Without it Codex reads no hooks.json at all.
-        switch: Some(TomlSwitch {
-            path: ".codex/config.toml",
-            table: "features",
-            key: "hooks",
-        }),
-        hook_trust: true,
-    },
-    AgentSpec {
-        agent: Agent::Copilot,
-        // A file of its own: Copilot loads every `*.json` of the directory.
-        user_path: ".copilot/hooks/hookgate.json",
-        project_path: ".github/hooks/hookgate.json",
-        programs: &["copilot"],
-        home_dir: ".copilot",
-        format: Format::Json(JsonFormat {
-            version: Some(1),
-            layout: Layout {
-                shape: Shape::Flat,
-                command_key: "bash",
-            },
-            matcher: None,
-            timeout_key: "timeoutSec",
-            // camelCase: Copilot's own dialect, with every event
-            // (permissionRequest, subagentStart, preCompact... have no
-            // PascalCase form); its payloads name no event.
-            event_arg: true,
-            // A crashing hook already denies (1.0.57+); no switch.
-            ..SETTINGS
-        }),
-        dialect: Dialect::CopilotCamel,
-        unhooked: &[],
-        guarded: &[],
-        switch: None,
-        hook_trust: false,
-    },
-];
 
 /// The spec of `agent`, if `gateway install` supports it.
 pub(crate) fn spec(agent: Agent) -> Option<&'static AgentSpec> {
@@ -492,6 +246,10 @@ pub(crate) fn names() -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+mod table;
+
+pub(crate) use table::AGENTS;
 
 #[cfg(test)]
 mod tests;

@@ -31,6 +31,8 @@ pub(crate) const SHIM_NAME: &str = "gateway-shim";
 pub(crate) const TIMEOUT_VAR: &str = "HOOKGATE_TIMEOUT_MS";
 /// The shim's deadline when the command sets none.
 pub(crate) const SHIM_DEFAULT_MS: u64 = 5000;
+/// The shim's hold maximum flag, with its `=` (`shim/src/cli.rs`).
+pub(crate) const HOLD_FLAG: &str = "--hold-max-ms=";
 
 /// Everything a hook command says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,21 +45,19 @@ pub(crate) struct HookCommand {
 }
 
 impl HookCommand {
-    /// The command line for `agent`.
-    pub(crate) fn line(&self, agent: Agent) -> String {
-        self.line_for(agent, None, None)
-    }
-
     /// The command line for `agent`, naming `event` after it when the
     /// agent's payloads name none (Copilot CLI's camelCase hooks), with the
     /// shim's deadline set to `shim_ms` where the agent waits less than
-    /// the shim would (Codex's SessionEnd). Event names come from the
-    /// install table, never from a file.
+    /// the shim would (Codex's SessionEnd), taking holds of up to
+    /// `hold_max_ms` where an `approval` can hold the event
+    /// (`super::hold`). Event names come from the install table, never
+    /// from a file.
     pub(crate) fn line_for(
         &self,
         agent: Agent,
         event: Option<&str>,
         shim_ms: Option<u64>,
+        hold_max_ms: Option<u64>,
     ) -> String {
         let deadline = shim_ms
             .map(|ms| format!(" {TIMEOUT_VAR}={ms}"))
@@ -75,6 +75,9 @@ impl HookCommand {
         }
         if self.fail_closed {
             line.push_str(" --fail-closed");
+        }
+        if let Some(ms) = hold_max_ms {
+            line.push_str(&format!(" {HOLD_FLAG}{ms}"));
         }
         line
     }
@@ -165,11 +168,11 @@ mod tests {
     fn lines_pin_the_socket_and_name_the_shim_absolutely() {
         let cases = [
             (
-                command(false).line(Agent::ClaudeCode),
+                command(false).line_for(Agent::ClaudeCode, None, None, None),
                 r"HOOKGATE_SOCKET='/run/user/7/hookgate/gateway.sock' HOOKGATE_AUTOSTART=1 HOOKGATE_GATEWAY='/opt/hg/gateway' '/home/o'\''neil/bin/gateway-shim' claude-code",
             ),
             (
-                command(true).line(Agent::Droid),
+                command(true).line_for(Agent::Droid, None, None, None),
                 r"HOOKGATE_SOCKET='/run/user/7/hookgate/gateway.sock' HOOKGATE_AUTOSTART=1 HOOKGATE_GATEWAY='/opt/hg/gateway' '/home/o'\''neil/bin/gateway-shim' droid --fail-closed",
             ),
         ];
@@ -189,7 +192,7 @@ mod tests {
 
     #[test]
     fn a_shorter_deadline_is_set_in_the_command() {
-        let line = command(false).line_for(Agent::Codex, None, Some(2500));
+        let line = command(false).line_for(Agent::Codex, None, Some(2500), None);
         assert!(
             line.starts_with(
                 "HOOKGATE_SOCKET='/run/user/7/hookgate/gateway.sock' HOOKGATE_TIMEOUT_MS=2500 HOOKGATE_AUTOSTART=1 "
@@ -198,6 +201,16 @@ mod tests {
         );
         assert!(is_ours(&line));
         assert_eq!(var_of(&line, TIMEOUT_VAR).as_deref(), Some("2500"));
+    }
+
+    #[test]
+    fn a_held_event_takes_holds_after_the_agent() {
+        let line = command(true).line_for(Agent::ClaudeCode, None, None, Some(125_000));
+        assert!(
+            line.ends_with("' claude-code --fail-closed --hold-max-ms=125000"),
+            "{line}"
+        );
+        assert!(is_ours(&line));
     }
 
     #[test]

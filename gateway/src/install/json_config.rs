@@ -10,6 +10,7 @@ use hookgate_adapters::Agent;
 
 use super::agents::{AgentSpec, FailSwitch, JsonFormat};
 use super::command::HookCommand;
+use super::hold::Hold;
 use super::hooks::{self, Shape, ShapeError};
 use super::http::HttpTarget;
 use super::json::Json;
@@ -24,6 +25,8 @@ pub(crate) struct Registration<'a> {
     pub(crate) command: &'a HookCommand,
     /// `--transport http`: HTTP handlers to this endpoint instead.
     pub(crate) http: Option<&'a HttpTarget>,
+    /// The longest `approval` hold: the events it can hold take it.
+    pub(crate) hold: Option<&'a Hold>,
 }
 
 impl<'a> Registration<'a> {
@@ -41,7 +44,19 @@ impl<'a> Registration<'a> {
             guarded: spec.guarded,
             command,
             http,
+            hold: None,
         }
+    }
+
+    /// The same, with `hold` written on the events it can hold.
+    pub(crate) fn holding(self, hold: Option<&'a Hold>) -> Self {
+        Registration { hold, ..self }
+    }
+
+    /// The hold `event` takes, if any.
+    fn hold_for(&self, event: &str) -> Option<&'a Hold> {
+        self.hold
+            .filter(|_| super::hold::held_events(self.agent).contains(&event))
     }
 }
 
@@ -95,6 +110,10 @@ fn items<'a>(format: &JsonFormat, what: Registration<'a>) -> Vec<(&'a str, Json)
         .map(|event| {
             let guarded = what.command.fail_closed && what.guarded.contains(event);
             let (timeout, shim_ms) = format.timeout_for(event);
+            let hold = what.hold_for(event);
+            let timeout = hold.map_or(timeout, |hold| {
+                timeout.max(hold.agent_timeout(format.timeout_unit))
+            });
             let handler = match what.http {
                 Some(target) => {
                     let switch = guarded.then(|| fail_switch(format)).flatten();
@@ -105,6 +124,7 @@ fn items<'a>(format: &JsonFormat, what: Registration<'a>) -> Vec<(&'a str, Json)
                         what.agent,
                         format.event_arg.then_some(*event),
                         shim_ms,
+                        hold.map(Hold::shim_max_ms),
                     );
                     handler(format, &line, timeout, guarded)
                 }

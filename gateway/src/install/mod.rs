@@ -3,7 +3,8 @@
 //!
 //! - [`agents`]: the table of supported agents (one entry per agent);
 //! - [`command`]: the hook command (absolute shim path, pinned socket,
-//!   autostart);
+//!   autostart); [`hold`]: its hold maximum and the agent's timeout on
+//!   the events an `approval` can hold;
 //! - [`json_config`] + [`hooks`] + [`json`]: event-keyed JSON configs,
 //!   edited with their key order kept, read as the agent reads them and
 //!   edited in place when they have comments ([`jsonc`]);
@@ -34,11 +35,14 @@ pub(crate) mod change;
 pub(crate) mod codex;
 pub(crate) mod command;
 mod diff;
+pub(crate) mod hermes;
+pub(crate) mod hold;
 pub(crate) mod hooks;
 mod http;
 pub(crate) mod json;
 pub(crate) mod json_config;
 pub(crate) mod jsonc;
+pub(crate) mod opencode;
 pub(crate) mod script_dir;
 mod service;
 pub(crate) mod shim;
@@ -238,7 +242,14 @@ fn run_install(args: &InstallArgs) -> anyhow::Result<()> {
             Some(http::target(&command.socket)?)
         }
     };
+    // HTTP hooks take no hold frames: held only within the agent's own
+    // HTTP timeout (docs/approvals.md).
+    let hold = match http {
+        None => hold::configured(),
+        Some(_) => None,
+    };
     let ctx = steps::Install {
+        hold: hold.as_ref(),
         home: &home,
         base: &base,
         project: args.target.scope == Scope::Project,

@@ -13,6 +13,7 @@ use hookgate_adapters::Agent;
 
 use super::change::{self, Change};
 use super::command::{self, HookCommand};
+use super::hold::Hold;
 
 /// The line that marks a hook script as hookgate's.
 const MARKER: &str = "# hookgate: installed by `gateway install`; `gateway uninstall` removes it.";
@@ -22,9 +23,12 @@ const MARKER: &str = "# hookgate: installed by `gateway install`; `gateway unins
 /// does, then becomes the shim.
 const EXEC: &str = "exec /usr/bin/env ";
 
-/// The script for `agent`'s hooks.
-pub(crate) fn script(command: &HookCommand, agent: Agent) -> String {
-    format!("#!/bin/bash\n{MARKER}\n{EXEC}{}\n", command.line(agent))
+/// The script for `agent`'s hooks, taking holds of up to `hold_max_ms`
+/// (an event an `approval` can hold; Cline has no per-hook timeout to
+/// raise).
+pub(crate) fn script(command: &HookCommand, agent: Agent, hold_max_ms: Option<u64>) -> String {
+    let line = command.line_for(agent, None, None, hold_max_ms);
+    format!("#!/bin/bash\n{MARKER}\n{EXEC}{line}\n")
 }
 
 /// Whether a hook file's text is hookgate's script.
@@ -55,11 +59,13 @@ pub(crate) fn install(
     events: &[&str],
     command: &HookCommand,
     agent: Agent,
+    hold: Option<&Hold>,
 ) -> (Vec<Change>, Vec<Skipped>) {
-    let text = script(command, agent);
     let mut changes = Vec::new();
     let mut skipped = Vec::new();
     for event in events {
+        let held = hold.filter(|_| super::hold::held_events(agent).contains(event));
+        let text = script(command, agent, held.map(Hold::shim_max_ms));
         let link = dir.join(event);
         let path = change::resolve(&link);
         let skip = |why: String| Skipped {
@@ -75,7 +81,7 @@ pub(crate) fn install(
             Ok(before) => changes.push(Change {
                 path,
                 before,
-                after: Some(text.clone()),
+                after: Some(text),
                 executable: true,
             }),
         }
@@ -124,10 +130,13 @@ mod tests {
             socket: PathBuf::from("/s.sock"),
             fail_closed: false,
         };
-        let text = script(&command, Agent::Cline);
+        let text = script(&command, Agent::Cline, None);
         assert!(text.starts_with("#!/bin/bash\n"));
         assert!(is_ours(&text));
-        assert_eq!(command_of(&text), Some(command.line(Agent::Cline).as_str()));
+        assert_eq!(
+            command_of(&text),
+            Some(command.line_for(Agent::Cline, None, None, None).as_str())
+        );
         assert!(!is_ours("#!/bin/bash\nexec my-hook\n"));
     }
 }

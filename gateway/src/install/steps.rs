@@ -10,9 +10,10 @@ use anyhow::Context as _;
 use super::agents::{AgentSpec, Format};
 use super::change::{self, Change, Changed};
 use super::command::HookCommand;
+use super::hold::Hold;
 use super::json::Json;
 use super::json_config::{self, Registration};
-use super::{codex, http, script_dir};
+use super::{codex, hermes, http, opencode, script_dir};
 
 /// How often the changes are computed again when a file changed under
 /// them (an agent rewriting its settings in a loop would otherwise hold
@@ -27,6 +28,8 @@ pub(crate) struct Install<'a> {
     pub(crate) project: bool,
     pub(crate) command: &'a HookCommand,
     pub(crate) http: Option<&'a http::HttpTarget>,
+    /// The config's longest `approval` hold: held events take it.
+    pub(crate) hold: Option<&'a Hold>,
     pub(crate) dry_run: bool,
     /// Trust hookgate's own hooks where the agent asks (Codex).
     pub(crate) trust: bool,
@@ -109,7 +112,7 @@ fn apply_fresh(
 fn json_files(spec: &AgentSpec, path: &Path) -> Vec<PathBuf> {
     match spec.format {
         Format::Json(_) => vec![change::resolve(path)],
-        Format::ScriptDir => Vec::new(),
+        Format::ScriptDir | Format::HermesYaml | Format::Plugin => Vec::new(),
     }
 }
 
@@ -125,12 +128,18 @@ fn install_changes(
             &spec.events(),
             ctx.command,
             spec.agent,
+            ctx.hold,
         )),
+        Format::HermesYaml => Ok((
+            hermes::install_changes(path, &spec.events(), ctx.command)?,
+            Vec::new(),
+        )),
+        Format::Plugin => Ok(opencode::install(path, ctx.command)),
         Format::Json(format) => {
             let path = &change::resolve(path);
             let before = change::read(path)?;
             let events = spec.events();
-            let what = Registration::new(spec, &events, ctx.command, ctx.http);
+            let what = Registration::new(spec, &events, ctx.command, ctx.http).holding(ctx.hold);
             let after = json_config::install(format, before.as_deref(), what)
                 .with_context(|| path.display().to_string())?;
             let mut changes = vec![Change {
@@ -161,6 +170,8 @@ fn uninstall_changes(
 ) -> anyhow::Result<(Vec<Change>, Vec<script_dir::Skipped>)> {
     let format = match &spec.format {
         Format::ScriptDir => return Ok(script_dir::uninstall(path, &spec.events())),
+        Format::HermesYaml => return Ok((hermes::uninstall_changes(path)?, Vec::new())),
+        Format::Plugin => return Ok(opencode::uninstall(path)),
         Format::Json(format) => format,
     };
     let path = &change::resolve(path);

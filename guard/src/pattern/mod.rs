@@ -76,10 +76,16 @@ pub(crate) fn has_unknown(text: &str) -> bool {
 /// The word as a person reads it: `<unknown>` for an unknown part, the
 /// glob characters as written.
 pub(crate) fn shown(text: &str) -> String {
+    written(text, "<unknown>")
+}
+
+/// `text` with the guard's glob markers as the glob characters written
+/// and an unknown part as `unknown`.
+pub(crate) fn written(text: &str, unknown: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
-            UNKNOWN => out.push_str("<unknown>"),
+            UNKNOWN => out.push_str(unknown),
             ANY_PATH => out.push_str("**"),
             STAR => out.push('*'),
             ONE => out.push('?'),

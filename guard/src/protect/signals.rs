@@ -384,6 +384,8 @@ fn gateway_command(args: &[Word], name: &str) -> Option<(Certainty, String)> {
         "uninstall" => "removes hookgate's hooks",
         "install" => "rewrites hookgate's hooks",
         "audit" => "reads hookgate's decision log",
+        // The URL it prints logs in to the console, which answers held calls.
+        "ui" => "prints the console's login URL",
         "reload" if rest.iter().any(|w| w.text.starts_with("--allow-w")) => {
             "applies a config that weakens hookgate"
         }
@@ -394,6 +396,8 @@ fn gateway_command(args: &[Word], name: &str) -> Option<(Certainty, String)> {
         {
             "answers a call held for a person"
         }
+        // Any of the above, for all hookgate can tell.
+        word if word.contains(UNKNOWN) => "runs a gateway command hookgate cannot read",
         _ => return None,
     };
     Some((Certainty::Sure, format!("`{name} {}` {why}", sub.text)))

@@ -148,6 +148,9 @@ fn writes_to_hookgate_and_signals_to_the_gateway_are_denied() {
         "gateway approvals approve 3 --scope session",
         "(sleep 5; gateway approvals approve 1) &",
         "gateway approvals $ACTION 2",
+        "gateway ui",
+        "gateway ui --open --socket /tmp/x.sock",
+        "gateway $SUB",
         "sudo rm -f /home/dev/acme/.claude/settings.local.json",
         "bash -c 'rm ~/.gemini/settings.json'",
     ];

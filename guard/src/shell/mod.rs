@@ -10,7 +10,7 @@
 //! rules to judge as the worst it could be.
 //!
 //! A line tree-sitter cannot parse cleanly (ERROR or MISSING nodes) is read
-//! twice: the commands tree-sitter recovered, and `fallback`'s split of the
+//! twice: the commands tree-sitter recovered, and `coarse`'s split of the
 //! text at every shell operator. All work draws from the call's budget
 //! (`crate::budget`); a line past it, or past the bounds below, is too
 //! complex to check and the guard denies it. There is no cheaper reading
@@ -22,8 +22,8 @@
 
 mod assign;
 mod builtins;
+mod coarse;
 mod expand;
-mod fallback;
 mod feeds;
 mod interp;
 mod output;
@@ -165,7 +165,7 @@ impl Simple {
 #[derive(Debug, Default)]
 pub(crate) struct Parsed {
     pub(crate) commands: Vec<Simple>,
-    /// tree-sitter reported errors, so `fallback` pieces were added.
+    /// tree-sitter reported errors, so `coarse` pieces were added.
     pub(crate) unparsed: bool,
 }
 
@@ -251,13 +251,13 @@ fn parse_into(code: &str, scope: &mut Scope, depth: usize, cx: &mut Ctx<'_>) {
             walker.statements(root, scope, 0);
             if root.has_error() {
                 walker.cx.out.unparsed = true;
-                fallback::split(code, scope, depth, walker.cx);
+                coarse::split(code, scope, depth, walker.cx);
             }
         }
         Tree::Overran => cx.budget.fail("the command line took too long to parse"),
         Tree::NoParser => {
             cx.out.unparsed = true;
-            fallback::split(code, scope, depth, cx);
+            coarse::split(code, scope, depth, cx);
         }
     }
 }

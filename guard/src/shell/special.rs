@@ -4,7 +4,7 @@
 //! with `-c`) and `watch`.
 
 use super::scope::Scope;
-use super::walk::{Walker, command_name};
+use super::walk::Walker;
 use super::{Simple, Word};
 use crate::paths;
 
@@ -52,16 +52,9 @@ impl Walker<'_, '_> {
                 }
             }
         }
-        let mut rest: Vec<Word> = words.get(i..).unwrap_or_default().to_vec();
-        if rest.is_empty() {
+        let rest: Vec<Word> = words.get(i..).unwrap_or_default().to_vec();
+        let Some(inner) = super::walk::wrapped(simple, rest, cwd) else {
             return;
-        }
-        let first = rest.remove(0);
-        let inner = Simple {
-            name: command_name(&first.text),
-            args: rest,
-            cwd,
-            ..simple
         };
         let mut child = shell.child();
         self.emit(inner, &mut child, &scope, hops + 1);

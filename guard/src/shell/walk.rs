@@ -334,3 +334,19 @@ pub(super) fn command_name(text: &str) -> String {
         _ => text.to_owned(),
     }
 }
+
+/// The command a wrapper runs: the first of `words` with the others as its
+/// arguments, in `cwd`, with the wrapper's redirections and input; `None`
+/// when it runs nothing.
+pub(super) fn wrapped(wrapper: Simple, mut words: Vec<Word>, cwd: String) -> Option<Simple> {
+    if words.is_empty() {
+        return None;
+    }
+    let first = words.remove(0);
+    Some(Simple {
+        name: command_name(&first.text),
+        args: words,
+        cwd,
+        ..wrapper
+    })
+}

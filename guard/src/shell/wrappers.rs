@@ -7,7 +7,7 @@
 //! its stdin, redirections and working directory.
 
 use super::scope::Scope;
-use super::walk::{Walker, command_name};
+use super::walk::{Walker, wrapped};
 use super::{Simple, Word};
 use crate::paths;
 
@@ -339,19 +339,12 @@ impl Walker<'_, '_> {
             break;
         }
         // `time { rm -rf /; }`, `time ! cmd`: the group's first command.
-        let mut rest: Vec<Word> = words
+        let rest: Vec<Word> = words
             .skip_while(|w| matches!(w.text.as_str(), "{" | "!" | "("))
             .cloned()
             .collect();
-        if rest.is_empty() {
+        let Some(inner) = wrapped(simple, rest, cwd) else {
             return;
-        }
-        let first = rest.remove(0);
-        let inner = Simple {
-            name: command_name(&first.text),
-            args: rest,
-            cwd,
-            ..simple
         };
         match w.same_shell {
             true => self.emit(inner, shell, env, hops + 1),

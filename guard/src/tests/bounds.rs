@@ -61,7 +61,7 @@ fn hostile_lines_are_denied_as_too_complex() {
         assert_eq!(verdict.decision.permission, Permission::Deny, "{line:.80}");
         assert!(reason.contains("cannot check"), "{reason}");
         // Not a timing assertion: shows the cost in `--nocapture` runs.
-        println!("{:?} {line:.60}", started.elapsed());
+        eprintln!("{:?} {line:.60}", started.elapsed());
     }
 }
 

@@ -6,7 +6,8 @@
 use hookgate_adapters::Dialect;
 
 use super::install::{self, NpmCli};
-use super::{claude, cline, codex, copilot, droid, gemini, qwen};
+use super::pip::{self, PipCli};
+use super::{claude, cline, codex, copilot, droid, gemini, hermes, opencode, qwen};
 
 /// How the harness installs a real CLI.
 #[derive(Debug, Clone, Copy)]
@@ -15,6 +16,8 @@ pub(crate) enum Cli {
     Pair,
     /// One CLI of its own.
     Single(&'static NpmCli),
+    /// One CLI from PyPI, in a venv of its own.
+    Pip(&'static PipCli),
 }
 
 /// The real CLI speaking `dialect`: `None` for Cursor's (no headless
@@ -27,6 +30,8 @@ pub(crate) fn cli(dialect: Dialect) -> Option<Cli> {
         Dialect::GeminiCli => Some(Cli::Single(&install::GEMINI_CLI)),
         Dialect::Codex => Some(Cli::Single(&install::CODEX)),
         Dialect::CopilotPascal | Dialect::CopilotCamel => Some(Cli::Single(&install::COPILOT)),
+        Dialect::OpenCode => Some(Cli::Single(&install::OPENCODE)),
+        Dialect::Hermes => Some(Cli::Pip(&pip::HERMES)),
         Dialect::Cursor | Dialect::ClineLegacy => None,
     }
 }
@@ -48,6 +53,8 @@ pub(crate) fn default_hooks(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Codex => &codex::DEFAULT_HOOKS,
         Dialect::CopilotPascal => &copilot::PASCAL_HOOKS,
         Dialect::CopilotCamel => &copilot::CAMEL_HOOKS,
+        Dialect::OpenCode => &opencode::DEFAULT_HOOKS,
+        Dialect::Hermes => &hermes::DEFAULT_HOOKS,
         Dialect::Cursor | Dialect::ClineLegacy => &[],
     }
 }
@@ -58,6 +65,8 @@ pub fn pre_tool_event(dialect: Dialect) -> &'static str {
         Dialect::GeminiCli => "BeforeTool",
         Dialect::CopilotCamel => "preToolUse",
         Dialect::Cursor => "beforeShellExecution",
+        Dialect::Hermes => "pre_tool_call",
+        Dialect::OpenCode => "tool.execute.before",
         Dialect::ClaudeCode
         | Dialect::ClineSdk
         | Dialect::ClineLegacy

@@ -119,6 +119,18 @@ pub const COPILOT: NpmCli = NpmCli {
     with: &["@github/copilot-linux-x64"],
 };
 
+/// OpenCode: a Bun binary in the platform package `opencode-linux-x64`
+/// (an optional dependency, named so the install never depends on npm's
+/// platform pick); the launcher `bin/opencode` needs its install script,
+/// so the platform binary is run directly.
+pub const OPENCODE: NpmCli = NpmCli {
+    package: "opencode-ai",
+    version: "1.18.33",
+    dir: "opencode",
+    bin: "node_modules/opencode-linux-x64/bin/opencode",
+    with: &["opencode-linux-x64"],
+};
+
 static NPM_CLIS: Mutex<BTreeMap<&'static str, Result<PathBuf, String>>> =
     Mutex::new(BTreeMap::new());
 
@@ -172,8 +184,8 @@ fn install_npm_cli(cli: &NpmCli) -> Result<PathBuf, String> {
 /// Overrides where the CLIs are installed.
 const DIR_ENV: &str = "HOOKGATE_AGENT_CLIS_DIR";
 /// Upper bounds: waiting for another installer, and one npm install.
-const LOCK_WAIT_SECS: &str = "1800";
-const INSTALL_SECS: &str = "1200";
+pub(super) const LOCK_WAIT_SECS: &str = "1800";
+pub(super) const INSTALL_SECS: &str = "1200";
 
 /// The installed CLIs.
 #[derive(Debug, Clone)]
@@ -285,7 +297,7 @@ fn installed(marker: &Path, pin: &Pin) -> bool {
 /// target dir is the first directory above this binary that holds cargo's
 /// `CACHEDIR.TAG` (a test binary is `<target>/<profile>/deps/<name>-<hash>`,
 /// hookbench `<target>/<profile>/hookbench`).
-fn cache_root() -> Result<PathBuf, String> {
+pub(super) fn cache_root() -> Result<PathBuf, String> {
     if let Some(dir) = std::env::var_os(DIR_ENV).filter(|dir| !dir.is_empty()) {
         return Ok(PathBuf::from(dir));
     }
@@ -364,7 +376,7 @@ timeout "$limit" npm install --prefix "$prefix" --no-audit --no-fund --save-exac
 
 /// `<cli> --version` must name the pinned version (and proves the binary
 /// runs here).
-fn check_version(name: &str, path: &Path, version: &str) -> Result<(), String> {
+pub(super) fn check_version(name: &str, path: &Path, version: &str) -> Result<(), String> {
     let home = tempfile::tempdir().map_err(|err| format!("temp HOME: {err}"))?;
     let mut command = Command::new("timeout");
     command
@@ -395,7 +407,7 @@ fn check_version(name: &str, path: &Path, version: &str) -> Result<(), String> {
 }
 
 /// The last few KiB of an output, for error messages.
-fn tail(bytes: &[u8]) -> String {
+pub(super) fn tail(bytes: &[u8]) -> String {
     const KEEP: usize = 4096;
     let start = bytes.len().saturating_sub(KEEP);
     String::from_utf8_lossy(&bytes[start..]).into_owned()

@@ -3,8 +3,9 @@
 //!
 //! - [`install`]: the pinned npm installs of Claude Code and the Cline CLI
 //!   (together) and of Qwen Code, Factory Droid, Gemini CLI, Codex and
-//!   Copilot CLI (each on its own), done
-//!   once by the test setup itself;
+//!   Copilot CLI and OpenCode (each on its own), done
+//!   once by the test setup itself; [`pip`](mod@pip): Hermes Agent from
+//!   PyPI, in a venv of its own;
 //! - [`isolation`](mod@isolation): a private network and PID namespace per run where the
 //!   machine allows it;
 //! - [`has_real_cli`]: which of the adapters' dialects a real CLI under
@@ -25,9 +26,12 @@ mod codex;
 mod copilot;
 mod droid;
 mod gemini;
+mod hermes;
 pub mod install;
 pub mod isolation;
+mod opencode;
 mod outcome;
+pub mod pip;
 mod qwen;
 mod run;
 mod setup;
@@ -38,4 +42,5 @@ pub use cli::{has_real_cli, pre_tool_event};
 pub use install::{ClaudeCode, Clis, NpmCli, clis, npm_cli};
 pub use isolation::{Isolation, isolation};
 pub use outcome::AgentOutcome;
+pub use pip::{PipCli, pip_cli};
 pub use run::AgentRun;

@@ -17,8 +17,9 @@ use super::copilot::Case;
 use super::install::{ClaudeCode, Clis, clis, npm_cli};
 use super::isolation::{Isolation, isolation};
 use super::outcome::{AgentOutcome, Session};
+use super::pip::pip_cli;
 use super::setup::{RunPaths, Setup, base_env};
-use super::{claude, cline, codex, copilot, droid, gemini, qwen};
+use super::{claude, cline, codex, copilot, droid, gemini, hermes, opencode, qwen};
 use crate::binaries::binaries;
 use crate::fake_model::{Script, read_requests};
 use crate::shim::TEST_SHIM_TIMEOUT_MS;
@@ -38,7 +39,7 @@ const RUN_DEADLINE: Duration = Duration::from_secs(AGENT_TIMEOUT_SECS + 60);
 enum Installed {
     /// Claude Code and Cline, installed together.
     Pair(&'static Clis),
-    /// One CLI of its own ([`super::install::NpmCli`]).
+    /// One CLI of its own ([`super::install::NpmCli`], [`super::pip::PipCli`]).
     Single(PathBuf),
     /// None: no real CLI speaks the dialect (refused by `AgentRun::new`).
     None,
@@ -208,6 +209,19 @@ impl AgentRun {
         self
     }
 
+    /// Runs the agent in `dir` instead of the run's own `work/`: a project
+    /// several runs share (of different agents, or none of which owns it),
+    /// made and removed by the caller. Markers then go there too.
+    pub fn work_in(mut self, dir: &Path) -> Self {
+        assert!(
+            dir.is_absolute() && dir.is_dir(),
+            "{}: not a directory",
+            dir.display()
+        );
+        self.paths.work = dir.to_path_buf();
+        self
+    }
+
     /// The run's directory (settings, logs, `home/`, `work/`).
     pub fn dir(&self) -> &Path {
         &self.paths.root
@@ -260,6 +274,7 @@ impl AgentRun {
         let installed = tokio::task::spawn_blocking(move || match cli {
             Some(Cli::Pair) => Installed::Pair(clis()),
             Some(Cli::Single(cli)) => Installed::Single(npm_cli(cli)),
+            Some(Cli::Pip(cli)) => Installed::Single(pip_cli(cli)),
             None => Installed::None,
         })
         .await
@@ -320,6 +335,8 @@ impl AgentRun {
             (Dialect::CopilotCamel, Installed::Single(program)) => {
                 copilot::prepare(program, &setup, Case::Camel)
             }
+            (Dialect::OpenCode, Installed::Single(program)) => opencode::prepare(program, &setup),
+            (Dialect::Hermes, Installed::Single(program)) => hermes::prepare(program, &setup),
             (agent, _) => panic!("{agent:?}: installed the wrong CLI (see agents::cli)"),
         }
         .expect("write the agent's configuration");

@@ -12,11 +12,11 @@
 use serde_json::{Value, json};
 
 use super::script::Step;
-use super::shell::{self, COPILOT_BASH, RUN_COMMANDS, RUN_SHELL_COMMAND, ShellTool};
+use super::shell::{self, COPILOT_BASH, RUN_COMMANDS, RUN_SHELL_COMMAND, ShellTool, TERMINAL};
 
-/// The shell tools offered over this API: Cline's, Qwen Code's and
-/// Copilot CLI's.
-const SHELLS: [ShellTool; 3] = [RUN_COMMANDS, RUN_SHELL_COMMAND, COPILOT_BASH];
+/// The shell tools offered over this API: Cline's, Qwen Code's,
+/// Copilot CLI's (and OpenCode's) and Hermes Agent's.
+const SHELLS: [ShellTool; 4] = [RUN_COMMANDS, RUN_SHELL_COMMAND, COPILOT_BASH, TERMINAL];
 
 /// The shell tool the request offers, if any.
 pub(crate) fn shell_tool(body: &Value) -> Option<ShellTool> {

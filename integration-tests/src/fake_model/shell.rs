@@ -68,6 +68,12 @@ pub(crate) const RUN_SHELL_COMMAND: ShellTool = ShellTool {
     input: |command| json!({"command": command, "description": "Run the scripted command", "is_background": false}),
 };
 
+/// Hermes Agent's `terminal`.
+pub(crate) const TERMINAL: ShellTool = ShellTool {
+    name: "terminal",
+    input: |command| json!({"command": command}),
+};
+
 /// The first tool of `known` the request `body` offers (each agent offers
 /// its own set, never two shells); `name_at` is where a tool entry of this
 /// API keeps its name (a JSON pointer).

@@ -19,7 +19,7 @@ use crate::support::{assert_claude_deny, claude_specific, str_at};
 const LISTED_WITHIN: Duration = Duration::from_secs(10);
 
 /// A gateway with one `approval` holding `make deploy` and a decision log.
-async fn gateway(keys: &str) -> TestGateway {
+pub(crate) async fn gateway(keys: &str) -> TestGateway {
     let dir = hookgate_integration_tests::private_dir();
     let audit = dir.path().join("audit.jsonl");
     let config = format!(
@@ -50,7 +50,11 @@ const SHIM_TIMEOUT_MS: u64 = 3000;
 /// A Claude Code shell call of `command`, run by a shim with a
 /// [`SHIM_TIMEOUT_MS`] deadline that takes holds of up to `hold_max_ms`
 /// (none: it takes none), failing closed.
-fn call(gateway: &TestGateway, command: &str, hold_max_ms: Option<u64>) -> JoinHandle<ShimOutput> {
+pub(crate) fn call(
+    gateway: &TestGateway,
+    command: &str,
+    hold_max_ms: Option<u64>,
+) -> JoinHandle<ShimOutput> {
     call_within(gateway, command, SHIM_TIMEOUT_MS, hold_max_ms)
 }
 
@@ -72,7 +76,7 @@ fn call_within(
 }
 
 /// Runs `gateway approvals ARGS --socket S`; (exit code, stdout, stderr).
-async fn approvals(socket: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+pub(crate) async fn approvals(socket: &Path, args: &[&str]) -> (Option<i32>, String, String) {
     let out = tokio::process::Command::new(&binaries().gateway)
         .arg("approvals")
         .args(args)
@@ -89,7 +93,7 @@ async fn approvals(socket: &Path, args: &[&str]) -> (Option<i32>, String, String
 }
 
 /// `gateway approvals list --json`, once `count` calls are held.
-async fn listed(socket: &Path, count: usize) -> Vec<Value> {
+pub(crate) async fn listed(socket: &Path, count: usize) -> Vec<Value> {
     let start = Instant::now();
     loop {
         let (code, stdout, stderr) = approvals(socket, &["list", "--json"]).await;

@@ -73,6 +73,10 @@ fn assert_reply(i: usize, out: &ShimOutput) {
             }
         }
         Dialect::CopilotPascal if odd => assert_claude_deny(out, "PreToolUse", &deny),
+        // hookgate's OpenCode plugin applies Claude Code's replies, context
+        // included.
+        Dialect::OpenCode if odd => assert_claude_deny(out, "tool.execute.before", &deny),
+        Dialect::OpenCode => assert_claude_allow(out, "tool.execute.before", &allow),
         Dialect::CopilotCamel if odd => {
             assert_eq!(out.code, Some(0), "shim {i}: {out}");
             assert_eq!(
@@ -102,6 +106,19 @@ fn assert_reply(i: usize, out: &ShimOutput) {
         }
         // Gemini reads no allow, and BeforeTool ignores context (losses).
         Dialect::GeminiCli => {
+            assert_eq!(out.code, Some(0), "shim {i}: {out}");
+            assert!(out.stdout.is_empty(), "shim {i}: {out}");
+        }
+        Dialect::Hermes if odd => {
+            assert_eq!(out.code, Some(0), "shim {i}: {out}");
+            assert_eq!(
+                out.json(),
+                json!({"decision": "block", "reason": deny}),
+                "shim {i}: {out}"
+            );
+        }
+        // Hermes reads no allow, and pre_tool_call no context (losses).
+        Dialect::Hermes => {
             assert_eq!(out.code, Some(0), "shim {i}: {out}");
             assert!(out.stdout.is_empty(), "shim {i}: {out}");
         }

@@ -31,7 +31,9 @@ fn assert_fail_open(out: &ShimOutput, dialect: Dialect) {
         | Dialect::GeminiCli
         | Dialect::Codex
         | Dialect::CopilotPascal
-        | Dialect::CopilotCamel => {
+        | Dialect::CopilotCamel
+        | Dialect::Hermes
+        | Dialect::OpenCode => {
             assert!(out.stdout.is_empty(), "{out}")
         }
         // Cursor: nothing or `{}`.
@@ -101,6 +103,24 @@ fn assert_fail_closed(out: &ShimOutput, dialect: Dialect) {
         Dialect::CopilotCamel => {
             assert_eq!(out.code, Some(0), "{out}");
             assert_eq!(str_at(&out.json(), "permissionDecision"), "deny", "{out}");
+        }
+        // Hermes ignores exit codes: only the block JSON blocks.
+        Dialect::Hermes => {
+            assert_eq!(out.code, Some(0), "{out}");
+            assert_eq!(str_at(&out.json(), "decision"), "block", "{out}");
+            assert!(!str_at(&out.json(), "reason").is_empty(), "{out}");
+        }
+        // hookgate's OpenCode plugin throws on a JSON deny at exit 0.
+        Dialect::OpenCode => {
+            assert_eq!(out.code, Some(0), "{out}");
+            let json = out.json();
+            let specific = &json["hookSpecificOutput"];
+            assert_eq!(
+                str_at(specific, "hookEventName"),
+                "tool.execute.before",
+                "{out}"
+            );
+            assert_eq!(str_at(specific, "permissionDecision"), "deny", "{out}");
         }
         // Gemini reads stdout JSON before the exit code: the deny is JSON.
         Dialect::GeminiCli => {

@@ -37,7 +37,8 @@ pub(crate) fn blocked(dialect: Dialect, out: &ShimOutput) -> Option<String> {
         | Dialect::QwenCode
         | Dialect::Droid
         | Dialect::Codex
-        | Dialect::CopilotPascal => match out.code {
+        | Dialect::CopilotPascal
+        | Dialect::OpenCode => match out.code {
             Some(2) => Some(out.stderr_str()),
             Some(0) if out.stdout.iter().all(u8::is_ascii_whitespace) => None,
             Some(0) => {
@@ -63,6 +64,15 @@ pub(crate) fn blocked(dialect: Dialect, out: &ShimOutput) -> Option<String> {
                     str_at(&json, "reason")
                 )
             })
+        }
+        // Hermes reads only a block, whose reason the model reads.
+        Dialect::Hermes => {
+            assert_eq!(out.code, Some(0), "{out}");
+            if out.stdout.iter().all(u8::is_ascii_whitespace) {
+                return None;
+            }
+            let json = out.json();
+            (str_at(&json, "decision") == "block").then(|| str_at(&json, "reason").to_owned())
         }
         Dialect::Cursor => {
             assert_eq!(out.code, Some(0), "{out}");
@@ -104,11 +114,13 @@ async fn expect(
 ) -> Option<String> {
     let out = gateway.shim(Some(dialect.arg())).run(payload).await;
     match (verdict, blocked(dialect, &out)) {
-        ("deny", Some(got)) if got.contains(reason) => None,
-        ("deny", Some(got)) => Some(format!(
+        // An ask blocks too: held for the user, or denied by an agent
+        // that cannot ask.
+        ("deny" | "ask", Some(got)) if got.contains(reason) => None,
+        ("deny" | "ask", Some(got)) => Some(format!(
             "{dialect:?} {what:?}: reason {got:?}, wanted {reason:?}"
         )),
-        ("deny", None) => Some(format!("{dialect:?} {what:?}: not blocked: {out}")),
+        ("deny" | "ask", None) => Some(format!("{dialect:?} {what:?}: not blocked: {out}")),
         ("allow", None) => None,
         ("allow", Some(got)) => Some(format!("{dialect:?} {what:?}: blocked: {got}")),
         (other, _) => Some(format!("bad verdict {other:?}")),
@@ -182,6 +194,8 @@ fn later_agents_file_tools(access: &str, path: &str) -> Vec<(Dialect, &'static s
             ),
             (Dialect::CopilotPascal, "Read", json!({ "file_path": path })),
             (Dialect::CopilotCamel, "view", json!({ "path": path })),
+            (Dialect::Hermes, "read_file", json!({ "path": path })),
+            (Dialect::OpenCode, "read", json!({ "filePath": path })),
         ],
         "write" => vec![
             (
@@ -208,6 +222,16 @@ fn later_agents_file_tools(access: &str, path: &str) -> Vec<(Dialect, &'static s
                 Dialect::CopilotCamel,
                 "create",
                 json!({ "path": path, "file_text": content }),
+            ),
+            (
+                Dialect::Hermes,
+                "write_file",
+                json!({ "path": path, "content": content }),
+            ),
+            (
+                Dialect::OpenCode,
+                "write",
+                json!({ "filePath": path, "content": content }),
             ),
         ],
         _ => Vec::new(),

@@ -14,6 +14,8 @@ use hookgate_integration_tests::{Autostarted, autostarted};
 
 /// `gateway doctor` for the users these tests install for.
 mod doctor;
+/// Holds: what install writes with an `approval`, what doctor flags.
+mod holds;
 /// Install over what users really have: a corrupt file, comments, links,
 /// the agents' program names.
 mod robust;
@@ -215,6 +217,16 @@ fn write_originals(user: &User) {
         ".copilot/hooks/mine.json",
         "{\"version\":1,\"hooks\":{\"sessionEnd\":[{\"bash\":\"./bye.sh\"}]}}",
     );
+    // Hermes: YAML with comments, `hermes setup`'s empty hooks, and an
+    // approval of the user's own in its consent file.
+    user.write(
+        ".hermes/config.yaml",
+        "model:\n  provider: custom  # mine\n  default: m\nhooks: {}\nhooks_auto_accept: false\n",
+    );
+    user.write(
+        ".hermes/shell-hooks-allowlist.json",
+        "{\"approvals\": [{\"event\": \"on_session_end\", \"command\": \"/home/u/bye.sh\"}]}",
+    );
 }
 
 #[test]
@@ -243,6 +255,8 @@ fn install_twice_changes_nothing_and_uninstall_restores_every_file() {
         (Agent::GeminiCli, ".gemini/settings.json"),
         (Agent::Codex, ".codex/hooks.json"),
         (Agent::Copilot, ".copilot/hooks/hookgate.json"),
+        (Agent::Hermes, ".hermes/config.yaml"),
+        (Agent::OpenCode, ".config/opencode/plugin/hookgate.js"),
     ];
     for agent in Agent::ALL {
         assert!(
@@ -267,6 +281,19 @@ fn install_twice_changes_nothing_and_uninstall_restores_every_file() {
     let copilot =
         std::fs::read_to_string(user.home().join(".copilot/hooks/hookgate.json")).unwrap();
     assert!(copilot.contains("copilot preToolUse"), "{copilot}");
+    let hermes = std::fs::read_to_string(user.home().join(".hermes/config.yaml")).unwrap();
+    assert!(
+        hermes.starts_with("model:\n  provider: custom  # mine\n")
+            && hermes.contains("- command: \"/usr/bin/env HOOKGATE_SOCKET=")
+            && hermes.ends_with("# hookgate: end\nhooks_auto_accept: false\n"),
+        "{hermes}"
+    );
+    let consent =
+        std::fs::read_to_string(user.home().join(".hermes/shell-hooks-allowlist.json")).unwrap();
+    assert!(
+        consent.contains("/home/u/bye.sh") && consent.contains("gateway-shim' hermes"),
+        "{consent}"
+    );
     let claude = std::fs::read_to_string(user.home().join(".claude/settings.json")).unwrap();
     assert!(
         claude.contains("my-lint") && claude.find("model") < claude.find("env"),

@@ -7,6 +7,7 @@
     clippy::disallowed_methods,
     reason = "test and bench code drives real processes and files; the runtime rules are the gateway's"
 )]
+mod approval_notify;
 mod approvals;
 mod audit_follow;
 mod audit_log;
@@ -20,6 +21,7 @@ mod claude_code;
 mod cline_legacy;
 mod cline_sdk;
 mod concurrency;
+mod console;
 mod cursor;
 mod decision_log;
 mod eval_ask;
@@ -42,7 +44,10 @@ mod layering;
 mod man_pages;
 mod managed;
 mod memory;
+mod memory_faults;
+mod memory_model;
 mod memory_sessions;
+mod memory_support;
 mod observability;
 mod observe;
 mod otel;

@@ -102,6 +102,9 @@ async fn every_kind_of_hookgate_path_is_denied_to_shell_and_file_tools() {
     for command in [
         format!("cat {}", shown(&dir.join("http.token"))),
         format!("cat {}", shown(&state.join("http.token"))),
+        // The console's login token: with it an agent could approve its
+        // own held calls.
+        format!("cat {}", shown(&dir.join("ui.token"))),
         format!("tail -n 5 {}", shown(&log)),
         format!("grep -r Bearer {}", shown(&state)),
     ] {

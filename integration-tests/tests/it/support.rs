@@ -52,6 +52,8 @@ impl UnderTest for Dialect {
             Dialect::GeminiCli => pb::Agent::GeminiCli,
             Dialect::Codex => pb::Agent::Codex,
             Dialect::CopilotPascal | Dialect::CopilotCamel => pb::Agent::Copilot,
+            Dialect::Hermes => pb::Agent::Hermes,
+            Dialect::OpenCode => pb::Agent::Opencode,
         }
     }
 
@@ -67,6 +69,8 @@ impl UnderTest for Dialect {
             Dialect::Codex => pb::Dialect::Codex,
             Dialect::CopilotPascal => pb::Dialect::CopilotPascal,
             Dialect::CopilotCamel => pb::Dialect::CopilotCamel,
+            Dialect::Hermes => pb::Dialect::Hermes,
+            Dialect::OpenCode => pb::Dialect::Opencode,
         }
     }
 
@@ -83,6 +87,8 @@ impl UnderTest for Dialect {
             Dialect::Cursor => "beforeShellExecution",
             Dialect::GeminiCli => "BeforeTool",
             Dialect::ClineSdk => "tool_call",
+            Dialect::Hermes => "pre_tool_call",
+            Dialect::OpenCode => "tool.execute.before",
         }
     }
 
@@ -101,6 +107,8 @@ impl UnderTest for Dialect {
             Dialect::Codex => payloads::codex_bash(command),
             Dialect::CopilotPascal => payloads::copilot_bash(command),
             Dialect::CopilotCamel => payloads::copilot_camel_bash(command),
+            Dialect::Hermes => payloads::hermes_terminal(command),
+            Dialect::OpenCode => payloads::opencode_bash(command),
         }
     }
 }

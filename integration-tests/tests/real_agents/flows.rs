@@ -4,8 +4,10 @@
 //! what a flow returns ([`Ran`], [`GatewayDown`]).
 
 use hookgate_adapters::Dialect;
+use hookgate_integration_tests::TestGateway;
 use hookgate_integration_tests::agents::AgentOutcome;
 use hookgate_integration_tests::decisions;
+use hookgate_integration_tests::fake_model::Script;
 use hookgate_proto::v1::{Decision, EventKind, HookEvent};
 
 use crate::scenario::{Gated, GatewayDown, Marker, ShimFail, only_on};
@@ -350,5 +352,34 @@ impl Conformance {
             down.outcome
         );
         down
+    }
+
+    /// The built-in guard (no subscriber) stops a force push: the command
+    /// does not run, the model reads the guard's reason, and `gateway
+    /// status` counts every event under the agent's name with no
+    /// detection error.
+    pub(crate) async fn guard_stops_a_force_push(&self) {
+        let gateway = TestGateway::start_embedded().await;
+        let run = run(self.agent);
+        let marker = Marker::in_work(&run, "pushed-marker");
+        let command = format!("git push --force origin main; {}", marker.touch());
+        let outcome = run
+            .socket(gateway.socket())
+            .script(Script::shell_then_text(&command, "Understood."))
+            .run()
+            .await;
+        marker.assert_not_ran(&outcome, "the force push ran");
+        let texts = final_turn_tool_texts(&outcome, self.tool_texts);
+        assert!(
+            texts.len() == 1 && texts[0].contains("force push"),
+            "the model must read the guard's reason: {texts:?}\n{outcome}"
+        );
+        let status = gateway.status_json().await;
+        let events = status["events"].as_array().cloned().unwrap_or_default();
+        assert!(!events.is_empty(), "no event counted: {status:#}");
+        for event in &events {
+            assert_eq!(event["agent"], self.agent.agent().as_str(), "{status:#}");
+        }
+        assert_eq!(status["detect_errors"], 0, "{status:#}");
     }
 }

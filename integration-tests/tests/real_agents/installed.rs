@@ -12,7 +12,7 @@ use std::process::Command;
 
 use hookgate_adapters::Dialect;
 use hookgate_integration_tests::agents::install::CODEX;
-use hookgate_integration_tests::agents::{AgentRun, ClaudeCode, npm_cli};
+use hookgate_integration_tests::agents::{AgentOutcome, AgentRun, ClaudeCode, npm_cli};
 use hookgate_integration_tests::binaries::binaries;
 use hookgate_integration_tests::fake_model::Script;
 
@@ -64,29 +64,31 @@ pub(crate) fn install_with(home: &Path, agent: &str, more: &[&str], path: &str) 
     );
 }
 
-/// The agent, set up by `gateway install`, asked to copy a secrets file:
-/// the guard of the gateway its shim started denies it, the model reads
-/// why, and the gateway ran where the hooks pinned it.
-async fn installed_agent_is_guarded(run: AgentRun) {
+/// The agent, set up by `gateway install`, asked to run `command`: the
+/// guard of the gateway its shim started refuses it (`not_made` is not
+/// made), the model reads `reason`, and the gateway ran where the hooks
+/// pinned it. Returns the run and that gateway's audit log.
+async fn installed_agent_refuses(
+    run: AgentRun,
+    command: &str,
+    not_made: &Path,
+    reason: &str,
+) -> (AgentOutcome, String) {
     let home = run.home().to_path_buf();
-    std::fs::write(run.work().join(".env"), "TOKEN=hg-installed-secret\n").expect("write .env");
-    let copy = run.work().join("secret-copy");
-    let command = format!("cat .env > {}", quoted(&copy));
-
     let outcome = run
         .env("PATH", MINIMAL_PATH)
-        .script(Script::shell_then_text(&command, "Understood."))
+        .script(Script::shell_then_text(command, "Understood."))
         .run()
         .await;
 
-    assert!(!copy.exists(), "the guarded command ran\n{outcome}");
+    assert!(!not_made.exists(), "the guarded command ran\n{outcome}");
     let calls = outcome.model_calls();
     assert!(
         calls.len() >= 2,
         "no request after the tool call\n{outcome}"
     );
     assert!(
-        calls[1].mentions("reading a secrets file"),
+        calls[1].mentions(reason),
         "the model must read the guard's reason\n{outcome}"
     );
     // The gateway that answered was started by the shim, in the state
@@ -94,6 +96,17 @@ async fn installed_agent_is_guarded(run: AgentRun) {
     let state = home.join(".local/state/hookgate");
     assert!(state.join("gateway.log").exists(), "{outcome}");
     let audit = std::fs::read_to_string(state.join("audit.jsonl")).unwrap_or_default();
+    (outcome, audit)
+}
+
+/// The agent, set up by `gateway install`, asked to copy a secrets file:
+/// the guard of the gateway its shim started denies it, and audits it.
+async fn installed_agent_is_guarded(run: AgentRun) {
+    std::fs::write(run.work().join(".env"), "TOKEN=hg-installed-secret\n").expect("write .env");
+    let copy = run.work().join("secret-copy");
+    let command = format!("cat .env > {}", quoted(&copy));
+    let (outcome, audit) =
+        installed_agent_refuses(run, &command, &copy, "reading a secrets file").await;
     assert!(audit.contains("secret-copy"), "audit: {audit}\n{outcome}");
 }
 
@@ -180,4 +193,44 @@ async fn an_installed_codex_is_guarded_by_an_autostarted_gateway() {
 async fn an_installed_copilot_is_guarded_by_an_autostarted_gateway() {
     let run = run(Dialect::CopilotCamel).installed_hooks(|home| install(home, "copilot"));
     installed_agent_is_guarded(run).await;
+}
+
+/// `~/.config/opencode/plugin/hookgate.js`: hookgate's plugin, next to the
+/// run's own OpenCode config.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_installed_opencode_is_guarded_by_an_autostarted_gateway() {
+    let run = run(Dialect::OpenCode).installed_hooks(|home| install(home, "opencode"));
+    installed_agent_is_guarded(run).await;
+}
+
+/// `~/.hermes/config.yaml`'s marked `hooks:` block, appended to the run's
+/// own config (the fake model as provider), and consent for each of its
+/// hooks in `~/.hermes/shell-hooks-allowlist.json`: without it Hermes
+/// would skip every hook of a non-interactive run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_installed_hermes_is_guarded_by_an_autostarted_gateway() {
+    let run = run(Dialect::Hermes).installed_hooks(|home| install(home, "hermes"));
+    installed_agent_is_guarded(run).await;
+}
+
+/// The installed Hermes asked for a force push: the built-in guard of the
+/// gateway its shim started stops it, the model reads why, and every event
+/// that gateway audited is Hermes'.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_installed_hermes_cannot_force_push() {
+    let run = run(Dialect::Hermes).installed_hooks(|home| install(home, "hermes"));
+    let marker = run.work().join("pushed-marker");
+    let command = format!("git push --force origin main; touch {}", quoted(&marker));
+    let (outcome, audit) = installed_agent_refuses(run, &command, &marker, "force push").await;
+    let records: Vec<serde_json::Value> = audit
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("an audit record is JSON"))
+        .collect();
+    assert!(
+        records.iter().any(|r| r["kind"] == "pre_tool_use"),
+        "the force push was not audited: {audit}\n{outcome}"
+    );
+    for record in &records {
+        assert_eq!(record["agent"], "hermes", "audit: {audit}\n{outcome}");
+    }
 }

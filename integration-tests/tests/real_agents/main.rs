@@ -1,5 +1,5 @@
 //! The real agent CLIs — Claude Code, the Cline CLI, Qwen Code, Factory
-//! Droid, Gemini CLI, Codex and GitHub Copilot CLI, pinned versions
+//! Droid, Gemini CLI, Codex, GitHub Copilot CLI and OpenCode, pinned versions
 //! installed by the test setup —
 //! running headless and offline with `gateway-shim` as their hook command,
 //! against a real
@@ -21,11 +21,13 @@
     clippy::disallowed_methods,
     reason = "test and bench code drives real processes and files; the runtime rules are the gateway's"
 )]
+mod approvals;
 mod claude_code;
 mod claude_meanings;
 mod cline;
 mod codex;
 mod conformance;
+mod console;
 mod copilot;
 mod decision_log;
 mod droid;
@@ -33,9 +35,12 @@ mod first_hour;
 mod flows;
 mod gemini_cli;
 mod guard;
+mod hermes;
 mod http_attack;
 mod http_hooks;
 mod installed;
+mod memory;
+mod opencode;
 mod qwen_code;
 mod rego;
 mod scenario;

@@ -10,7 +10,7 @@ use crate::walk::root;
 
 /// Each agent by the spellings that name it: its Rust variant, its config
 /// name, its module.
-const AGENTS: [(&str, &[&str]); 8] = [
+const AGENTS: [(&str, &[&str]); 9] = [
     ("claude-code", &["ClaudeCode", "claude-code", "claude_code"]),
     ("cursor", &["Cursor", "cursor"]),
     ("cline", &["Cline", "cline"]),
@@ -19,8 +19,9 @@ const AGENTS: [(&str, &[&str]); 8] = [
     ("copilot", &["Copilot", "copilot"]),
     ("qwen-code", &["QwenCode", "qwen"]),
     ("droid", &["Droid", "droid"]),
+    ("hermes", &["Hermes", "hermes"]),
 ];
-/// Cursor has no CLI here, so lists of real agents name the other seven.
+/// Cursor has no CLI here, so lists of real agents name the others.
 const AT_LEAST: usize = AGENTS.len() - 1;
 /// The files that can hold such a list: code, contracts, scripts, config.
 const CODE: [&str; 5] = [".rs", ".proto", ".py", ".sh", ".toml"];

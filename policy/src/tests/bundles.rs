@@ -267,6 +267,31 @@ fn the_cache_keeps_the_last_good_bundle_privately() {
     }
 }
 
+/// Whatever is planted in the cache directory, a link, a FIFO or a file of
+/// another user's (root gives it away, as CI runs), is refused, not read.
+#[cfg(unix)]
+#[test]
+#[expect(clippy::disallowed_methods, reason = "a test, not on a runtime")]
+fn the_cache_reads_only_a_regular_file_of_this_users() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = Cache::new(dir.path().join("c"));
+    cache.store(b"mine", None).unwrap();
+    let bundle = cache.dir().join("bundle.tar.gz");
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::write(&elsewhere, b"theirs").unwrap();
+    std::fs::remove_file(&bundle).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &bundle).unwrap();
+    assert!(cache.load().is_err(), "a link is followed");
+    std::fs::remove_file(&bundle).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(&bundle).status();
+    assert!(made.unwrap().success());
+    assert!(cache.load().is_err(), "a FIFO is read (or waited on)");
+    std::fs::remove_file(&bundle).unwrap();
+    cache.store(b"mine", None).unwrap();
+    std::os::unix::fs::chown(&bundle, Some(65534), None).expect("chown needs root, as CI runs");
+    assert!(cache.load().is_err(), "another user's file is read");
+}
+
 /// A one-connection-per-request HTTP server on loopback answering each
 /// request with `respond(if_none_match)`; returns the URL.
 fn serve(

@@ -3,7 +3,7 @@
 // commands as hookgate's guard parsed them.
 
 /** The agents' names, as the gateway's config spells them. */
-export const AGENTS = ['claude-code', 'cursor', 'cline', 'gemini-cli', 'codex', 'qwen-code', 'droid', 'copilot'];
+export const AGENTS = ['claude-code', 'cursor', 'cline', 'gemini-cli', 'codex', 'qwen-code', 'droid', 'copilot', 'hermes', 'opencode'];
 
 /** The canonical event kinds, as the gateway's config spells them. */
 export const KINDS = [

@@ -21,7 +21,9 @@ use hookgate_dialect::{
     Agent, Detected, FailMode, args_hint, detect, detect_with_event, fallback, probe_event,
     probe_payload,
 };
-use hookgate_wire::{FrameKind, HEADER_LEN, Header, Hold, MAX_REQUEST_BODY, Reply, Request};
+use hookgate_wire::{
+    FrameKind, HEADER_LEN, Header, Hold, MAX_REQUEST_BODY, Reply, ReplyFrame as _, Request,
+};
 use tempfile::TempDir;
 
 /// The binary under test: this package's build, or the shipped static

@@ -8,7 +8,16 @@ mod parsing;
 
 use serde_json::{Value, json};
 
-use super::events::{EVENTS, spec};
+use super::CLAUDE_CODE;
+use hookgate_dialect::events::EventSpec;
+
+/// Claude Code's table.
+const EVENTS: &[EventSpec] = CLAUDE_CODE.dialect.descriptor().events;
+
+/// The row for `native_event`.
+fn spec(native_event: &str) -> &'static EventSpec {
+    CLAUDE_CODE.spec(native_event)
+}
 use super::{parse, render};
 use crate::testing::{Suite, check_golden, claude_protocol, fixtures};
 use crate::{Decision, Dialect, FailMode, HookEvent, Loss, Permission, Rendered, fallback};
@@ -120,7 +129,7 @@ fn every_fixture_is_a_known_event_and_every_event_has_a_fixture() {
             "{stem}: not an event"
         );
     }
-    for spec in &EVENTS {
+    for spec in EVENTS {
         assert!(
             stems.iter().any(|stem| stem == spec.name),
             "no fixture for {}",
@@ -152,7 +161,7 @@ fn render_golden() {
 
 #[test]
 fn neutral_is_exit_0_and_silent_except_worktree_create() {
-    for spec in &EVENTS {
+    for spec in EVENTS {
         let rendered = render(&event(spec.name), &Decision::default());
         assert!(rendered.losses.is_empty(), "{}", spec.name);
         if spec.name == "WorktreeCreate" {
@@ -166,7 +175,7 @@ fn neutral_is_exit_0_and_silent_except_worktree_create() {
 
 #[test]
 fn every_json_reply_is_one_line_of_json_for_its_event() {
-    for spec in &EVENTS {
+    for spec in EVENTS {
         let event = event(spec.name);
         for (name, decision) in samples() {
             let stdout = render(&event, &decision).reply.stdout;
@@ -187,7 +196,7 @@ fn every_json_reply_is_one_line_of_json_for_its_event() {
 /// A part the event cannot express is always reported, never dropped.
 #[test]
 fn losses_follow_the_capabilities() {
-    for spec in &EVENTS {
+    for spec in EVENTS {
         let event = event(spec.name);
         let caps = event.capabilities;
         for (name, decision) in samples() {
@@ -297,7 +306,7 @@ fn permission_request_answers() {
 /// aside: it has no neutral reply at all).
 #[test]
 fn fallback_agrees_with_the_capabilities() {
-    for spec in &EVENTS {
+    for spec in EVENTS {
         let closed = fallback(
             Some(Dialect::ClaudeCode),
             Some(spec.name),

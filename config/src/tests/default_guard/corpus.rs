@@ -1,5 +1,6 @@
-//! The corpora: every dangerous variant must be denied with the right
-//! reason, every ordinary command must pass.
+//! The corpora: every dangerous variant must be denied (or, for the
+//! rules that ask, asked) with the right reason, every ordinary command
+//! must pass.
 
 use hookgate_adapters::{Permission, ToolClass};
 
@@ -12,6 +13,13 @@ pub(crate) fn rows(text: &str) -> Vec<Vec<String>> {
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|l| l.split('\t').map(|f| f.replace("\\n", "\n")).collect())
         .collect()
+}
+
+/// `event` from an agent that can ask the user when the row expects an
+/// ask (one that cannot denies instead, which the other rows check).
+fn asking(mut event: hookgate_adapters::HookEvent, verdict: &str) -> hookgate_adapters::HookEvent {
+    event.capabilities.ask = verdict == "ask";
+    event
 }
 
 const SHELL: &str = include_str!("corpus/shell.tsv");
@@ -30,10 +38,16 @@ fn check(
         "deny" if !got.contains(reason) => {
             Some(format!("{what:?}: reason {got:?}, wanted {reason:?}"))
         }
+        "ask" if decision.permission != Permission::Ask => {
+            Some(format!("{what:?}: {:?}, not asked", decision.permission))
+        }
+        "ask" if !got.contains(reason) => {
+            Some(format!("{what:?}: reason {got:?}, wanted {reason:?}"))
+        }
         "allow" if decision.permission != Permission::Unspecified => {
             Some(format!("{what:?}: {:?} {got}", decision.permission))
         }
-        "deny" | "allow" => None,
+        "deny" | "ask" | "allow" => None,
         other => Some(format!("bad verdict {other:?}")),
     }
 }
@@ -47,7 +61,12 @@ fn shell_corpus() {
             let [verdict, reason, command] = row.as_slice() else {
                 return Some(format!("bad row {row:?}"));
             };
-            check(command, guard.decide(&shell(command)), verdict, reason)
+            check(
+                command,
+                guard.decide(&asking(shell(command), verdict)),
+                verdict,
+                reason,
+            )
         })
         .collect();
     assert!(
@@ -81,7 +100,8 @@ fn files_corpus_for_every_tool_class() {
             other => panic!("bad access {other}"),
         };
         for (name, class) in tools {
-            let decision = guard.decide(&with_tool(file_tool(name, class, path)));
+            let event = asking(with_tool(file_tool(name, class, path)), verdict);
+            let decision = guard.decide(&event);
             failures.extend(check(&format!("{name} {path}"), decision, verdict, reason));
         }
     }

@@ -79,5 +79,5 @@ fn rough_cost_per_command() {
     } else {
         "release"
     };
-    println!("guard: {per:?} per command ({build} build)");
+    eprintln!("guard: {per:?} per command ({build} build)");
 }

@@ -6,13 +6,16 @@
 //! reply: each event's observations are masked, then `try_send` into a
 //! bounded queue (a full queue is a counted drop) that one dedicated
 //! thread (`writer.rs`) drains into the database, compressing a session at
-//! its end. Deciding (`inject.rs`) answers only events that carry context
+//! its end (by a configured model on a thread of its own, `compressor.rs`
+//! and `model.rs`, else by the extractive summary). Deciding (`inject.rs`) answers only events that carry context
 //! (a session's start, a prompt) with the project's memories as additional
 //! context, within `inject_bytes` and `timeout_ms`: a late, locked or
 //! corrupt database answers nothing and counts an error.
 
 mod capture;
+mod compressor;
 mod inject;
+mod model;
 mod writer;
 
 use std::sync::Arc;
@@ -106,7 +109,7 @@ impl Builtin for Memory {
             cwd: cwd.to_owned(),
             text,
             budget: self.config.inject_bytes,
-            now_ms: writer::now_ms(),
+            now_ms: crate::clock::now_ms_i64(),
         };
         let (reader, config) = (Arc::clone(&self.reader), Arc::clone(&self.config));
         let timeout = self.config.timeout;
@@ -150,10 +153,7 @@ impl Builtin for Memory {
         let Some(event) = &record.event else {
             return;
         };
-        let at_ms = record
-            .at
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX));
+        let at_ms = i64::try_from(crate::clock::unix_ms(record.at)).unwrap_or(i64::MAX);
         let Some(capture) = capture::capture(event, at_ms) else {
             return;
         };

@@ -1,19 +1,22 @@
 //! The one thread that writes the memory database: observations from a
 //! bounded queue (the hook path `try_send`s; a full queue is a counted
 //! drop), compression at a session's end or past `compress_after` raw
-//! observations, and the retention caps. A database that cannot be
+//! observations (handed to `compressor.rs` when a model is configured),
+//! and the retention caps. A database that cannot be
 //! opened or written counts an error per capture and is opened again (at
 //! most once a second) until it works: nothing here ever reaches a hook.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Receiver;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use hookgate_config::MemoryConfig;
 use hookgate_memory::{Observation, Retention, Store, project_of};
 
 use super::capture::Capture;
+use super::compressor::{self, Handoff};
+use crate::clock::now_ms_i64 as now_ms;
 use crate::metrics::SubscriberStats;
 
 /// Captures between two applications of the retention caps.
@@ -23,9 +26,14 @@ const REOPEN_AFTER: Duration = Duration::from_secs(1);
 
 /// Runs until every sender is dropped and the queue is drained.
 pub(super) fn run(config: Arc<MemoryConfig>, rx: Receiver<Capture>, stats: Arc<SubscriberStats>) {
+    // With a model: a thread of its own asks it, never this one.
+    let handoff = (config.model.as_ref())
+        .and_then(|model| compressor::start(&config, model, &stats))
+        .map(Arc::new);
     let mut writer = Writer {
         config,
         stats,
+        handoff,
         store: None,
         failed_at: None,
         since_retain: RETAIN_EVERY,
@@ -39,6 +47,7 @@ pub(super) fn run(config: Arc<MemoryConfig>, rx: Receiver<Capture>, stats: Arc<S
 struct Writer {
     config: Arc<MemoryConfig>,
     stats: Arc<SubscriberStats>,
+    handoff: Option<Arc<Handoff>>,
     store: Option<Store>,
     failed_at: Option<Instant>,
     since_retain: u64,
@@ -54,11 +63,12 @@ impl Writer {
             return;
         }
         let config = Arc::clone(&self.config);
+        let handoff = self.handoff.clone();
         let Some(store) = self.store() else {
             self.count_error();
             return;
         };
-        match save(store, &config, &project, &capture) {
+        match save(store, &config, handoff.as_deref(), &project, &capture) {
             Ok(compressed) => {
                 self.stats.memory.stored.fetch_add(1, Ordering::Relaxed);
                 if compressed {
@@ -138,10 +148,12 @@ impl Writer {
 }
 
 /// Stores one capture, then compresses its session if it ended or has
-/// passed `compress_after` raw observations (true when it did).
+/// passed `compress_after` raw observations (true when it did), or hands
+/// it to the model's thread (false).
 fn save(
     store: &mut Store,
     config: &MemoryConfig,
+    handoff: Option<&Handoff>,
     project: &str,
     capture: &Capture,
 ) -> Result<bool, hookgate_memory::MemoryError> {
@@ -156,14 +168,13 @@ fn save(
         })?;
     }
     if capture.compress || store.pending(&capture.session)? >= config.compress_after {
+        // The model's thread takes it if it has room; else the extractive
+        // summary now.
+        if handoff.is_some_and(|h| h.offer(&capture.session)) {
+            return Ok(false);
+        }
         store.compress(&capture.session, now_ms())?;
         return Ok(true);
     }
     Ok(false)
-}
-
-pub(super) fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }

@@ -140,7 +140,7 @@ fn the_hooks_working_directory_stands_in_for_a_missing_one() {
     for (payload, cwd, expected) in cases {
         let mut request = request("claude-code", payload.as_bytes().to_vec());
         request.cwd = cwd.into();
-        let event = crate::pipeline::understand::understand(&request).unwrap();
+        let event = crate::pipeline::understand::understand(&request.into()).unwrap();
         assert_eq!(event.cwd.as_deref(), expected, "{payload} in {cwd}");
     }
 }

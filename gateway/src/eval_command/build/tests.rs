@@ -16,6 +16,8 @@ fn write_tool(agent: Agent) -> (&'static str, &'static str) {
         Agent::GeminiCli | Agent::QwenCode => ("write_file", "file_path"),
         Agent::Droid => ("Create", "file_path"),
         Agent::Copilot => ("create", "path"),
+        Agent::Hermes => ("write_file", "path"),
+        Agent::OpenCode => ("write", "filePath"),
     }
 }
 

@@ -8,7 +8,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context as _, bail};
-use hookgate_wire::{FrameKind, HEADER_LEN, Header, MAX_REPLY_BODY, Reply, Request};
+use hookgate_wire::{
+    FrameKind, HEADER_LEN, Header, MAX_REPLY_BODY, Reply, ReplyFrame as _, Request,
+};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::UnixStream;
 

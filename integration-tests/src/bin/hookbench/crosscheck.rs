@@ -57,17 +57,17 @@ pub(crate) fn run(
 }
 
 /// Lines `INDEX NANOSECONDS`, one per measured run.
-fn parse(text: &str, commands: usize) -> anyhow::Result<Vec<(usize, Duration)>> {
+pub(crate) fn parse(text: &str, commands: usize) -> anyhow::Result<Vec<(usize, Duration)>> {
     text.lines()
         .map(|line| {
             let (index, ns) = line
                 .split_once(' ')
-                .with_context(|| format!("malformed spawn loop line {line:?}"))?;
-            let index: usize = index.parse().context("spawn loop index")?;
+                .with_context(|| format!("malformed C client line {line:?}"))?;
+            let index: usize = index.parse().context("C client index")?;
             if index >= commands {
-                bail!("spawn loop index {index} out of range");
+                bail!("C client index {index} out of range");
             }
-            let ns: u64 = ns.trim().parse().context("spawn loop time")?;
+            let ns: u64 = ns.trim().parse().context("C client time")?;
             Ok((index, Duration::from_nanos(ns)))
         })
         .collect()

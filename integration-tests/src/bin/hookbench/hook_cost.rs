@@ -395,20 +395,20 @@ fn verify(peers: &Peers, rounds: usize) -> anyhow::Result<()> {
 /// fixed predecessor, and its aftermath: (g) always ran right after the
 /// python hook, (a) right after (h) had just called (a)'s gateway.
 #[derive(Debug)]
-struct Shuffle {
+pub(crate) struct Shuffle {
     order: Vec<usize>,
     seed: u32,
 }
 
 impl Shuffle {
-    fn new(count: usize) -> Shuffle {
+    pub(crate) fn new(count: usize) -> Shuffle {
         Shuffle {
             order: (0..count).collect(),
             seed: 0x9e37_79b9,
         }
     }
 
-    fn next_round(&mut self) -> &[usize] {
+    pub(crate) fn next_round(&mut self) -> &[usize] {
         for k in (1..self.order.len()).rev() {
             self.seed = self.seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
             let j = (self.seed >> 8) as usize % (k + 1);

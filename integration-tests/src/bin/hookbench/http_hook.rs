@@ -79,10 +79,20 @@ pub(crate) fn start(artifacts: &Artifacts) -> anyhow::Result<(Gateway, HttpEndpo
         .parent()
         .context("the socket has a directory")?
         .join("http.token");
-    let token = std::fs::read_to_string(&token_path)
-        .with_context(|| format!("reading {}", token_path.display()))?
-        .trim()
-        .to_owned();
+    // The socket answers before the HTTP endpoint is up, and the token
+    // file is created before it is written: wait for a token in it.
+    let deadline = Instant::now() + CONNECT_DEADLINE;
+    let token = loop {
+        let read = std::fs::read_to_string(&token_path);
+        match read.as_deref().map(str::trim) {
+            Ok(token) if !token.is_empty() => break token.to_owned(),
+            _ if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(10)),
+            _ => {
+                read.with_context(|| format!("reading {}", token_path.display()))?;
+                anyhow::bail!("{} stayed empty", token_path.display());
+            }
+        }
+    };
     let endpoint = HttpEndpoint {
         addr: SocketAddr::from(([127, 0, 0, 1], port)),
         token,

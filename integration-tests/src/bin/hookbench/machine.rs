@@ -58,3 +58,17 @@ fn command(program: &str, args: &[&str]) -> String {
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
         .unwrap_or_else(|_| "unknown".to_owned())
 }
+
+/// Says so when the machine was busier than its CPUs at the start (the
+/// 1- or 5-minute load average).
+pub(crate) fn load_note(load: &str, cpus: usize) -> String {
+    let busiest = (load.split_whitespace().take(2))
+        .filter_map(|l| l.parse::<f64>().ok())
+        .reduce(f64::max);
+    match busiest {
+        Some(l) if l > cpus as f64 => format!(
+            ". Other work (a CI run, other builds and tests) shared the machine, the load above its {cpus} CPUs: the absolute times are inflated and noisy; what is compared was interleaved call by call, so the differences and ratios are the figures to read"
+        ),
+        _ => String::new(),
+    }
+}

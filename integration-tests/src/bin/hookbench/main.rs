@@ -10,7 +10,9 @@
 //! hooks, (2) fan-out scaling, (3) throughput and (4) memory and size, and
 //! checks the figures against the targets of the benchmarks issue; and
 //! (5) runs the held-out guard corpus through the real shim and gateway,
-//! and (6) measures a Rego policy's cost per event next to the guard's.
+//! and (6) measures a Rego policy's cost per event next to the guard's,
+//! (7) an `approval` built-in's cost to calls it does not hold and (8) the
+//! `memory` built-in's capture and injection costs.
 //! Benchmarks are not tests: nothing here runs under `cargo test`.
 
 #![allow(
@@ -19,12 +21,17 @@
 )]
 mod adapters_cost;
 mod agent_cost;
+mod approval_cost;
 mod artifacts;
 mod baselines;
 mod breaker_open;
 mod client;
 mod crosscheck;
 mod fanout;
+mod floor;
+mod floor_echo;
+mod floor_native;
+mod floor_report;
 mod gateway;
 mod guard_corpus;
 mod hook_cost;
@@ -32,11 +39,13 @@ mod http_hook;
 mod http_stub;
 mod machine;
 mod memory;
+mod memory_builtin;
 mod native;
 mod options;
 mod rego_cost;
 mod report;
 mod report_hook;
+mod side_by_side;
 mod spawn;
 mod stats;
 mod subscriber;
@@ -54,7 +63,7 @@ use machine::Machine;
 use options::{Options, Section, USAGE};
 
 /// The sample payload every section sends, relative to the workspace root.
-const PAYLOAD: &str = "adapters/test_data/claude-code/PreToolUse.json";
+pub(crate) const PAYLOAD: &str = "adapters/test_data/claude-code/PreToolUse.json";
 /// Hand-written analysis appended to the report (its "Why" section).
 const FINDINGS: &str = "integration-tests/src/bin/hookbench/why.md";
 
@@ -68,6 +77,7 @@ pub(crate) struct Results {
     pub(crate) load_at_end: String,
     pub(crate) wall: Duration,
     pub(crate) hook: Option<hook_cost::HookCost>,
+    pub(crate) floor: Option<floor::Floor>,
     pub(crate) agent: Option<agent_cost::AgentCost>,
     pub(crate) adapters: Option<adapters_cost::AdaptersCost>,
     pub(crate) fanout: Option<fanout::Fanout>,
@@ -77,6 +87,8 @@ pub(crate) struct Results {
     pub(crate) shim: Option<memory::ShimBinary>,
     pub(crate) guard: Option<guard_corpus::GuardCorpus>,
     pub(crate) rego: Option<rego_cost::RegoCost>,
+    pub(crate) approval: Option<approval_cost::ApprovalCost>,
+    pub(crate) memory_builtin: Option<memory_builtin::MemoryBuiltinCost>,
 }
 
 fn main() -> ExitCode {
@@ -84,7 +96,7 @@ fn main() -> ExitCode {
     let options = match Options::parse(&args) {
         Ok(Some(options)) => options,
         Ok(None) => {
-            println!("{USAGE}");
+            emit(&format!("{USAGE}\n"));
             return ExitCode::SUCCESS;
         }
         Err(err) => {
@@ -152,6 +164,9 @@ fn run(options: &Options) -> anyhow::Result<PathBuf> {
         .runs(Section::Hook)
         .then(|| adapters_cost::run(&payload, sizes.adapters_batches, sizes.adapters_per_batch))
         .transpose()?;
+    let floor = section(Section::Floor)
+        .then(|| floor::run(&artifacts, sizes.floor_runs, &payload))
+        .transpose()?;
     let agent = section(Section::Agent)
         .then(|| agent_cost::run(&runtime, &artifacts, sizes.agent_runs))
         .transpose()?;
@@ -184,6 +199,26 @@ fn run(options: &Options) -> anyhow::Result<PathBuf> {
     let rego = section(Section::Rego)
         .then(|| rego_cost::run(&runtime, &artifacts, sizes.rego_rounds))
         .transpose()?;
+    let approval = section(Section::Approval)
+        .then(|| {
+            approval_cost::run(
+                &artifacts,
+                &root.join(PAYLOAD),
+                sizes.hook_warmup,
+                sizes.hook_runs,
+            )
+        })
+        .transpose()?;
+    let memory_builtin = section(Section::MemoryBuiltin)
+        .then(|| {
+            memory_builtin::run(
+                &artifacts,
+                sizes.memory_builtin_fill,
+                sizes.hook_warmup,
+                sizes.hook_runs,
+            )
+        })
+        .transpose()?;
     let path = match &options.out {
         Some(path) => path.clone(),
         None if options.quick => root.join("target/hookbench/BENCHMARKS.quick.md"),
@@ -193,16 +228,25 @@ fn run(options: &Options) -> anyhow::Result<PathBuf> {
         let report = std::fs::read_to_string(&path)
             .with_context(|| format!("reading {} to splice into", path.display()))?;
         let mut text = String::new();
-        let heading = if options.runs(Section::Rego) {
+        let heading = if options.runs(Section::Floor) {
+            floor_report::section(&mut text, floor.as_ref(), &machine);
+            floor_report::HEADING
+        } else if options.runs(Section::Rego) {
             rego_cost::section(&mut text, rego.as_ref(), &machine);
             rego_cost::HEADING
+        } else if options.runs(Section::Approval) {
+            approval_cost::section(&mut text, approval.as_ref(), &machine);
+            approval_cost::HEADING
+        } else if options.runs(Section::MemoryBuiltin) {
+            memory_builtin::section(&mut text, memory_builtin.as_ref(), &machine);
+            memory_builtin::HEADING
         } else {
             guard_corpus::section(&mut text, guard.as_ref(), &machine.date);
             guard_corpus::HEADING
         };
         std::fs::write(&path, report::with_section(&report, heading, &text))
             .with_context(|| format!("writing {}", path.display()))?;
-        print!("{text}");
+        emit(&text);
         return Ok(path);
     }
 
@@ -214,6 +258,7 @@ fn run(options: &Options) -> anyhow::Result<PathBuf> {
         load_at_end: Machine::load_now(),
         wall: started.elapsed(),
         hook,
+        floor,
         agent,
         adapters,
         fanout,
@@ -223,6 +268,8 @@ fn run(options: &Options) -> anyhow::Result<PathBuf> {
         shim,
         guard,
         rego,
+        approval,
+        memory_builtin,
     };
     let findings = std::fs::read_to_string(root.join(FINDINGS)).ok();
     let text = report::render(&results, findings.as_deref());
@@ -230,6 +277,16 @@ fn run(options: &Options) -> anyhow::Result<PathBuf> {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
     std::fs::write(&path, &text).with_context(|| format!("writing {}", path.display()))?;
-    print!("{text}");
+    emit(&text);
     Ok(path)
+}
+
+/// Writes the report to stdout; a reader that closed the pipe
+/// (`hookbench | head`) only ends the output (`print!` would panic).
+fn emit(text: &str) {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush());
 }

@@ -27,6 +27,7 @@ const SPAWNLOOP_C: &str = r#"#define _GNU_SOURCE
 #include <time.h>
 #include <unistd.h>
 extern char **environ;
+/*SHUFFLE*/
 typedef struct { char **argv; char **envp; } cmd_t;
 static long long now_ns(void) {
   struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
@@ -57,13 +58,7 @@ int main(int argc, char **argv) {
   int order[32]; unsigned seed = 0x9e3779b9u;
   for (int k = 0; k < n; k++) order[k] = k;
   for (int r = 0; r < warmup + runs; r++) {
-    /* A new order every round (Fisher-Yates): no command always follows
-       the same one, so none inherits a fixed predecessor's aftermath. */
-    for (int k = n - 1; k > 0; k--) {
-      seed = seed * 1103515245u + 12345u;
-      int j = (int)((seed >> 8) % (unsigned)(k + 1));
-      int t = order[k]; order[k] = order[j]; order[j] = t;
-    }
+    shuffle(order, n, &seed);
     for (int k = 0; k < n; k++) {
       int v = order[k];
       int p[2];
@@ -98,6 +93,18 @@ int main(int argc, char **argv) {
 }
 "#;
 
+/// The C loops' one shuffle, spliced in for `/*SHUFFLE*/`: a new order
+/// every round (Fisher-Yates over a fixed-seed LCG, as `Shuffle` in Rust),
+/// so no command always follows the same one and none inherits a fixed
+/// predecessor's aftermath.
+pub(crate) const SHUFFLE_C: &str = "static void shuffle(int *order, int n, unsigned *seed) {
+  for (int k = n - 1; k > 0; k--) {
+    *seed = *seed * 1103515245u + 12345u;
+    int j = (int)((*seed >> 8) % (unsigned)(k + 1));
+    int t = order[k]; order[k] = order[j]; order[j] = t;
+  }
+}";
+
 /// The compiled programs and the commands that built them.
 #[derive(Debug)]
 pub(crate) struct Native {
@@ -112,7 +119,6 @@ impl Native {
     /// Compiles both programs into a fresh directory, installing a C
     /// compiler and static glibc with apt-get first when `cc` is missing.
     pub(crate) fn build() -> anyhow::Result<Native> {
-        ensure_cc()?;
         let dir = tempfile::tempdir().context("creating the C build directory")?;
         let noop = compile(dir.path(), "noop", NOOP_C, &["-static", "-O2"])?;
         let spawnloop = compile(dir.path(), "spawnloop", SPAWNLOOP_C, &["-O2"])?;
@@ -136,10 +142,17 @@ impl Native {
     }
 }
 
-fn compile(dir: &Path, name: &str, source: &str, flags: &[&str]) -> anyhow::Result<PathBuf> {
+pub(crate) fn compile(
+    dir: &Path,
+    name: &str,
+    source: &str,
+    flags: &[&str],
+) -> anyhow::Result<PathBuf> {
+    ensure_cc()?;
     let c = dir.join(format!("{name}.c"));
     let exe = dir.join(name);
-    std::fs::write(&c, source).with_context(|| format!("writing {}", c.display()))?;
+    std::fs::write(&c, source.replace("/*SHUFFLE*/", SHUFFLE_C))
+        .with_context(|| format!("writing {}", c.display()))?;
     let output = Command::new("cc")
         .args(flags)
         .arg("-o")
@@ -156,7 +169,8 @@ fn compile(dir: &Path, name: &str, source: &str, flags: &[&str]) -> anyhow::Resu
     Ok(exe)
 }
 
-/// Installs gcc and the static C library when `cc` is not on PATH.
+/// Installs gcc and the static C library when `cc` is not on PATH (every
+/// C program the bench compiles goes through [`compile`]).
 fn ensure_cc() -> anyhow::Result<()> {
     if Command::new("cc").arg("--version").output().is_ok() {
         return Ok(());

@@ -15,11 +15,13 @@ usage: hookbench [--quick] [--no-build] [--only SECTIONS] [--out PATH]
 
   --quick          small counts: checks the suite, numbers are not for publishing
   --no-build       use the already built release gateway and static gateway-shim
-  --only SECTIONS  comma-separated subset of: hook,claude,fanout,throughput,http,memory,guard,rego
+  --only SECTIONS  comma-separated subset of: hook,floor,claude,fanout,throughput,http,
+                   memory,guard,rego,approval,memory-builtin
   --out PATH       where to write the report (default: BENCHMARKS.md at the
                    workspace root; with --quick: target/hookbench/BENCHMARKS.quick.md)
-  --splice         with `--only guard` or `--only rego`: replace only that section of
-                   the existing report, keeping the rest byte for byte
+  --splice         with `--only` one of floor, guard, rego, approval, memory-builtin: replace
+                   only that section of the existing report, keeping the rest
+                   byte for byte
   --write-known-gaps
                    with the guard section: also rewrite
                    test-data/guard-corpus/known-gaps.tsv from this run
@@ -32,6 +34,7 @@ usage: hookbench [--quick] [--no-build] [--only SECTIONS] [--out PATH]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Section {
     Hook,
+    Floor,
     Agent,
     Fanout,
     Throughput,
@@ -39,11 +42,14 @@ pub(crate) enum Section {
     Memory,
     Guard,
     Rego,
+    Approval,
+    MemoryBuiltin,
 }
 
 impl Section {
-    const ALL: [Section; 8] = [
+    const ALL: [Section; 11] = [
         Section::Hook,
+        Section::Floor,
         Section::Agent,
         Section::Fanout,
         Section::Throughput,
@@ -51,6 +57,8 @@ impl Section {
         Section::Memory,
         Section::Guard,
         Section::Rego,
+        Section::Approval,
+        Section::MemoryBuiltin,
     ];
 
     fn parse(name: &str) -> Option<Section> {
@@ -60,6 +68,7 @@ impl Section {
     pub(crate) fn name(self) -> &'static str {
         match self {
             Section::Hook => "hook",
+            Section::Floor => "floor",
             Section::Agent => "claude",
             Section::Fanout => "fanout",
             Section::Throughput => "throughput",
@@ -67,6 +76,8 @@ impl Section {
             Section::Memory => "memory",
             Section::Guard => "guard",
             Section::Rego => "rego",
+            Section::Approval => "approval",
+            Section::MemoryBuiltin => "memory-builtin",
         }
     }
 }
@@ -78,6 +89,8 @@ pub(crate) struct Sizes {
     /// every hook variant once, round-robin).
     pub(crate) hook_warmup: usize,
     pub(crate) hook_runs: usize,
+    /// Section 1c: measured calls per server, client and idle regime.
+    pub(crate) floor_runs: usize,
     /// Section 1b: real Claude Code runs per hook variant.
     pub(crate) agent_runs: usize,
     /// In-process adapters timing: batches and calls per batch.
@@ -96,6 +109,8 @@ pub(crate) struct Sizes {
     pub(crate) memory_clients: usize,
     /// Section "Policy cost": rounds over the guard corpus per decider.
     pub(crate) rego_rounds: usize,
+    /// Section "Memory built-in cost": memories in the filled store.
+    pub(crate) memory_builtin_fill: usize,
 }
 
 impl Sizes {
@@ -103,6 +118,7 @@ impl Sizes {
         Sizes {
             hook_warmup: 20,
             hook_runs: 300,
+            floor_runs: 300,
             agent_runs: 8,
             adapters_batches: 50,
             adapters_per_batch: 2000,
@@ -115,6 +131,7 @@ impl Sizes {
             memory_checkpoints: vec![100_000, 500_000, 1_000_000],
             memory_clients: 64,
             rego_rounds: 3,
+            memory_builtin_fill: 100_000,
         }
     }
 
@@ -122,6 +139,7 @@ impl Sizes {
         Sizes {
             hook_warmup: 3,
             hook_runs: 20,
+            floor_runs: 15,
             agent_runs: 1,
             adapters_batches: 10,
             adapters_per_batch: 200,
@@ -134,6 +152,7 @@ impl Sizes {
             memory_checkpoints: vec![5_000, 10_000, 20_000],
             memory_clients: 32,
             rego_rounds: 1,
+            memory_builtin_fill: 10_000,
         }
     }
 }
@@ -189,9 +208,16 @@ impl Options {
                 other => bail!("unknown argument {other:?}\n{USAGE}"),
             }
         }
-        if splice && sections != [Section::Guard] && sections != [Section::Rego] {
+        let spliceable = [
+            Section::Floor,
+            Section::Guard,
+            Section::Rego,
+            Section::Approval,
+            Section::MemoryBuiltin,
+        ];
+        if splice && !matches!(sections.as_slice(), [one] if spliceable.contains(one)) {
             bail!(
-                "--splice needs `--only guard` or `--only rego` (the other sections depend on the whole run)"
+                "--splice needs `--only` one of floor, guard, rego, approval, memory-builtin (the other sections depend on the whole run)"
             );
         }
         if write_known_gaps && !sections.contains(&Section::Guard) {

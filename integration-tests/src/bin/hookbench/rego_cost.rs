@@ -286,25 +286,7 @@ pub(crate) fn section(out: &mut String, run: Option<&RegoCost>, machine: &Machin
         run.rounds,
         run.series[0].hook.len()
     );
-    let _ = writeln!(
-        out,
-        "- Measured: {}, commit `{}`",
-        machine.date,
-        crate::guard_corpus::commit()
-    );
-    let _ = writeln!(
-        out,
-        "- Machine: {} CPUs, {}; load average (1/5/15 min) at the section's start: {}; at its end: {}{}",
-        machine.cpus,
-        machine.cpu_model,
-        run.load_at_start,
-        run.load_at_end,
-        load_note(&run.load_at_start, machine.cpus)
-    );
-    let _ = writeln!(
-        out,
-        "- Rerun: `cargo run --release -p hookgate-integration-tests --bin hookbench -- --only rego --splice` (replaces this section only)\n"
-    );
+    crate::side_by_side::provenance(out, machine, (&run.load_at_start, &run.load_at_end), "rego");
     let _ = writeln!(
         out,
         "| Per event | guard p50 | p90 | p99 | rego p50 | p90 | p99 | rego/guard p50 | p90 | p99 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -336,20 +318,6 @@ fn quantiles(samples: &[Duration]) -> [Duration; 3] {
     let mut sorted = samples.to_vec();
     sorted.sort_unstable();
     PERCENTILES.map(|p| percentile(&sorted, p).unwrap_or_default())
-}
-
-/// Says so when the machine was busier than its CPUs at the start (the
-/// 1- or 5-minute load average).
-fn load_note(load: &str, cpus: usize) -> String {
-    let busiest = (load.split_whitespace().take(2))
-        .filter_map(|l| l.parse::<f64>().ok())
-        .reduce(f64::max);
-    match busiest {
-        Some(l) if l > cpus as f64 => format!(
-            ". Other work (other developers' builds and tests) shared the machine, the load above its {cpus} CPUs: the absolute times are inflated and noisy; the two deciders were interleaved call by call, so the ratios are the figures to read"
-        ),
-        _ => String::new(),
-    }
 }
 
 fn verdicts(out: &mut String, run: &RegoCost) {

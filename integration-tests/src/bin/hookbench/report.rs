@@ -71,12 +71,15 @@ pub(crate) fn render(results: &Results, findings: Option<&str>) -> String {
     crate::report_hook::hook_section(&mut out, results);
     adapters_section(&mut out, results);
     crate::report_hook::agent_section(&mut out, results);
+    crate::floor_report::section(&mut out, results.floor.as_ref(), m);
     fanout_section(&mut out, results);
     throughput_section(&mut out, results);
     crate::http_hook::section(&mut out, results.http.as_ref());
     memory_section(&mut out, results);
     crate::guard_corpus::section(&mut out, results.guard.as_ref(), &m.date);
     crate::rego_cost::section(&mut out, results.rego.as_ref(), m);
+    crate::approval_cost::section(&mut out, results.approval.as_ref(), m);
+    crate::memory_builtin::section(&mut out, results.memory_builtin.as_ref(), m);
 
     if let Some(findings) = findings {
         push_findings(&mut out, findings);

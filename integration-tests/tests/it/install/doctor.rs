@@ -15,6 +15,8 @@ fn doctor_passes_when_the_chain_is_whole() {
         "copilot",
         "droid",
         "qwen-code",
+        "hermes",
+        "opencode",
     ];
     user.install(&agents);
     user.serve();
@@ -68,6 +70,27 @@ fn doctor_names_why_autostart_cannot_start_the_gateway() {
             && out.contains(".config/hookgate/gateway.toml:2:"),
         "{out}"
     );
+}
+
+/// Hermes skips a hook it has no approval for when it cannot ask: doctor
+/// names the missing consent and the fix, and install gives it back.
+#[test]
+fn doctor_fails_on_hermes_hooks_without_consent() {
+    let mut user = User::new();
+    user.install(&["hermes"]);
+    user.serve();
+    let consent = user.home().join(".hermes/shell-hooks-allowlist.json");
+    std::fs::remove_file(&consent).expect("install wrote the consent file");
+    let (code, out) = user.doctor(&[]);
+    assert_eq!(code, Some(64), "{out}");
+    assert!(
+        out.contains("hermes: 10 of hookgate's hooks (on_session_start, ...) not approved in")
+            && out.contains("fix: gateway install --agent hermes"),
+        "{out}"
+    );
+    user.install(&["hermes"]);
+    let (code, out) = user.doctor(&[]);
+    assert_eq!(code, Some(0), "{out}");
 }
 
 /// Codex's hook review, judged without `codex` on PATH: hooks with no
@@ -236,28 +259,6 @@ fn doctor_fails_when_the_shim_is_not_where_the_hooks_run_it() {
     assert_eq!(code, Some(64), "{out}");
     assert!(out.contains("which is not an executable file"), "{out}");
     assert!(out.contains("never reached the gateway"), "{out}");
-}
-
-/// An `approval` is noted with what bounds its holds (install writes no
-/// hold maximum yet), without failing the check.
-#[test]
-fn doctor_notes_how_long_an_approval_can_really_hold() {
-    let mut user = User::new();
-    user.install(&["claude-code"]);
-    user.write(
-        ".config/hookgate/gateway.toml",
-        "[[subscriber]]\nname = \"ask\"\nbuiltin = \"approval\"\nhold_ms = 120000\n\
-         [[subscriber.rules]]\nshell = \"^make deploy\"\nreason = \"a person decides\"\n",
-    );
-    user.serve();
-    let (code, out) = user.doctor(&[]);
-    assert_eq!(code, Some(0), "{out}");
-    assert!(
-        out.contains(
-            "note     approval `ask` holds calls up to 120 s, but installed hooks take no holds"
-        ),
-        "{out}"
-    );
 }
 
 #[test]

@@ -10,7 +10,16 @@ use super::*;
 /// Every agent's directory in HOME, so `--all` finds them all.
 fn every_agent_home(user: &User) {
     for dir in [
-        ".claude", ".cursor", ".cline", ".qwen", ".factory", ".gemini", ".codex", ".copilot",
+        ".claude",
+        ".cursor",
+        ".cline",
+        ".qwen",
+        ".factory",
+        ".gemini",
+        ".codex",
+        ".copilot",
+        ".hermes",
+        ".config/opencode",
     ] {
         std::fs::create_dir_all(user.home().join(dir)).expect("set up the test HOME");
     }
@@ -56,7 +65,7 @@ fn one_corrupt_config_leaves_the_others_installed_and_is_named() {
         "{stdout}"
     );
     assert!(
-        text(&out.stderr).contains("1 of 8 skipped"),
+        text(&out.stderr).contains(&format!("1 of {} skipped", every_agent().len())),
         "{}",
         text(&out.stderr)
     );

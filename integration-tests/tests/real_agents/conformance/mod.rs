@@ -8,7 +8,7 @@
 //! - [`meaning`]: what each part must make the agent do, per event phase;
 //! - [`matrix`]: one scenario run and the markdown it becomes;
 //! - [`claude`], [`cline`], [`qwen`], [`droid`], [`gemini`], [`codex`],
-//!   [`copilot`]: each agent's table and runner. A new agent is one more
+//!   [`copilot`], [`opencode`], [`hermes`]: each agent's table and runner. A new agent is one more
 //!   such module and one more arm in [`versions`] (the compiler points to
 //!   it: the match is over the adapters' `Dialect`);
 //! - [`tool_table`]: the table of the agents hooked on a shell tool's pre-
@@ -23,8 +23,10 @@ mod copilot;
 mod doc_check;
 mod droid;
 mod gemini;
+mod hermes;
 mod matrix;
 mod meaning;
+mod opencode;
 mod qwen;
 mod tool_table;
 
@@ -57,6 +59,8 @@ fn versions(dialect: Dialect) -> Vec<AgentUnderTest> {
         Dialect::Codex => vec![codex::agent()],
         Dialect::CopilotPascal => vec![copilot::agent(copilot::Case::Pascal)],
         Dialect::CopilotCamel => vec![copilot::agent(copilot::Case::Camel)],
+        Dialect::OpenCode => vec![opencode::agent()],
+        Dialect::Hermes => vec![hermes::agent()],
         Dialect::Cursor | Dialect::ClineLegacy => Vec::new(),
     }
 }

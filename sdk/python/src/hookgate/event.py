@@ -26,6 +26,8 @@ class Agent(str, Enum):
     QWEN_CODE = "qwen-code"
     DROID = "droid"
     COPILOT = "copilot"
+    HERMES = "hermes"
+    OPENCODE = "opencode"
 
 
 class Kind(str, Enum):

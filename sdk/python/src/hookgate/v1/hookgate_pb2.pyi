@@ -18,6 +18,8 @@ class Agent(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     AGENT_QWEN_CODE: _ClassVar[Agent]
     AGENT_DROID: _ClassVar[Agent]
     AGENT_COPILOT: _ClassVar[Agent]
+    AGENT_HERMES: _ClassVar[Agent]
+    AGENT_OPENCODE: _ClassVar[Agent]
 
 class Dialect(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -32,6 +34,8 @@ class Dialect(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DIALECT_DROID: _ClassVar[Dialect]
     DIALECT_COPILOT_PASCAL: _ClassVar[Dialect]
     DIALECT_COPILOT_CAMEL: _ClassVar[Dialect]
+    DIALECT_HERMES: _ClassVar[Dialect]
+    DIALECT_OPENCODE: _ClassVar[Dialect]
 
 class EventKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -87,6 +91,8 @@ AGENT_CODEX: Agent
 AGENT_QWEN_CODE: Agent
 AGENT_DROID: Agent
 AGENT_COPILOT: Agent
+AGENT_HERMES: Agent
+AGENT_OPENCODE: Agent
 DIALECT_UNSPECIFIED: Dialect
 DIALECT_CLAUDE_CODE: Dialect
 DIALECT_CURSOR: Dialect
@@ -98,6 +104,8 @@ DIALECT_QWEN_CODE: Dialect
 DIALECT_DROID: Dialect
 DIALECT_COPILOT_PASCAL: Dialect
 DIALECT_COPILOT_CAMEL: Dialect
+DIALECT_HERMES: Dialect
+DIALECT_OPENCODE: Dialect
 EVENT_KIND_OTHER: EventKind
 EVENT_KIND_SESSION_START: EventKind
 EVENT_KIND_SESSION_END: EventKind
