@@ -44,6 +44,8 @@ pub use store::{DEFAULT_BUSY, Store};
 #[cfg(test)]
 mod model_tests;
 #[cfg(test)]
+mod open_tests;
+#[cfg(test)]
 mod search_tests;
 #[cfg(test)]
 mod tests;

@@ -4,9 +4,9 @@
 
 use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::{Connection, ErrorCode, OpenFlags};
 
 use crate::MemoryError;
 
@@ -45,8 +45,7 @@ impl Store {
         // Deleted content is overwritten with zeros, in the file and in
         // the write-ahead log.
         conn.pragma_update(None, "secure_delete", "ON")?;
-        let mode: String =
-            conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))?;
+        let mode = wal(&conn, busy)?;
         if !mode.eq_ignore_ascii_case("wal") {
             return Err(MemoryError::Invalid {
                 what: "journal_mode",
@@ -76,6 +75,29 @@ impl Store {
             .conn
             .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| row.get(0))?;
         Ok(busy == 0)
+    }
+}
+
+/// Puts the file in WAL mode, its journal mode as it is then. Switching
+/// takes an exclusive lock for which SQLite calls no busy handler: another
+/// connection opening the same new file at that moment is answered
+/// "database is locked" at once. Retried here until `busy` has passed,
+/// as any other statement would wait.
+fn wal(conn: &Connection, busy: Duration) -> Result<String, MemoryError> {
+    let until = Instant::now() + busy;
+    loop {
+        match conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0)) {
+            Err(rusqlite::Error::SqliteFailure(err, _))
+                if err.code == ErrorCode::DatabaseBusy && Instant::now() < until =>
+            {
+                #[expect(
+                    clippy::disallowed_methods,
+                    reason = "the store is opened by the CLI and on the daemon's own threads and blocking pool, never on the runtime"
+                )]
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            done => return Ok(done?),
+        }
     }
 }
 
