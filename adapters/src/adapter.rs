@@ -18,9 +18,10 @@ pub(crate) struct Adapter {
     pub(crate) render: fn(&HookEvent, &Decision) -> Rendered,
 }
 
-/// `native`'s kind and capabilities by `dialect`'s table (an unknown
-/// event: `Other`, none), for the adapters that build the event themselves.
-pub(crate) fn behaviour(dialect: Dialect, native: &str) -> (EventKind, Capabilities) {
+/// `native`'s kind, capabilities and whether the agent waits for the
+/// answer, by `dialect`'s table (an unknown event: `Other`, none, no), for
+/// the adapters that build the event themselves.
+pub(crate) fn behaviour(dialect: Dialect, native: &str) -> (EventKind, Capabilities, bool) {
     let spec = dialect.descriptor().spec(native);
-    (spec.kind, spec.capabilities())
+    (spec.kind, spec.capabilities(), spec.blocking)
 }

@@ -160,7 +160,10 @@ impl EventSpec {
         }
     }
 
-    /// This row, which `gateway install` does not hook.
+    /// This row, which `gateway install` does not hook, on purpose (the
+    /// row's comment says why): hooking one changes what every install
+    /// writes and, under `--fail-closed`, what is blocked while the
+    /// gateway is down.
     pub const fn not_hooked(self) -> EventSpec {
         EventSpec { hook: None, ..self }
     }

@@ -3,7 +3,7 @@
 /** The coding agents, as the gateway's config names them. */
 export type Agent =
   | 'claude-code' | 'cursor' | 'cline' | 'gemini-cli' | 'codex' | 'qwen-code' | 'droid' | 'copilot'
-  | 'opencode'
+  | 'hermes' | 'opencode'
   | 'unspecified';
 
 /** The canonical event kinds, as the gateway's config names them. */

@@ -222,9 +222,9 @@ Reads the hook payload on stdin and answers on stdout/stderr/exit code.
 Without an agent name the agent is detected from the payload. EVENT (the
 agent's own event name, after the agent) is for payloads that name none:
 `gateway-shim copilot preToolUse` in Copilot CLI's camelCase hooks. Cursor is
-supported from its documentation (its CLI is not run in hookgate's tests),
-Hermes Agent from its real CLI run by hand (not yet in the tests); the other
-agents are tested through their real CLIs.
+supported from its documentation (its CLI is not run in hookgate's tests);
+the other agents are tested through their real CLIs. OpenCode runs the shim
+from the plugin `gateway install --agent opencode` writes.
 
 If the gateway cannot answer, it fails open (the agent's neutral reply) unless
 fail-closed is asked for (then it blocks what the event lets a hook block).

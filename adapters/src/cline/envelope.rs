@@ -7,18 +7,17 @@ use crate::json::Fields;
 use crate::{Capabilities, Dialect, EventKind, HookEvent, ParseError};
 
 /// The event with what every Cline payload says (dialect, version, event
-/// name, kind, capabilities) and nothing else; each dialect fills in the
-/// rest.
+/// name, and its table's kind, capabilities and blocking) and nothing
+/// else; each dialect fills in the rest.
 pub(super) fn event_header(
     dialect: Dialect,
     fields: &Fields<'_>,
     native: &str,
-    kind: EventKind,
-    capabilities: Capabilities,
+    (kind, capabilities, blocking): (EventKind, Capabilities, bool),
 ) -> Result<HookEvent, ParseError> {
     Ok(HookEvent {
         agent_version: fields.opt_string("clineVersion")?,
-        blocking: capabilities.any(),
+        blocking,
         capabilities,
         ..HookEvent::new(dialect, native, kind)
     })

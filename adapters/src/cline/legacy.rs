@@ -21,7 +21,7 @@ pub(crate) fn parse_legacy(payload: &[u8]) -> Result<HookEvent, ParseError> {
     let map = json::object(DIALECT, payload)?;
     let fields = Fields::root(DIALECT, &map);
     let native = fields.req_str("hookName")?;
-    let (mut kind, capabilities) = crate::adapter::behaviour(DIALECT, native);
+    let (mut kind, capabilities, blocking) = crate::adapter::behaviour(DIALECT, native);
 
     let workspace_roots = fields.str_list("workspaceRoots")?;
     let model = nested_string(&fields, "model", "slug")?.filter(|slug| slug != "unknown");
@@ -74,7 +74,7 @@ pub(crate) fn parse_legacy(payload: &[u8]) -> Result<HookEvent, ParseError> {
 
     // `clineVersion` is read before the fields below, so a payload with
     // several bad fields always gets the same error.
-    let header = event_header(DIALECT, &fields, native, kind, capabilities)?;
+    let header = event_header(DIALECT, &fields, native, (kind, capabilities, blocking))?;
     Ok(HookEvent {
         session_id: fields.opt_string("taskId")?,
         cwd: workspace_roots.first().cloned(),

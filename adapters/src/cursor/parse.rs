@@ -15,7 +15,7 @@ pub(crate) fn parse(payload: &[u8]) -> Result<HookEvent, ParseError> {
     let map = json::object(Dialect::Cursor, payload)?;
     let fields = Fields::root(Dialect::Cursor, &map);
     let native = fields.req_str("hook_event_name")?;
-    let (kind, mut capabilities) = crate::adapter::behaviour(Dialect::Cursor, native);
+    let (kind, mut capabilities, blocking) = crate::adapter::behaviour(Dialect::Cursor, native);
 
     let workspace_roots = fields.str_list("workspace_roots")?;
     let cwd = fields.opt_string("cwd")?;
@@ -140,6 +140,8 @@ pub(crate) fn parse(payload: &[u8]) -> Result<HookEvent, ParseError> {
     }
 
     event.capabilities = capabilities;
-    event.blocking = capabilities.any();
+    // A row's answer that this payload makes moot (a follow-up after a
+    // failed run) leaves nothing for Cursor to wait on.
+    event.blocking = blocking && capabilities.any();
     Ok(event)
 }

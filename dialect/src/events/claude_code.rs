@@ -35,15 +35,24 @@ pub(super) const DESCRIPTOR: Descriptor = Descriptor::new(Dialect::ClaudeCode, &
 /// order (those added since 2.1.197 say since when). "Blocking" is true
 /// wherever Claude Code waits for the hook (every event whose answer it
 /// reads).
+///
+/// Not hooked by install: events with nothing to check, and WorktreeCreate
+/// (a hook there replaces worktree creation). PreSkillShellCommand and
+/// PreModelSwitch are hooked although 2.1.197 ignores them: without the
+/// first, a skill's inline command runs past every policy on the versions
+/// that have it. ConfigChange is hooked: unhooked, a settings file changed
+/// mid-session (`disableAllHooks`) turns the hooks off at once;
+/// self-protection denies it, and the session keeps its hooks (real_agents
+/// self_protection).
 #[rustfmt::skip]
 pub(super) const EVENTS: [EventSpec; 34] = [
     // `continue: false` is ignored on SessionStart (2.1.197 and 2.1.332).
     row("SessionStart", K::SessionStart, true, D::None, CTX, F::None, Some("source")),
-    row("Setup", K::Other, true, D::None, CTX_HALT, F::None, Some("trigger")),
-    row("InstructionsLoaded", K::Other, false, D::None, NONE, F::None, Some("load_reason")),
+    row("Setup", K::Other, true, D::None, CTX_HALT, F::None, Some("trigger")).not_hooked(),
+    row("InstructionsLoaded", K::Other, false, D::None, NONE, F::None, Some("load_reason")).not_hooked(),
     row("UserPromptSubmit", K::PromptSubmit, true, D::Block, CTX_HALT, F::None, Some("source")).fails(X2),
-    row("UserPromptExpansion", K::Other, true, D::Block, CTX_HALT, F::None, None).fails(X2),
-    row("MessageDisplay", K::Other, false, D::None, NONE, F::None, None),
+    row("UserPromptExpansion", K::Other, true, D::Block, CTX_HALT, F::None, None).fails(X2).not_hooked(),
+    row("MessageDisplay", K::Other, false, D::None, NONE, F::None, None).not_hooked(),
     row("PreToolUse", K::PreToolUse, true, D::PermissionDecision, (true, true, true, true), F::None, None).fails(PRE_TOOL_DENY_X2),
     // 2.1.332: the shell command a skill or slash command runs inline
     // (`` !`cmd` ``), guarded like a shell tool call.
@@ -51,9 +60,9 @@ pub(super) const EVENTS: [EventSpec; 34] = [
     // 2.1.251: a model switch (`/model`), allowed, denied or asked.
     row("PreModelSwitch", K::Other, true, D::PermissionDecision, ASK, F::None, Some("source")).fails(X2),
     // Did not fire in `-p` runs: nothing is promised for it.
-    row("PostModelSwitch", K::Other, false, D::None, NONE, F::None, Some("source")),
+    row("PostModelSwitch", K::Other, false, D::None, NONE, F::None, Some("source")).not_hooked(),
     row("PermissionRequest", K::PermissionRequest, true, D::Behavior, (true, false, true, true), F::None, None).fails(PERMISSION_DENY),
-    row("PermissionDenied", K::Other, false, D::None, NONE, F::None, Some("reason")),
+    row("PermissionDenied", K::Other, false, D::None, NONE, F::None, Some("reason")).not_hooked(),
     row("PostToolUse", K::PostToolUse, true, D::Feedback, CTX_HALT, F::None, None),
     // `continue: false` is ignored on PostToolUseFailure (both versions).
     row("PostToolUseFailure", K::ToolFailure, true, D::Feedback, CTX, F::None, None),
@@ -63,21 +72,21 @@ pub(super) const EVENTS: [EventSpec; 34] = [
     row("SubagentStart", K::SubagentStart, true, D::None, CTX_HALT, F::None, None),
     // Context on Stop / SubagentStop reads as "keep going": a loss.
     row("SubagentStop", K::SubagentStop, true, D::None, HALT, F::Block, None),
-    row("TaskCreated", K::Other, true, D::Block, NONE, F::None, None).fails(X2),
-    row("TaskCompleted", K::Other, true, D::Exit2, HALT, F::None, None).fails(X2),
+    row("TaskCreated", K::Other, true, D::Block, NONE, F::None, None).fails(X2).not_hooked(),
+    row("TaskCompleted", K::Other, true, D::Exit2, HALT, F::None, None).fails(X2).not_hooked(),
     row("Stop", K::Stop, true, D::None, HALT, F::Block, None),
-    row("StopFailure", K::Other, false, D::None, NONE, F::None, Some("error")),
-    row("TeammateIdle", K::Other, true, D::None, HALT, F::Exit2, None),
+    row("StopFailure", K::Other, false, D::None, NONE, F::None, Some("error")).not_hooked(),
+    row("TeammateIdle", K::Other, true, D::None, HALT, F::Exit2, None).not_hooked(),
     row("ConfigChange", K::ConfigChange, true, D::Block, HALT, F::None, Some("source")).fails(X2),
-    row("CwdChanged", K::Other, false, D::None, NONE, F::None, None),
-    row("DirectoryAdded", K::Other, false, D::None, NONE, F::None, Some("source")),
-    row("FileChanged", K::Other, false, D::None, NONE, F::None, Some("event")),
+    row("CwdChanged", K::Other, false, D::None, NONE, F::None, None).not_hooked(),
+    row("DirectoryAdded", K::Other, false, D::None, NONE, F::None, Some("source")).not_hooked(),
+    row("FileChanged", K::Other, false, D::None, NONE, F::None, Some("event")).not_hooked(),
     row("WorktreeCreate", K::Other, true, D::Exit2, NONE, F::None, None)
-        .fails(X2).without_neutral(WORKTREE_CREATE_MESSAGE),
-    row("WorktreeRemove", K::Other, false, D::None, NONE, F::None, None),
+        .fails(X2).without_neutral(WORKTREE_CREATE_MESSAGE).not_hooked(),
+    row("WorktreeRemove", K::Other, false, D::None, NONE, F::None, None).not_hooked(),
     row("PreCompact", K::PreCompact, true, D::Block, HALT, F::None, Some("trigger")).fails(X2),
-    row("PostCompact", K::PostCompact, false, D::None, NONE, F::None, Some("trigger")),
+    row("PostCompact", K::PostCompact, false, D::None, NONE, F::None, Some("trigger")).not_hooked(),
     row("SessionEnd", K::SessionEnd, false, D::None, NONE, F::None, Some("reason")),
-    row("Elicitation", K::Other, true, D::Decline, HALT, F::None, Some("message")).fails(X2),
-    row("ElicitationResult", K::Other, true, D::Decline, HALT, F::None, Some("action")).fails(X2),
+    row("Elicitation", K::Other, true, D::Decline, HALT, F::None, Some("message")).fails(X2).not_hooked(),
+    row("ElicitationResult", K::Other, true, D::Decline, HALT, F::None, Some("action")).fails(X2).not_hooked(),
 ];

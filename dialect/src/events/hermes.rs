@@ -33,8 +33,8 @@ const EVENTS: [EventSpec; 12] = [
     row("pre_llm_call", K::PromptSubmit, true, D::None, CTX, F::None, None),
     row("pre_tool_call", K::PreToolUse, true, D::PermissionDecision, NONE, F::None, None).fails(C::DecisionBlock),
     row("post_tool_call", K::PostToolUse, false, D::None, NONE, F::None, None),
-    // Sends the whole conversation: not hooked by `gateway install`.
-    row("post_llm_call", K::AgentResponse, false, D::None, NONE, F::None, None),
+    // Sends the whole conversation on every turn: not hooked.
+    row("post_llm_call", K::AgentResponse, false, D::None, NONE, F::None, None).not_hooked(),
     // Fired when the agent edited code and is about to finish.
     row("pre_verify", K::Stop, true, D::None, NONE, F::Block, None),
     row("pre_approval_request", K::PermissionRequest, false, D::None, NONE, F::None, None),

@@ -32,13 +32,15 @@ use crate::{Dialect, EventKind as K};
 pub(super) const DESCRIPTOR: Descriptor =
     Descriptor::obeying_claude_code(Dialect::QwenCode, &EVENTS);
 
+/// Not hooked, as on Claude Code: PermissionDenied, StopFailure,
+/// MessageDisplay.
 #[rustfmt::skip]
 const EVENTS: [EventSpec; 17] = [
     row("SessionStart", K::SessionStart, false, D::None, CTX, F::None, Some("source")),
     row("UserPromptSubmit", K::PromptSubmit, true, D::Block, CTX_HALT, F::None, None).fails(C::Exit2),
     row("PreToolUse", K::PreToolUse, true, D::PermissionDecision, ASK, F::None, None).fails(C::PreToolDenyExit2),
     row("PermissionRequest", K::PermissionRequest, true, D::Behavior, ASK, F::None, None).fails(C::PermissionRequestDeny),
-    row("PermissionDenied", K::Other, false, D::None, NONE, F::None, Some("reason")),
+    row("PermissionDenied", K::Other, false, D::None, NONE, F::None, Some("reason")).not_hooked(),
     row("PostToolUse", K::PostToolUse, false, D::Feedback, CTX, F::None, None),
     row("PostToolUseFailure", K::ToolFailure, false, D::None, CTX, F::None, None),
     // A post-action deny is feedback, never a loop stop (docs/agents.md).
@@ -47,9 +49,9 @@ const EVENTS: [EventSpec; 17] = [
     row("SubagentStart", K::SubagentStart, false, D::None, CTX, F::None, None),
     row("SubagentStop", K::SubagentStop, true, D::None, NONE, F::Block, None),
     row("Stop", K::Stop, true, D::None, NONE, F::Block, None),
-    row("StopFailure", K::Other, false, D::None, NONE, F::None, Some("error")),
+    row("StopFailure", K::Other, false, D::None, NONE, F::None, Some("error")).not_hooked(),
     row("PreCompact", K::PreCompact, true, D::Block, NONE, F::None, Some("trigger")).fails(C::Exit2),
     row("PostCompact", K::PostCompact, false, D::None, NONE, F::None, Some("trigger")),
     row("SessionEnd", K::SessionEnd, false, D::None, NONE, F::None, Some("reason")),
-    row("MessageDisplay", K::Other, false, D::None, NONE, F::None, None),
+    row("MessageDisplay", K::Other, false, D::None, NONE, F::None, None).not_hooked(),
 ];

@@ -6,8 +6,8 @@
 //! The events hooked are the hooked rows of the dialect's events table
 //! (its descriptor in `hookgate-dialect`, which parse, render and the
 //! shim's fallback read too: [`hookgate_adapters::hook_names`]), in its
-//! order, minus the entry's documented `unhooked` list: install holds no
-//! list of its own.
+//! order; a row install leaves alone says so there, with why. Install
+//! holds no list of its own.
 
 use std::path::{Path, PathBuf};
 
@@ -148,10 +148,6 @@ pub(crate) struct AgentSpec {
     /// The dialect the config registers hooks in: its events table in
     /// `hookgate-dialect` is the list of events hooked.
     pub(crate) dialect: Dialect,
-    /// Events of that table install leaves alone, on purpose: hooking one
-    /// changes what every install writes and, under `--fail-closed`, what
-    /// is blocked while the gateway is down.
-    pub(crate) unhooked: &'static [&'static str],
     /// Events that can block an action: where `--fail-closed` also sets
     /// the agent's own fail-closed switch.
     pub(crate) guarded: &'static [&'static str],
@@ -164,11 +160,9 @@ pub(crate) struct AgentSpec {
 }
 
 impl AgentSpec {
-    /// The events install hooks: the dialect's table minus `unhooked`.
+    /// The events install hooks: the dialect's hooked rows.
     pub(crate) fn events(&self) -> Vec<&'static str> {
-        let mut events = hookgate_adapters::hook_names(self.dialect);
-        events.retain(|event| !self.unhooked.contains(event));
-        events
+        hookgate_adapters::hook_names(self.dialect)
     }
 
     /// The config file (or hooks directory) for a scope rooted at `base`.

@@ -10,7 +10,7 @@ use crate::walk::root;
 
 /// Each agent by the spellings that name it: its Rust variant, its config
 /// name, its module.
-const AGENTS: [(&str, &[&str]); 9] = [
+const AGENTS: [(&str, &[&str]); 10] = [
     ("claude-code", &["ClaudeCode", "claude-code", "claude_code"]),
     ("cursor", &["Cursor", "cursor"]),
     ("cline", &["Cline", "cline"]),
@@ -20,11 +20,13 @@ const AGENTS: [(&str, &[&str]); 9] = [
     ("qwen-code", &["QwenCode", "qwen"]),
     ("droid", &["Droid", "droid"]),
     ("hermes", &["Hermes", "hermes"]),
+    ("opencode", &["OpenCode", "opencode"]),
 ];
 /// Cursor has no CLI here, so lists of real agents name the others.
 const AT_LEAST: usize = AGENTS.len() - 1;
-/// The files that can hold such a list: code, contracts, scripts, config.
-const CODE: [&str; 5] = [".rs", ".proto", ".py", ".sh", ".toml"];
+/// The files that can hold such a list: code (the SDKs' JavaScript and
+/// type declarations too), contracts, scripts, config.
+const CODE: [&str; 7] = [".rs", ".proto", ".py", ".sh", ".toml", ".js", ".ts"];
 
 #[test]
 fn the_agent_checklist_names_every_list_of_agents() {

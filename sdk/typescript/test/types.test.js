@@ -2,6 +2,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 
 import { AGENTS, Decision, Event, KINDS, allow, ask, context, deny, followup, halt, none, rewrite } from '../src/index.js';
 import { hookgateV1 } from '../src/proto.js';
@@ -52,6 +53,17 @@ test('every proto enum value has a name', () => {
   for (const kind of values('EventKind')) {
     assert.equal(new Event({ kind }).kind, kind.slice('EVENT_KIND_'.length).toLowerCase());
   }
+});
+
+test('the type declarations name what the code does', () => {
+  const declared = readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8');
+  const union = (name) => {
+    const body = declared.match(new RegExp(`export type ${name} =([^;]*);`));
+    assert.ok(body, `index.d.ts declares ${name}`);
+    return [...body[1].matchAll(/'([^']*)'/g)].map((m) => m[1]);
+  };
+  assert.deepEqual(union('Agent'), [...AGENTS, 'unspecified']);
+  assert.deepEqual(union('Kind'), KINDS);
 });
 
 test('helpers build the decisions they say', () => {

@@ -43,34 +43,6 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             ..SETTINGS
         }),
         dialect: Dialect::ClaudeCode,
-        // WorktreeCreate never: a hook there replaces worktree creation.
-        // PreSkillShellCommand and PreModelSwitch are hooked although
-        // 2.1.197 ignores them: without the first, a skill's inline command
-        // runs past every policy on the versions that have it. ConfigChange
-        // is hooked: unhooked, a settings file changed mid-session
-        // (`disableAllHooks`) turns the hooks off at once; self-protection
-        // denies it, and the session keeps its hooks (real_agents
-        // self_protection).
-        unhooked: &[
-            "Setup",
-            "InstructionsLoaded",
-            "UserPromptExpansion",
-            "MessageDisplay",
-            "PostModelSwitch",
-            "PermissionDenied",
-            "TaskCreated",
-            "TaskCompleted",
-            "StopFailure",
-            "TeammateIdle",
-            "CwdChanged",
-            "DirectoryAdded",
-            "FileChanged",
-            "WorktreeCreate",
-            "WorktreeRemove",
-            "PostCompact",
-            "Elicitation",
-            "ElicitationResult",
-        ],
         guarded: &[
             "PreToolUse",
             "PreSkillShellCommand",
@@ -96,7 +68,6 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             ..SETTINGS
         }),
         dialect: Dialect::Cursor,
-        unhooked: &[],
         guarded: &[
             "beforeSubmitPrompt",
             "preToolUse",
@@ -120,7 +91,6 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         format: Format::ScriptDir,
         // The hook files the Cline CLI runs (SDK payloads).
         dialect: Dialect::ClineSdk,
-        unhooked: &[],
         // Cline has no fail-closed switch; `--fail-closed` on the shim is
         // its only one (a `cancel` reply).
         guarded: &[],
@@ -148,8 +118,6 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             ..SETTINGS
         }),
         dialect: Dialect::QwenCode,
-        // Left alone as on Claude Code, whose protocol Qwen follows.
-        unhooked: &["PermissionDenied", "StopFailure", "MessageDisplay"],
         guarded: &[],
         switch: None,
         hook_trust: false,
@@ -166,7 +134,6 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             ..SETTINGS
         }),
         dialect: Dialect::Droid,
-        unhooked: &[],
         guarded: &[],
         switch: None,
         hook_trust: false,
@@ -193,7 +160,6 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         // The model events fire on every model call: hooked all the same,
         // a policy may want to see (or block) what the model is sent.
         dialect: Dialect::GeminiCli,
-        unhooked: &[],
         guarded: &[],
         switch: None,
         hook_trust: false,
@@ -224,7 +190,6 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             ..SETTINGS
         }),
         dialect: Dialect::Codex,
-        unhooked: &[],
         guarded: &[],
         // Without it Codex reads no hooks.json at all.
         switch: Some(TomlSwitch {
@@ -257,7 +222,6 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
             ..SETTINGS
         }),
         dialect: Dialect::CopilotCamel,
-        unhooked: &[],
         guarded: &[],
         switch: None,
         hook_trust: false,
@@ -273,8 +237,6 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         home_dir: ".hermes",
         format: Format::HermesYaml,
         dialect: Dialect::Hermes,
-        // It sends the whole conversation on every turn.
-        unhooked: &["post_llm_call"],
         // No fail-closed switch: a hook that fails or times out lets the
         // tool run; `--fail-closed` on the shim is the only one.
         guarded: &[],
@@ -293,7 +255,6 @@ pub(crate) const AGENTS: &[AgentSpec] = &[
         format: Format::Plugin,
         // The plugin forwards every event of the table itself.
         dialect: Dialect::OpenCode,
-        unhooked: &[],
         // No switch of OpenCode's: the plugin applies `--fail-closed` from
         // its command when the shim cannot run.
         guarded: &[],
