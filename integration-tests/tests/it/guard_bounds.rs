@@ -85,9 +85,18 @@ async fn a_cubic_line_is_denied_as_too_complex_and_counted() {
         .and_then(|subs| subs.iter().find(|s| s["name"] == "guard"))
         .unwrap_or_else(|| panic!("no guard in {status}"))
         .clone();
-    assert_eq!(counters["errors_by_kind"]["too_complex"], 1, "{counters}");
     assert_eq!(counters["fail_closed"], 1, "{counters}");
-    assert_eq!(counters["deny"], 1, "{counters}");
+    // The guard stops at its work budget, or, on a machine so loaded that
+    // its thread is not run in time, at its deadline: then the call is
+    // denied as unchecked and counted as a timeout. Never allowed.
+    let by_budget = counters["errors_by_kind"]["too_complex"] == 1 && counters["deny"] == 1;
+    let unchecked = counters["rules"].as_array().is_some_and(|rules| {
+        rules
+            .iter()
+            .any(|r| r["id"] == "(unchecked)" && r["hits"] == 1)
+    });
+    let by_deadline = counters["timeouts"] == 1 && unchecked;
+    assert!(by_budget ^ by_deadline, "{counters}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
