@@ -50,7 +50,10 @@ pub async fn reload(
     allow_weaker: bool,
 ) -> Result<v1::ReloadReply, StatusError> {
     let (path, mut client) = connect(socket, timeout).await?;
-    answered(&path, client.reload(v1::ReloadRequest { allow_weaker }).await)
+    answered(
+        &path,
+        client.reload(v1::ReloadRequest { allow_weaker }).await,
+    )
 }
 
 /// The largest `Eval` answer taken: the event and the reply each hold at
