@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Context as _;
-use notify::RecommendedWatcher;
 use tokio::net::TcpListener;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -16,7 +15,7 @@ use tokio_util::task::TaskTracker;
 use crate::admin::{self, document::StatusSource};
 use crate::admission::Admission;
 use crate::approvals::Approvals;
-use crate::http::{self, HttpServer, Token};
+use crate::http::{HttpServer, Token};
 use crate::metrics::Metrics;
 use crate::metrics::keeper::{CountsInfo, Keeper};
 use crate::pipeline::Pipeline;
@@ -24,8 +23,14 @@ use crate::reload::{self, Handle as ReloadHandle};
 use crate::server::Server;
 use crate::subscribers::Builder;
 use crate::{console, convert, otel, prometheus, protect};
-use hookgate_config::{Config, Env, HttpConfig};
+use hookgate_config::{Config, HttpConfig};
 use hookgate_transport::Listener;
+
+mod config_watch;
+mod http_start;
+
+use config_watch::watch_config_files;
+use http_start::{bind_http, serve_http_unless_squatted};
 
 /// What `gateway serve` can turn on beyond the config file.
 #[derive(Debug, Clone, Default)]
@@ -193,54 +198,6 @@ pub async fn serve(
     Ok(())
 }
 
-/// Both layers' files, watched before anything reports the gateway up
-/// (the admin socket): an edit from then on is never missed. A system
-/// directory that does not exist is no managed layer, not a warning. The
-/// user's config directory is created (0700) when it does not exist yet,
-/// so a first `gateway.toml` written there is seen like any later edit
-/// (a watch needs a directory to watch).
-fn watch_config_files(options: &Options, reloads: &ReloadHandle) -> Vec<RecommendedWatcher> {
-    let env = Env::from_process();
-    let user_path = match &options.config_path {
-        Some(path) => Some(path.clone()),
-        None => {
-            let path = env.user_config_path();
-            if let Some(dir) = path.as_deref().and_then(std::path::Path::parent) {
-                create_config_dir(dir);
-            }
-            path
-        }
-    };
-    let system_path = env
-        .system_config
-        .filter(|p| p.parent().is_some_and(std::path::Path::is_dir));
-    user_path
-        .into_iter()
-        .chain(system_path)
-        .filter_map(|path| reload::watch(&path, reloads))
-        .collect()
-}
-
-/// Creates the user's config directory (and its parents) if missing,
-/// private; a failure is logged: the gateway runs on without the watch.
-fn create_config_dir(dir: &std::path::Path) {
-    if dir.is_dir() {
-        return;
-    }
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    match builder.create(dir) {
-        Ok(()) => {
-            tracing::info!(dir = %dir.display(), "created the config directory, watched for a gateway.toml")
-        }
-        Err(err) => {
-            tracing::warn!(dir = %dir.display(), error = %err, "cannot create the config directory; a config written there later needs SIGHUP or `gateway reload`")
-        }
-    }
-}
-
 /// What `gateway status` reads, with the fallbacks recorded while no
 /// gateway ran already counted.
 async fn status_source(
@@ -260,75 +217,6 @@ async fn status_source(
     metrics.set_config_refused(config.refused.len());
     source.collect_fallbacks().await;
     source
-}
-
-/// The HTTP hook endpoint: its token first, so a bad token file stops the
-/// start before it listens; bound before the admin socket, so a client
-/// that sees the admin socket can reach it too. The port the service
-/// manager holds for it (socket activation) is taken over rather than
-/// bound; a port someone else holds is an error naming them.
-async fn bind_http(
-    http: &HttpConfig,
-    listener: &Listener,
-    source: &StatusSource,
-) -> anyhow::Result<(TcpListener, Token, HttpConfig)> {
-    let token_path = http::token::token_path(listener.path())?;
-    let token = http::token::load_or_create(&token_path)
-        .with_context(|| format!("HTTP hook token {}", token_path.display()))?;
-    let bound = match inherited_http(http.listen)? {
-        Some(bound) => bound,
-        None => http::port::bind(http.listen).await?,
-    };
-    let _ = source.http_addr.set(bound.local_addr()?);
-    Ok((bound, token, http.clone()))
-}
-
-/// The HTTP endpoint, or none when another user holds its port: the
-/// agents' HTTP hooks reach that user whether this gateway runs or not, so
-/// the shims' socket is served anyway (an ERROR line names the holder and
-/// `gateway doctor` reports it) rather than letting a squatter take the
-/// command hooks down too. Any other failure stops the start.
-fn serve_http_unless_squatted(
-    bound: anyhow::Result<(TcpListener, Token, HttpConfig)>,
-) -> anyhow::Result<Option<(TcpListener, Token, HttpConfig)>> {
-    match bound {
-        Ok(endpoint) => Ok(Some(endpoint)),
-        Err(err)
-            if matches!(
-                err.downcast_ref::<http::port::PortError>(),
-                Some(http::port::PortError::TakenByOther { .. })
-            ) =>
-        {
-            tracing::error!("{err:#}; serving command hooks (the socket) only");
-            Ok(None)
-        }
-        Err(err) => Err(err),
-    }
-}
-
-/// The HTTP hook port's socket systemd passed (`hookgate-http.socket`), if
-/// any.
-#[cfg(unix)]
-fn inherited_http(configured: SocketAddr) -> anyhow::Result<Option<TcpListener>> {
-    let Some((std, addr)) =
-        hookgate_transport::inherited_http().context("socket activation of the HTTP hook port")?
-    else {
-        return Ok(None);
-    };
-    tracing::info!(http = %addr, "socket activation: serving the inherited HTTP hook port");
-    if addr != configured {
-        tracing::info!(
-            inherited = %addr,
-            configured = %configured,
-            "serving the HTTP port systemd passed, not the one in [http] listen"
-        );
-    }
-    Ok(Some(TcpListener::from_std(std)?))
-}
-
-#[cfg(not(unix))]
-fn inherited_http(_configured: SocketAddr) -> anyhow::Result<Option<TcpListener>> {
-    Ok(None)
 }
 
 /// What the admin API and the metrics endpoint serve besides the status.

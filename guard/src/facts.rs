@@ -13,6 +13,7 @@ use hookgate_adapters::{Tool, ToolClass};
 
 use super::argv::{self, subcommand, subcommand_name};
 use super::budget::Budget;
+use super::namers;
 use super::options::{OPENSSL_READS, OPENSSL_WRITES, spec_of};
 use super::paths;
 use super::shell::{self, Place, Simple, Word};
@@ -60,30 +61,11 @@ pub(crate) struct Facts {
     pub(crate) paths: Vec<TouchedPath>,
 }
 
-/// Commands whose operands are names, not contents read (`echo .env >>
-/// .gitignore`, `ls .env`), or credentials used, not shown (`ssh -i KEY`).
+/// Commands whose operands are names, not contents read (`chmod 600
+/// .env`, besides [`namers`]), or credentials used, not shown (`ssh -i KEY`).
 const NAMES_ONLY: &[&str] = &[
-    "echo",
-    "printf",
-    "ls",
-    "stat",
-    "test",
-    "[",
-    "[[",
-    "mkdir",
     "rmdir",
-    "cd",
-    "pushd",
-    "which",
-    "type",
-    "whereis",
     "hash",
-    "basename",
-    "dirname",
-    "realpath",
-    "readlink",
-    "du",
-    "df",
     "file",
     "chmod",
     "chown",
@@ -92,9 +74,6 @@ const NAMES_ONLY: &[&str] = &[
     "lsattr",
     "getfacl",
     "setfacl",
-    "export",
-    "true",
-    "false",
     "find",
     "ssh",
     "ssh-add",
@@ -103,8 +82,6 @@ const NAMES_ONLY: &[&str] = &[
     "kubectl",
     "helm",
     "k9s",
-    "kill",
-    "pkill",
     "sleep",
 ];
 /// Git subcommands that name files without showing their contents.
@@ -243,7 +220,11 @@ fn command_paths(c: &Simple, fold: bool) -> Vec<(String, Access)> {
             }
         }
     }
-    if NAMES_ONLY.contains(&name) || shell::runs_another(name) || name.is_empty() {
+    if namers::only_names(name)
+        || NAMES_ONLY.contains(&name)
+        || shell::runs_another(name)
+        || name.is_empty()
+    {
         return out;
     }
     if shell::SHELLS.contains(&name) && shell::shell_code(&c.args).is_some() {

@@ -33,6 +33,7 @@ mod budget;
 mod commands;
 mod decide;
 pub mod facts;
+mod namers;
 mod options;
 mod paths;
 mod pattern;

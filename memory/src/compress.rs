@@ -8,6 +8,7 @@ use std::collections::{BTreeSet, HashSet};
 
 use rusqlite::{TransactionBehavior, params};
 
+use crate::entry::{Entry, Table};
 use crate::record::cut;
 use crate::{MemoryError, MemoryKind, Observation, ObservationKind, Store};
 
@@ -148,11 +149,15 @@ impl Store {
         let mut memories = 0;
         for ((project, agent), list) in &groups {
             for (kind, text) in summarize(list) {
-                tx.execute(
-                    "INSERT INTO memories (project, agent, session, kind, text, at_ms)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                    params![project, agent, session, kind.as_str(), text, now_ms],
-                )?;
+                let entry = Entry {
+                    project,
+                    agent,
+                    session,
+                    kind: kind.as_str(),
+                    text: &text,
+                    at_ms: now_ms,
+                };
+                entry.insert(&tx, Table::Memories)?;
                 memories += 1;
             }
         }

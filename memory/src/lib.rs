@@ -19,6 +19,7 @@
 
 mod common;
 mod compress;
+mod entry;
 mod error;
 mod forget;
 mod kinds;

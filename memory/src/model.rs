@@ -9,6 +9,7 @@
 use rusqlite::{TransactionBehavior, params};
 
 use crate::compress::{BATCH, read_pending};
+use crate::entry::{Entry, Table};
 use crate::record::cut;
 use crate::{Compressed, MAX_MEMORY_BYTES, MAX_SUMMARY_BYTES, MemoryError, MemoryKind};
 use crate::{Observation, ObservationKind, Store};
@@ -112,18 +113,15 @@ impl Store {
             return Ok(Compressed::default());
         }
         for (kind, text) in memories {
-            tx.execute(
-                "INSERT INTO memories (project, agent, session, kind, text, at_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![
-                    batch.project,
-                    batch.agent,
-                    batch.session,
-                    kind.as_str(),
-                    text,
-                    now_ms
-                ],
-            )?;
+            let entry = Entry {
+                project: &batch.project,
+                agent: &batch.agent,
+                session: &batch.session,
+                kind: kind.as_str(),
+                text,
+                at_ms: now_ms,
+            };
+            entry.insert(&tx, Table::Memories)?;
         }
         tx.execute(&format!("DELETE FROM observations WHERE {IN_BATCH}"), keys)?;
         tx.commit()?;

@@ -2,8 +2,7 @@
 //! agent and session, each bounded in size, waiting for their session's
 //! compression.
 
-use rusqlite::params;
-
+use crate::entry::{Entry, Table};
 use crate::{MemoryError, ObservationKind, Store};
 
 /// An observation's text is cut to this many bytes (at a character
@@ -36,18 +35,15 @@ impl Store {
             &observation.session,
         )?;
         let text = cut(&observation.text, MAX_OBSERVATION_BYTES);
-        self.conn.execute(
-            "INSERT INTO observations (project, agent, session, kind, text, at_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![
-                observation.project,
-                observation.agent,
-                observation.session,
-                observation.kind.as_str(),
-                text,
-                observation.at_ms
-            ],
-        )?;
+        let entry = Entry {
+            project: &observation.project,
+            agent: &observation.agent,
+            session: &observation.session,
+            kind: observation.kind.as_str(),
+            text,
+            at_ms: observation.at_ms,
+        };
+        entry.insert(&self.conn, Table::Observations)?;
         Ok(self.conn.last_insert_rowid())
     }
 

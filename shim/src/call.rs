@@ -291,6 +291,16 @@ mod windows_tests {
         }
     }
 
+    /// Sends `request()` to the pipe `name`, with 10 s to answer and no hold.
+    fn call_soon(name: &str) -> Result<Answered, Failure> {
+        call(
+            name,
+            request().encode(),
+            sys::now() + Duration::from_secs(10),
+            None,
+        )
+    }
+
     #[test]
     fn one_request_one_reply() {
         let reply = Reply {
@@ -299,12 +309,7 @@ mod windows_tests {
             stderr: b"denied\n".to_vec(),
         };
         let (name, server) = gateway("reply", Some(reply.encode()));
-        let got = call(
-            &name,
-            request().encode(),
-            sys::now() + Duration::from_secs(10),
-            None,
-        );
+        let got = call_soon(&name);
         assert_eq!(got.map(|answered| answered.reply), Ok(reply));
         assert_eq!(server.join().unwrap(), request());
     }
@@ -325,33 +330,18 @@ mod windows_tests {
             ..Reply::default()
         };
         let (name, _server) = gateway("range", Some(out_of_range.encode()));
-        let got = call(
-            &name,
-            request().encode(),
-            sys::now() + Duration::from_secs(10),
-            None,
-        );
+        let got = call_soon(&name);
         assert!(matches!(got, Err(Failure::BadReply(_))), "{got:?}");
 
         let (name, _server) = gateway("garbage", Some(b"not a frame at all".to_vec()));
-        let got = call(
-            &name,
-            request().encode(),
-            sys::now() + Duration::from_secs(10),
-            None,
-        );
+        let got = call_soon(&name);
         assert!(matches!(got, Err(Failure::BadReply(_))), "{got:?}");
     }
 
     #[test]
     fn no_gateway_is_unreachable() {
         let name = format!(r"\\.\pipe\gateway-shim-call-{}-absent", std::process::id());
-        let got = call(
-            &name,
-            request().encode(),
-            sys::now() + Duration::from_secs(10),
-            None,
-        );
+        let got = call_soon(&name);
         assert!(matches!(got, Err(Failure::Unreachable(_))), "{got:?}");
     }
 }

@@ -38,14 +38,7 @@ pub enum StatusError {
 /// (as JSON), within `timeout`.
 pub async fn fetch(socket: &Path, timeout: Duration) -> Result<serde_json::Value, StatusError> {
     let (path, mut client) = connect(socket, timeout).await?;
-    let reply = client
-        .status(v1::StatusRequest {})
-        .await
-        .map_err(|status| StatusError::Rpc {
-            path: path.clone(),
-            status,
-        })?
-        .into_inner();
+    let reply = answered(&path, client.status(v1::StatusRequest {}).await)?;
     document(path, &reply.status_json)
 }
 
@@ -57,11 +50,10 @@ pub async fn reload(
     allow_weaker: bool,
 ) -> Result<v1::ReloadReply, StatusError> {
     let (path, mut client) = connect(socket, timeout).await?;
-    let reply = client
-        .reload(v1::ReloadRequest { allow_weaker })
-        .await
-        .map_err(|status| StatusError::Rpc { path, status })?;
-    Ok(reply.into_inner())
+    answered(
+        &path,
+        client.reload(v1::ReloadRequest { allow_weaker }).await,
+    )
 }
 
 /// The largest `Eval` answer taken: the event and the reply each hold at
@@ -87,11 +79,8 @@ pub async fn eval(
         .max_decoding_message_size(MAX_EVAL_ANSWER)
         .eval(request)
         .await;
-    let reply = answer.map_err(|status| StatusError::Rpc {
-        path: path.clone(),
-        status,
-    })?;
-    document(path, &reply.get_ref().outcome_json)
+    let reply = answered(&path, answer)?;
+    document(path, &reply.outcome_json)
 }
 
 /// Asks the gateway whose hook socket is `socket` to list or answer held
@@ -102,15 +91,22 @@ pub async fn approvals(
     request: v1::ApprovalsRequest,
 ) -> Result<serde_json::Value, StatusError> {
     let (path, mut client) = connect(socket, timeout).await?;
-    let reply = client
-        .approvals(request)
-        .await
-        .map_err(|status| StatusError::Rpc {
-            path: path.clone(),
-            status,
-        })?
-        .into_inner();
+    let reply = answered(&path, client.approvals(request).await)?;
     document(path, &reply.held_json)
+}
+
+/// The message the gateway on `path` answered a call with, or the call's
+/// failure as a [`StatusError::Rpc`]: one mapping for every admin call.
+fn answered<T>(
+    path: &Path,
+    reply: Result<tonic::Response<T>, tonic::Status>,
+) -> Result<T, StatusError> {
+    reply
+        .map(tonic::Response::into_inner)
+        .map_err(|status| StatusError::Rpc {
+            path: path.to_path_buf(),
+            status,
+        })
 }
 
 /// The JSON document the gateway on `path` answered.

@@ -24,28 +24,20 @@
 
 use std::io::Cursor;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use h2::client::SendRequest;
 use http::{Method, Request, StatusCode};
 use prost::bytes::{Buf as _, Bytes, BytesMut};
-use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::Mutex;
 use tonic::Code;
 
 use super::dial::Dialer;
 use super::error::{BadEndpoint, CallError};
 use super::token::Token;
+use connection::{Live, handshake};
 use grpc::{PREFIX, Status, code_of_http, code_of_reset, grpc_timeout, status_of, unframe};
-
-/// HTTP/2 flow-control windows the gateway grants subscribers (hyper's
-/// defaults): a reply up to these sizes needs no WINDOW_UPDATE round trip.
-const STREAM_WINDOW: u32 = 2 * 1024 * 1024;
-const CONNECTION_WINDOW: u32 = 5 * 1024 * 1024;
-/// The largest header block a subscriber may send (status and message
-/// included).
-const MAX_HEADER_LIST: u32 = 64 * 1024;
 
 /// A request body: the prefix, then the event's shared encoded bytes (no
 /// copy per subscriber).
@@ -71,13 +63,6 @@ struct Shared {
     max_reply: usize,
     /// Held while connecting, so concurrent callers share one connect.
     live: Mutex<Option<Live>>,
-}
-
-#[derive(Debug, Clone)]
-struct Live {
-    send: SendRequest<Body>,
-    /// Set by the connection's task when it ends.
-    closed: Arc<AtomicBool>,
 }
 
 impl UnaryClient {
@@ -379,35 +364,7 @@ fn from_h2(err: h2::Error) -> CallError {
 /// `user-agent` of every call.
 const USER_AGENT: &str = concat!("hookgate/", env!("CARGO_PKG_VERSION"));
 
-async fn handshake<T>(io: T) -> Result<Live, CallError>
-where
-    T: AsyncRead + AsyncWrite + Unpin + Send + 'static,
-{
-    let (send, connection) = h2::client::Builder::new()
-        .initial_window_size(STREAM_WINDOW)
-        .initial_connection_window_size(CONNECTION_WINDOW)
-        .max_header_list_size(MAX_HEADER_LIST)
-        .enable_push(false)
-        // Until the subscriber's SETTINGS arrive (hyper's default), so a
-        // burst on a new connection is not refused for going over its limit.
-        .initial_max_send_streams(100)
-        .handshake::<_, Body>(io)
-        .await
-        .map_err(|err| CallError::Connect(format!("HTTP/2 handshake: {err}")))?;
-    let closed = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&closed);
-    // Ends when the subscriber closes the connection, on an error, or once
-    // every `SendRequest` is dropped (the subscriber is gone from the
-    // config or the gateway stops).
-    tokio::spawn(async move {
-        if let Err(err) = connection.await {
-            tracing::debug!(error = %err, "subscriber connection ended");
-        }
-        flag.store(true, Ordering::Release);
-    });
-    Ok(Live { send, closed })
-}
-
+mod connection;
 mod grpc;
 #[cfg(test)]
 mod tests;

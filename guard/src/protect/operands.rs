@@ -8,6 +8,7 @@
 //! unknown program may write what it names), at the lower certainty (ask).
 
 use crate::argv::{self, Flag, subcommand};
+use crate::namers;
 use crate::pattern::Judged;
 use crate::shell::{Simple, Word};
 
@@ -33,7 +34,8 @@ pub(crate) struct Touch<'a> {
 }
 
 /// Commands whose operands are commands or names, never files they touch
-/// (what they run is a command of its own in the parsed line).
+/// (what they run is a command of its own in the parsed line), besides
+/// [`namers`].
 const WRAPPERS: &[&str] = &[
     "sudo",
     "doas",
@@ -55,35 +57,11 @@ const WRAPPERS: &[&str] = &[
     "watch",
     "su",
     "eval",
-    "echo",
-    "printf",
-    "ls",
-    "stat",
-    "test",
-    "[",
-    "[[",
-    "which",
-    "type",
-    "whereis",
-    "basename",
-    "dirname",
-    "realpath",
-    "readlink",
-    "du",
-    "df",
-    "mkdir",
-    "cd",
-    "pushd",
     "pwd",
-    "true",
-    "false",
-    "export",
     "unset",
     "local",
     "declare",
     "set",
-    "kill",
-    "pkill",
     "killall",
     "pgrep",
     "pidof",
@@ -278,7 +256,7 @@ pub(crate) fn touches(c: &Simple) -> Vec<Touch<'_>> {
         })
         .collect();
     let name = c.name.as_str();
-    if WRAPPERS.contains(&name) {
+    if namers::only_names(name) || WRAPPERS.contains(&name) {
         return out;
     }
     let (args, reads_only): (&[Word], bool) = match subcommand(c) {
