@@ -172,19 +172,30 @@ const GIT_VALUE_OPTIONS: &[&str] = &[
 ];
 
 /// The subcommand of `simple` (its first operand; for git, after git's own
-/// options), its index and the words after it.
+/// options) and the words after it.
 pub(crate) fn subcommand(simple: &Simple) -> Option<(&Word, &[Word])> {
+    let value_options = if simple.name == "git" {
+        GIT_VALUE_OPTIONS
+    } else {
+        &[]
+    };
+    first_operand(&simple.args, value_options)
+}
+
+/// The first operand of `args` and the words after it, skipping options
+/// and the value of each of `value_options` written as the next word
+/// (`git -C dir status`, `gateway --log-level warn uninstall`).
+pub(crate) fn first_operand<'a>(
+    args: &'a [Word],
+    value_options: &[&str],
+) -> Option<(&'a Word, &'a [Word])> {
     let mut i = 0;
-    while let Some(arg) = simple.args.get(i) {
+    while let Some(arg) = args.get(i) {
         let text = arg.text.as_str();
         if !text.starts_with('-') {
-            return Some((arg, simple.args.get(i + 1..).unwrap_or_default()));
+            return Some((arg, args.get(i + 1..).unwrap_or_default()));
         }
-        i += if simple.name == "git" && GIT_VALUE_OPTIONS.contains(&text) {
-            2
-        } else {
-            1
-        };
+        i += if value_options.contains(&text) { 2 } else { 1 };
     }
     None
 }

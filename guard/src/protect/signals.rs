@@ -245,22 +245,21 @@ fn select(c: &Simple, p: &Processes) -> Selection {
     }
 }
 
+/// The options `gateway` takes before its subcommand with a value as the
+/// next word (`--log-level`, global in `gateway/src/cli.rs`).
+const GATEWAY_VALUE_OPTIONS: &[&str] = &["--log-level"];
+
 /// `gateway uninstall`, `install`, `audit`, `reload --allow-weaker`, and
 /// `approvals approve|deny` (an agent answering its own held call).
 fn gateway_command(args: &[Word], name: &str) -> Option<(Certainty, String)> {
-    let (sub, rest) = args
-        .iter()
-        .position(|w| !w.text.starts_with('-'))
-        .and_then(|i| Some((args.get(i)?, args.get(i + 1..)?)))?;
+    let (sub, rest) = argv::first_operand(args, GATEWAY_VALUE_OPTIONS)?;
     let why = match sub.text.as_str() {
         "uninstall" => "removes hookgate's hooks",
         "install" => "rewrites hookgate's hooks",
         "audit" => "reads hookgate's decision log",
         // The URL it prints logs in to the console, which answers held calls.
         "ui" => "prints the console's login URL",
-        "reload" if rest.iter().any(|w| w.text.starts_with("--allow-w")) => {
-            "applies a config that weakens hookgate"
-        }
+        "reload" if may_allow_weaker(rest) => "applies a config that weakens hookgate",
         "approvals"
             if rest.iter().any(|w| {
                 matches!(w.text.as_str(), "approve" | "deny") || w.text.contains(UNKNOWN)
@@ -273,4 +272,25 @@ fn gateway_command(args: &[Word], name: &str) -> Option<(Certainty, String)> {
         _ => return None,
     };
     Some((Certainty::Sure, format!("`{name} {}` {why}", sub.text)))
+}
+
+/// Whether `gateway reload`'s arguments `rest` may hold `--allow-weaker`:
+/// written (`--allow-w…`), or a word hookgate cannot read whose known
+/// start is a start of it (`"$FLAGS"`, `--allow-$X`), the value of
+/// `--socket` aside.
+fn may_allow_weaker(rest: &[Word]) -> bool {
+    const FLAG: &str = "--allow-weaker";
+    let mut words = rest.iter();
+    while let Some(word) = words.next() {
+        let text = word.text.as_str();
+        if text == "--socket" {
+            words.next();
+            continue;
+        }
+        let known = text.split(UNKNOWN).next().unwrap_or_default();
+        if text.starts_with("--allow-w") || (text.contains(UNKNOWN) && FLAG.starts_with(known)) {
+            return true;
+        }
+    }
+    false
 }

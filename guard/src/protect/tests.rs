@@ -151,6 +151,11 @@ fn writes_to_hookgate_and_signals_to_the_gateway_are_denied() {
         "gateway ui",
         "gateway ui --open --socket /tmp/x.sock",
         "gateway $SUB",
+        // An option's value before the subcommand is not the subcommand.
+        "gateway --log-level warn uninstall --all",
+        "gateway --log-level=warn ui",
+        // What hookgate cannot read may be `--allow-weaker`.
+        "gateway reload \"$FLAGS\"",
         "sudo rm -f /home/dev/acme/.claude/settings.local.json",
         "bash -c 'rm ~/.gemini/settings.json'",
     ];
@@ -189,6 +194,8 @@ fn ordinary_work_on_and_near_hookgate_passes() {
         "gateway approvals list --json",
         "gateway doctor",
         "gateway reload",
+        "gateway reload --socket \"$HOOKGATE_SOCKET\"",
+        "gateway --log-level debug status",
         "echo hookgate",
         "grep -r TODO src",
         "rm -rf target",
