@@ -21,8 +21,10 @@ use hookgate_config::{Config, Env, SubscriberKind};
 /// directories), Cline (user, project and the CLI's data directory), Qwen
 /// Code, Factory Droid, Cursor, Hermes Agent (its config and the consent
 /// allowlist, which can drop hookgate's approvals), OpenCode (the user and
-/// project plugin directories hookgate's plugin is written to). `gateway install`'s table is checked to be
-/// covered (its tests).
+/// project plugin directories, `plugin/` where hookgate's plugin is written
+/// and `plugins/`, which OpenCode loads alike: a plugin there runs after
+/// hookgate's and could rewrite a call it let through). `gateway install`'s
+/// table is checked to be covered (its tests).
 pub const AGENT_CONFIGS: &[&str] = &[
     ".claude/settings.json",
     ".claude/settings.local.json",
@@ -44,7 +46,9 @@ pub const AGENT_CONFIGS: &[&str] = &[
     ".hermes/config.yaml",
     ".hermes/shell-hooks-allowlist.json",
     ".config/opencode/plugin",
+    ".config/opencode/plugins",
     ".opencode/plugin",
+    ".opencode/plugins",
 ];
 
 /// The units and agent `gateway install` writes to start the gateway

@@ -92,6 +92,13 @@ async fn every_kind_of_hookgate_path_is_denied_to_shell_and_file_tools() {
         "sed -i 's/hooks = true/hooks = false/' ~/.codex/config.toml".to_owned(),
         "rm -rf ~/Documents/Cline/Hooks".to_owned(),
         "rm .github/hooks/hookgate.json".to_owned(),
+        "sed -i '/hookgate/d' ~/.hermes/config.yaml".to_owned(),
+        "echo '{}' > ~/.hermes/shell-hooks-allowlist.json".to_owned(),
+        "rm ~/.config/opencode/plugin/hookgate.js".to_owned(),
+        // OpenCode loads `plugins/` as it loads `plugin/`: a plugin there
+        // runs after hookgate's and could rewrite what it let through.
+        "echo 'export const P = async () => ({})' > .opencode/plugins/p.js".to_owned(),
+        "cp p.js ~/.config/opencode/plugins/".to_owned(),
         // The service that starts the gateway.
         "rm ~/.config/systemd/user/sockets.target.wants/hookgate.socket".to_owned(),
     ];
