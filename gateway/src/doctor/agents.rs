@@ -54,9 +54,13 @@ pub(crate) fn check(named: &[Agent], report: &mut Report) -> Vec<Installed> {
             let commands = match commands(spec, &path) {
                 Ok(commands) => commands,
                 Err(err) => {
+                    let fix = match spec.format {
+                        Format::Json(_) => "fix the file (it must be valid JSON)",
+                        _ => "fix the file",
+                    };
                     report.problem(
                         &format!("{}: cannot read {}: {err:#}", spec.agent, path.display()),
-                        "fix the file (it must be valid JSON), then `gateway install`",
+                        &format!("{fix}, then `gateway install`"),
                     );
                     continue;
                 }
@@ -126,7 +130,7 @@ fn commands(spec: &AgentSpec, path: &std::path::Path) -> anyhow::Result<Vec<(Str
         }
         Format::HermesYaml => match change::read(&change::resolve(path))? {
             None => Ok(Vec::new()),
-            Some(text) => Ok(hermes::installed(&text)),
+            Some(text) => hermes::installed(&text),
         },
         // One plugin serves every event.
         Format::Plugin => Ok(change::read(&change::resolve(path))?

@@ -81,6 +81,15 @@ fn hooks_key(lines: &[&str]) -> Option<(usize, usize)> {
     Some((at, end))
 }
 
+/// Whether `line` is a top-level `hooks` key, of any value and quoting
+/// (`hooks:`, `"hooks": …`), but not `hooks_auto_accept:`.
+fn is_hooks_key(line: &str) -> bool {
+    !line.starts_with([' ', '\t', '#', '-'])
+        && line.split_once(':').is_some_and(|(key, _)| {
+            key.trim_end().trim_matches(|c| c == '"' || c == '\'') == "hooks"
+        })
+}
+
 fn is_hooks_line(line: &str) -> bool {
     let Some(rest) = line.strip_prefix("hooks:") else {
         return false;
@@ -100,6 +109,23 @@ fn ours(lines: &[&str]) -> anyhow::Result<Option<(usize, usize)>> {
     }
 }
 
+/// [`ours`], where Hermes reads it: a second top-level `hooks` key outside
+/// the block is an error, since YAML keeps one of the two (PyYAML the
+/// last) and Hermes could run none of hookgate's hooks while the block is
+/// still there to read.
+fn read_ours(lines: &[&str]) -> anyhow::Result<Option<(usize, usize)>> {
+    let Some((begin, end)) = ours(lines)? else {
+        return Ok(None);
+    };
+    let mut outside = lines[..begin].iter().chain(&lines[end + 1..]);
+    if outside.any(|line| is_hooks_key(line)) {
+        bail!(
+            "a second top-level `hooks:` outside hookgate's block, which Hermes may read instead: merge them by hand (docs/agents.md, \"Setting up an agent by hand\")"
+        );
+    }
+    Ok(Some((begin, end)))
+}
+
 /// `before` (`None`: no config) with hookgate's block hooking `pairs`.
 pub(crate) fn install(
     before: Option<&str>,
@@ -109,7 +135,7 @@ pub(crate) fn install(
     let text = before.unwrap_or("");
     let lines: Vec<&str> = text.lines().collect();
     let new = block(pairs, timeout);
-    let (from, to) = if let Some((begin, end)) = ours(&lines)? {
+    let (from, to) = if let Some((begin, end)) = read_ours(&lines)? {
         (begin, end + 1)
     } else if let Some((at, end)) = hooks_key(&lines) {
         let held = lines[at + 1..end]
@@ -121,7 +147,7 @@ pub(crate) fn install(
             );
         }
         (at, at + 1)
-    } else if lines.iter().any(|line| line.starts_with("hooks:")) {
+    } else if lines.iter().any(|line| is_hooks_key(line)) {
         bail!("its top-level `hooks:` is not a block mapping hookgate can read");
     } else {
         (lines.len(), lines.len())
@@ -163,11 +189,12 @@ pub(crate) fn uninstall(current: &str, original: Option<&str>) -> anyhow::Result
     Ok(Some(out))
 }
 
-/// The (event, command) pairs of hookgate's block in `text`.
-pub(crate) fn installed(text: &str) -> Vec<(String, String)> {
+/// The (event, command) pairs of hookgate's block in `text`; an error
+/// when the block is broken or another `hooks:` may win over it.
+pub(crate) fn installed(text: &str) -> anyhow::Result<Vec<(String, String)>> {
     let lines: Vec<&str> = text.lines().collect();
-    let Ok(Some((begin, end))) = ours(&lines) else {
-        return Vec::new();
+    let Some((begin, end)) = read_ours(&lines)? else {
+        return Ok(Vec::new());
     };
     let mut found = Vec::new();
     let mut event = None;
@@ -183,7 +210,7 @@ pub(crate) fn installed(text: &str) -> Vec<(String, String)> {
             found.push((event.clone(), command));
         }
     }
-    found
+    Ok(found)
 }
 
 /// The allowlist's approvals, read leniently as Hermes does (a missing

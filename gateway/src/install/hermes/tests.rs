@@ -22,7 +22,7 @@ fn install_keeps_the_users_settings_and_uninstall_gives_them_back() {
     let installed = install(Some(USER), &pairs(), 30).unwrap();
     assert!(installed.starts_with(USER), "{installed}");
     assert_eq!(
-        super::installed(&installed),
+        super::installed(&installed).unwrap(),
         vec![
             ("pre_tool_call".to_owned(), CMD.to_owned()),
             ("pre_llm_call".to_owned(), CMD.to_owned())
@@ -56,12 +56,39 @@ fn hooks_of_the_users_are_refused_not_merged() {
     assert!(install(Some(&flow), &pairs(), 30).is_err());
 }
 
+/// YAML keeps one of two `hooks:` keys (PyYAML the last): a user's own
+/// mapping added beside hookgate's block would silently replace it, so
+/// install refuses and doctor reports instead of reading the block.
+#[test]
+fn a_second_hooks_key_beside_the_block_is_refused() {
+    let installed = install(Some(USER), &pairs(), 30).unwrap();
+    for theirs in [
+        "hooks:\n  pre_tool_call:\n    - command: /home/u/mine.sh\n",
+        "\"hooks\": {}\n",
+    ] {
+        for text in [
+            format!("{installed}{theirs}"),
+            format!("{theirs}{installed}"),
+        ] {
+            let err = super::installed(&text).unwrap_err();
+            assert!(err.to_string().contains("second top-level"), "{err}");
+            assert!(install(Some(&text), &pairs(), 30).is_err(), "{text}");
+            // Uninstall still takes hookgate's block out.
+            let rest = uninstall(&text, None).unwrap().unwrap();
+            assert!(!rest.contains(BEGIN) && rest.contains(theirs), "{rest}");
+        }
+    }
+    // Other keys that start alike are the user's settings.
+    let text = format!("{installed}hooks_auto_accept: false\n");
+    assert_eq!(super::installed(&text).unwrap().len(), 2);
+}
+
 #[test]
 fn the_command_is_a_yaml_double_quoted_string() {
     let odd = "/usr/bin/env HOOKGATE_SOCKET='/a \"b\"\\c' '/bin/gateway-shim' hermes";
     let text = install(None, &[("pre_tool_call", odd.to_owned())], 30).unwrap();
     assert_eq!(
-        super::installed(&text),
+        super::installed(&text).unwrap(),
         vec![("pre_tool_call".to_owned(), odd.to_owned())]
     );
 }
