@@ -135,12 +135,76 @@ mod tests {
             assert_eq!(
                 text.contains(" --fail-closed\";"),
                 fail_closed,
-                "the plugin reads the fail mode from its command's end"
+                "the plugin reads the fail mode from its command"
             );
         }
         let edited = plugin(&command(false)).replace("WAIT_MS = 120000", "WAIT_MS = 1");
         assert!(is_ours(&edited) && !is_current(&edited));
         assert!(!is_ours("export const Mine = async () => ({});\n"));
+    }
+
+    /// Whether the plugin, its shim missing, blocks `tool.execute.before`
+    /// with `HOOKGATE_FAIL` set to `fail` (`None`: node is not installed).
+    #[expect(clippy::disallowed_methods, reason = "a test writing its own file")]
+    fn plugin_blocks_without_a_shim(fail_closed: bool, fail: &str) -> Option<bool> {
+        let dir = std::env::temp_dir().join(format!(
+            "hookgate-plugin-{}-{fail_closed}-{}",
+            std::process::id(),
+            fail.trim()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut command = command(fail_closed);
+        command.shim = dir.join("missing/gateway-shim");
+        std::fs::write(dir.join("hookgate.mjs"), plugin(&command)).unwrap();
+        let driver = r#"
+            const { HookgateV1 } = await import("./hookgate.mjs");
+            const hooks = await HookgateV1({ directory: "/" });
+            const before = hooks["tool.execute.before"];
+            await before({ tool: "bash", sessionID: "s", callID: "c" }, { args: { command: "true" } })
+              .then(() => console.log("allowed"), () => console.log("blocked"));
+        "#;
+        let out = match std::process::Command::new("node")
+            .args(["--input-type=module", "-e", driver])
+            .current_dir(&dir)
+            .env("HOOKGATE_FAIL", fail)
+            .output()
+        {
+            Ok(out) => out,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(err) => panic!("node: {err}"),
+        };
+        std::fs::remove_dir_all(&dir).ok();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Some(stdout.trim() == "blocked")
+    }
+
+    /// With no shim to run, the plugin applies the fail mode as the shim
+    /// reads it: the command's flag, else `HOOKGATE_FAIL` in any case
+    /// (`CLOSED` once let the call through).
+    #[test]
+    fn the_plugin_fails_closed_as_the_shim_would() {
+        for (fail_closed, fail, blocks) in [
+            (true, "", true),
+            (false, "", false),
+            (false, "open", false),
+            (false, "closed", true),
+            (false, "CLOSED", true),
+            (false, " closed ", true),
+        ] {
+            let Some(got) = plugin_blocks_without_a_shim(fail_closed, fail) else {
+                eprintln!("node is not installed: the plugin is not run");
+                return;
+            };
+            assert_eq!(
+                got, blocks,
+                "--fail-closed: {fail_closed}, HOOKGATE_FAIL={fail:?}"
+            );
+        }
     }
 
     /// No npm import: OpenCode would fetch it at start (60 s offline).

@@ -27,10 +27,13 @@ const MAX_FIELD_CHARS = 65536;
 const MAX_CONTEXT_ENTRIES = 16;
 
 // What to do when the shim itself cannot run (it applies the fail mode
-// itself whenever it runs): the command's `--fail-closed`, else
-// `HOOKGATE_FAIL`, as the shim reads them.
-const failClosed = () =>
-  COMMAND.endsWith(" --fail-closed") || process.env.HOOKGATE_FAIL === "closed";
+// itself whenever it runs), read as the shim reads it: the command's last
+// `--fail-closed` or `--fail-open`, else `HOOKGATE_FAIL` in any case.
+const failClosed = () => {
+  const flags = COMMAND.split(/\s+/).filter((w) => w === "--fail-closed" || w === "--fail-open");
+  if (flags.length > 0) return flags[flags.length - 1] === "--fail-closed";
+  return String(process.env.HOOKGATE_FAIL || "").trim().toLowerCase() === "closed";
+};
 
 // --- forwarding core -------------------------------------------------------
 
