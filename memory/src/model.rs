@@ -133,7 +133,9 @@ impl Store {
 }
 
 /// The log a model is given for `observations`: one line per observation,
-/// newest kept when the whole passes `max_bytes`.
+/// newest kept when the whole passes `max_bytes` (the newest alone cut to
+/// it if it is longer). Empty when nothing but a session's start or end
+/// happened: there is nothing to ask a model about.
 pub fn model_prompt(observations: &[Observation], max_bytes: usize) -> String {
     let mut lines: Vec<String> = Vec::new();
     let mut used = 0;
@@ -152,6 +154,11 @@ pub fn model_prompt(observations: &[Observation], max_bytes: usize) -> String {
         };
         let line = format!("{label}: {}", text.replace('\n', " "));
         if used + line.len() + 1 > max_bytes {
+            // The newest longer than the whole cap: its start, rather
+            // than an empty log.
+            if lines.is_empty() {
+                lines.push(cut(&line, max_bytes).to_owned());
+            }
             break;
         }
         used += line.len() + 1;

@@ -81,6 +81,18 @@ fn the_newest_log_lines_are_kept_within_the_cap() {
         .collect();
     let log = model_prompt(&observations, 60);
     assert_eq!(log, "ran: command number 8\nran: command number 9");
+    // The newest alone longer than the cap: its start, not an empty log.
+    let long = [obs("s", ObservationKind::Command, &"y".repeat(100))];
+    assert_eq!(model_prompt(&long, 10), "ran: yyyyy");
+}
+
+#[test]
+fn a_session_that_only_started_and_ended_has_no_log() {
+    let observations = [
+        obs("s", ObservationKind::SessionStart, "SessionStart"),
+        obs("s", ObservationKind::SessionEnd, "SessionEnd"),
+    ];
+    assert_eq!(model_prompt(&observations, 4096), "");
 }
 
 #[test]

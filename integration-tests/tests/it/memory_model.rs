@@ -2,7 +2,8 @@
 //! shim, with a stand-in model server on loopback speaking the OpenAI chat
 //! completions or the Anthropic messages API: the memories stored are the
 //! model's; it is sent the session's log and no secret of it (and, on
-//! plain `http://`, no key); and a model that hangs leaves every hook
+//! plain `http://`, no key), and nothing for a log with nothing in it
+//! (a session's end alone); and a model that hangs leaves every hook
 //! answered, is counted in `gateway status`, keeps the raw observations
 //! waiting, and is used once it answers again.
 
@@ -185,6 +186,23 @@ async fn memories_are_the_models(kind: &str) {
     );
     let row = status_until(&gateway, |row| row["memory"]["model_compressed"] == 1).await;
     assert_eq!(row["memory"]["model_errors"], 0, "{row}");
+
+    // The session's end alone (a second Stop): no log, so the model is
+    // asked nothing and makes up no memory of it.
+    let before = stored(&row);
+    let reply = gateway
+        .shim(Some("codex"))
+        .run(codex("Stop.json", &cwd, "codex-1"))
+        .await;
+    assert_eq!(reply.code, Some(0), "{reply}");
+    status_until(&gateway, |row| {
+        stored(row) > before && row["memory"]["compressed"].as_u64() >= Some(2)
+    })
+    .await;
+    let (_, stdout, _) = memory_cli(&db, &["stats", "--json"]).await;
+    let stats: Value = serde_json::from_str(&stdout).expect("stats JSON");
+    assert_eq!(stats["memories"], 1, "{stats}");
+    assert_eq!(model.requests().len(), 1, "{:#?}", model.requests());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

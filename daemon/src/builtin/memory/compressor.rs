@@ -227,18 +227,25 @@ impl Compressor {
             let Some(batch) = store.pending_batch(session).map_err(Failure::store)? else {
                 break;
             };
-            let memories = self
-                .client
-                .compress(&batch.observations)
-                .map_err(Failure::Model)?;
+            // Only a session's start or end: nothing to ask the model
+            // (asked about an empty log, it could only make things up);
+            // the batch goes with no memory in its place.
+            let log = self.client.log(&batch.observations);
+            let memories = if log.is_empty() {
+                Vec::new()
+            } else {
+                self.client.compress(&log).map_err(Failure::Model)?
+            };
             let store = self.open().ok_or(Failure::Store(None))?;
             store
                 .store_batch(&batch, &memories, now_ms())
                 .map_err(Failure::store)?;
-            self.stats
-                .memory
-                .model_compressed
-                .fetch_add(1, Ordering::Relaxed);
+            if !log.is_empty() {
+                self.stats
+                    .memory
+                    .model_compressed
+                    .fetch_add(1, Ordering::Relaxed);
+            }
             batches += 1;
         }
         if batches > 0 {

@@ -44,14 +44,17 @@ impl ModelClient {
         }
     }
 
-    /// The memories the model makes of `observations`.
-    pub(super) fn compress(
-        &self,
-        observations: &[hookgate_memory::Observation],
-    ) -> Result<Vec<(MemoryKind, String)>, ModelError> {
+    /// The log the model would be sent for `observations`
+    /// ([`model_prompt`] within `max_input_bytes`); empty: nothing to ask.
+    pub(super) fn log(&self, observations: &[hookgate_memory::Observation]) -> String {
+        model_prompt(observations, self.config.max_input_bytes)
+    }
+
+    /// The memories the model makes of `log` (from [`ModelClient::log`]).
+    pub(super) fn compress(&self, log: &str) -> Result<Vec<(MemoryKind, String)>, ModelError> {
         // Masked when captured; masked again, so nothing unmasked is sent
         // even from a database an older hookgate wrote.
-        let log = hookgate_mask::mask_str(&model_prompt(observations, self.config.max_input_bytes));
+        let log = hookgate_mask::mask_str(log);
         let key = self.key()?;
         let max_tokens = self.config.max_output_tokens;
         let (body, request) = match self.config.kind {
