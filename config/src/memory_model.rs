@@ -118,6 +118,17 @@ fn check_url(url: &str) -> Result<(), &'static str> {
     if url.len() > MAX_URL_BYTES || url.chars().any(|c| c.is_control() || c == ' ') {
         return Err("a URL of at most 2048 characters, no spaces");
     }
+    // `user:password@` before the host: a credential in the config's
+    // text, and a host a reader misreads (`http://localhost:80@example.com/`
+    // goes to example.com).
+    let authority = url.split_once("://").map_or("", |(_, rest)| {
+        rest.split(['/', '?', '#']).next().unwrap_or_default()
+    });
+    if authority.contains('@') {
+        return Err(
+            "no `user@` or `user:password@` in the URL: a key goes in `api_key_env` or `api_key_file`",
+        );
+    }
     if let Some(rest) = url.strip_prefix("https://") {
         return if rest.is_empty() || rest.starts_with('/') {
             Err("no host")
@@ -125,19 +136,10 @@ fn check_url(url: &str) -> Result<(), &'static str> {
             Ok(())
         };
     }
-    let Some(rest) = url.strip_prefix("http://") else {
+    if !url.starts_with("http://") {
         return Err("must start with `https://` (or `http://` to a loopback address)");
-    };
-    let host = rest.split('/').next().unwrap_or_default();
-    let host = match host.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or_default(),
-        None => host.rsplit_once(':').map_or(host, |(h, _)| h),
-    };
-    let loopback = host == "localhost"
-        || host
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback());
-    if loopback {
+    }
+    if super::otel::on_loopback(url) {
         Ok(())
     } else {
         Err(
@@ -166,6 +168,10 @@ mod tests {
             "ftp://127.0.0.1/",
             "https:///v1",
             "https://a b",
+            "http://localhost:80@example.com/v1",
+            "http://127.0.0.1@example.com/v1",
+            "http://[::1]@example.com/v1",
+            "https://user:secret@api.example.com/v1",
         ] {
             assert!(check_url(bad).is_err(), "{bad}");
         }

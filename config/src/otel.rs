@@ -169,8 +169,8 @@ pub(super) fn otel_section(
 
 /// Whether the `http://host:port` endpoint names this machine: a loopback
 /// IP address or `localhost`. A name that merely resolves to loopback
-/// today is not trusted to tomorrow.
-fn on_loopback(endpoint: &str) -> bool {
+/// today is not trusted to tomorrow. (Also `[subscriber.model]`'s check.)
+pub(super) fn on_loopback(endpoint: &str) -> bool {
     let Ok(uri) = endpoint.parse::<http::Uri>() else {
         return false;
     };
