@@ -195,17 +195,25 @@ impl Approvals {
     }
 
     /// Answers held call `id`; what it was. An approval for the session
-    /// (or this command in it) is remembered for later matching calls.
-    pub fn answer(&self, id: u64, verdict: Verdict) -> Result<HeldCall, Unknown> {
+    /// (or this command in it) is remembered for later matching calls; the
+    /// holder is told the scope really remembered (`once` for a call with
+    /// no session, a command scope without a command, or one past the
+    /// bounds of `sessions`), so the decision log never claims more.
+    pub fn answer(&self, id: u64, mut verdict: Verdict) -> Result<HeldCall, Unknown> {
         let entry = self.lock_held().remove(&id).ok_or(Unknown(id))?;
-        if let (Verdict::Approve { scope, .. }, Some(session)) = (&verdict, &entry.call.session) {
-            let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
-            sessions.allow(
-                &entry.call.subscriber,
-                session,
-                *scope,
-                entry.command.as_deref(),
-            );
+        if let Verdict::Approve { scope, .. } = &mut verdict {
+            *scope = match &entry.call.session {
+                Some(session) => {
+                    let mut sessions = self.sessions.lock().unwrap_or_else(|p| p.into_inner());
+                    sessions.allow(
+                        &entry.call.subscriber,
+                        session,
+                        *scope,
+                        entry.command.as_deref(),
+                    )
+                }
+                None => Scope::Once,
+            };
         }
         // The holder may have just timed out: then the answer is moot.
         let _ = entry.answer.send(verdict);

@@ -58,17 +58,29 @@ pub(super) struct Sessions {
 }
 
 impl Sessions {
+    /// Remembers `scope` for (`subscriber`, `session`); the scope really
+    /// remembered: [`Scope::Once`] when nothing was (a command scope with
+    /// no command, one too long, or past [`MAX_COMMANDS`]).
     pub(super) fn allow(
         &mut self,
         subscriber: &str,
         session: &str,
         scope: Scope,
         command: Option<&str>,
-    ) {
-        if scope == Scope::Once {
-            return;
-        }
+    ) -> Scope {
+        let remembered = match (scope, command) {
+            (Scope::Session, _) => Scope::Session,
+            (Scope::Command, Some(command)) if command.len() <= MAX_COMMAND_LEN => Scope::Command,
+            _ => return Scope::Once,
+        };
         let key = (subscriber.to_owned(), session.to_owned());
+        if let Some(entry) = self.allowed.get(&key)
+            && remembered == Scope::Command
+            && entry.commands.len() >= MAX_COMMANDS
+            && !command.is_some_and(|c| entry.commands.contains(c))
+        {
+            return Scope::Once;
+        }
         if !self.allowed.contains_key(&key) {
             while self.order.len() >= MAX_SESSIONS {
                 if let Some(oldest) = self.order.pop_front() {
@@ -78,15 +90,13 @@ impl Sessions {
             self.order.push_back(key.clone());
         }
         let entry = self.allowed.entry(key).or_default();
-        match (scope, command) {
-            (Scope::Session, _) => entry.all = true,
-            (Scope::Command, Some(command))
-                if command.len() <= MAX_COMMAND_LEN && entry.commands.len() < MAX_COMMANDS =>
-            {
+        match (remembered, command) {
+            (Scope::Command, Some(command)) => {
                 entry.commands.insert(command.to_owned());
             }
-            _ => {}
+            _ => entry.all = true,
         }
+        remembered
     }
 
     pub(super) fn allowed(

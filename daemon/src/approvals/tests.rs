@@ -91,6 +91,41 @@ fn session_and_command_approvals_are_remembered_per_session() {
 }
 
 #[test]
+fn the_holder_is_told_the_scope_really_remembered() {
+    let approvals = Approvals::default();
+    // No command to remember: this call only.
+    let mut held = approvals.hold(call("a", Some("s1")), None, 4).unwrap();
+    approvals.answer(held.id, approve(Scope::Command)).unwrap();
+    assert_eq!(held.answer.try_recv().unwrap(), approve(Scope::Once));
+    // No session to remember it in: this call only.
+    let mut held = approvals
+        .hold(call("a", None), Some("make deploy".to_owned()), 4)
+        .unwrap();
+    approvals.answer(held.id, approve(Scope::Session)).unwrap();
+    assert_eq!(held.answer.try_recv().unwrap(), approve(Scope::Once));
+    // Past the commands a session remembers: this call only.
+    for n in 0..=sessions::MAX_COMMANDS {
+        let mut held = approvals
+            .hold(call("a", Some("s2")), Some(format!("make {n}")), 4)
+            .unwrap();
+        approvals.answer(held.id, approve(Scope::Command)).unwrap();
+        let expected = if n < sessions::MAX_COMMANDS {
+            Scope::Command
+        } else {
+            Scope::Once
+        };
+        assert_eq!(held.answer.try_recv().unwrap(), approve(expected), "{n}");
+    }
+    assert_eq!(approvals.allowed("a", Some("s1"), None), None);
+    let last = format!("make {}", sessions::MAX_COMMANDS);
+    assert_eq!(approvals.allowed("a", Some("s2"), Some(&last)), None);
+    assert_eq!(
+        approvals.allowed("a", Some("s2"), Some("make 0")),
+        Some(Scope::Command)
+    );
+}
+
+#[test]
 fn sessions_are_bounded() {
     let approvals = Approvals::default();
     for n in 0..=sessions::MAX_SESSIONS {
