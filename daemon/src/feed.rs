@@ -136,13 +136,10 @@ async fn keep(
 fn entry(record: &AuditRecord, reply: Option<&Reply>) -> Entry {
     let mut detail = line(record);
     if let Some(reply) = reply {
-        let text = |bytes: &[u8]| {
-            hookgate_mask::mask_str(&shorten(&String::from_utf8_lossy(bytes), MAX_PAYLOAD_KEPT))
-        };
         detail["reply"] = json!({
             "exit_code": reply.exit_code,
-            "stdout": text(&reply.stdout),
-            "stderr": text(&reply.stderr),
+            "stdout": reply_text(&reply.stdout),
+            "stderr": reply_text(&reply.stderr),
         });
     }
     if let Some(payload) = detail.get_mut("payload") {
@@ -174,4 +171,33 @@ fn entry(record: &AuditRecord, reply: Option<&Reply>) -> Entry {
         "held": held,
     });
     Entry { summary, detail }
+}
+
+/// A reply's stream as kept: masked whole, then cut (cut first, a secret
+/// across the cut would keep all but its last characters and slip past
+/// the patterns that know its length).
+fn reply_text(bytes: &[u8]) -> String {
+    shorten(
+        &hookgate_mask::mask_str(&String::from_utf8_lossy(bytes)),
+        MAX_PAYLOAD_KEPT,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_secret_across_the_cut_is_masked_before_it() {
+        let secret = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+        // The cut falls ten bytes into the secret.
+        let text = format!("{} {secret} more", "x".repeat(MAX_PAYLOAD_KEPT - 11));
+        let kept = reply_text(text.as_bytes());
+        assert!(
+            !kept.contains(&secret[..10]),
+            "{}",
+            &kept[kept.len() - 40..]
+        );
+        assert!(kept.len() <= MAX_PAYLOAD_KEPT + '…'.len_utf8());
+    }
 }
