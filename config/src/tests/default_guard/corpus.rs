@@ -15,41 +15,53 @@ pub(crate) fn rows(text: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// `event` from an agent that can ask the user when the row expects an
-/// ask (one that cannot denies instead, which the other rows check).
-fn asking(mut event: hookgate_adapters::HookEvent, verdict: &str) -> hookgate_adapters::HookEvent {
-    event.capabilities.ask = verdict == "ask";
-    event
+/// Whether an agent that can ask the user gets `permission` for a row
+/// expecting `verdict`; one that cannot gets a deny for an ask.
+fn expected(verdict: &str, can_ask: bool) -> Option<Permission> {
+    match verdict {
+        "deny" => Some(Permission::Deny),
+        "ask" if can_ask => Some(Permission::Ask),
+        "ask" => Some(Permission::Deny),
+        "allow" => Some(Permission::Unspecified),
+        _ => None,
+    }
 }
 
 const SHELL: &str = include_str!("corpus/shell.tsv");
 const FILES: &str = include_str!("corpus/files.tsv");
 
+/// `event` decided by `guard` for an agent that can ask and for one that
+/// cannot, against the row's `verdict` and `reason`: a deny rule turned
+/// into an ask, or an ask into a deny, fails one of the two.
 fn check(
     what: &str,
-    decision: hookgate_adapters::Decision,
+    guard: &hookgate_guard::Guard,
+    mut event: hookgate_adapters::HookEvent,
     verdict: &str,
     reason: &str,
-) -> Option<String> {
-    let denied = decision.permission == Permission::Deny;
-    let got = decision.reason.clone().unwrap_or_default();
-    match verdict {
-        "deny" if !denied => Some(format!("{what:?}: not denied")),
-        "deny" if !got.contains(reason) => {
-            Some(format!("{what:?}: reason {got:?}, wanted {reason:?}"))
+) -> Vec<String> {
+    let mut failures = Vec::new();
+    for can_ask in [true, false] {
+        event.capabilities.ask = can_ask;
+        let decision = guard.decide(&event);
+        let got = decision.reason.clone().unwrap_or_default();
+        let Some(wanted) = expected(verdict, can_ask) else {
+            failures.push(format!("bad verdict {verdict:?}"));
+            break;
+        };
+        let who = if can_ask { "asking" } else { "non-asking" };
+        if decision.permission != wanted {
+            failures.push(format!(
+                "{what:?} ({who} agent): {:?}, wanted {wanted:?} {got}",
+                decision.permission
+            ));
+        } else if wanted != Permission::Unspecified && !got.contains(reason) {
+            failures.push(format!(
+                "{what:?} ({who} agent): reason {got:?}, wanted {reason:?}"
+            ));
         }
-        "ask" if decision.permission != Permission::Ask => {
-            Some(format!("{what:?}: {:?}, not asked", decision.permission))
-        }
-        "ask" if !got.contains(reason) => {
-            Some(format!("{what:?}: reason {got:?}, wanted {reason:?}"))
-        }
-        "allow" if decision.permission != Permission::Unspecified => {
-            Some(format!("{what:?}: {:?} {got}", decision.permission))
-        }
-        "deny" | "ask" | "allow" => None,
-        other => Some(format!("bad verdict {other:?}")),
     }
+    failures
 }
 
 #[test]
@@ -57,16 +69,11 @@ fn shell_corpus() {
     let guard = default_guard();
     let failures: Vec<String> = rows(SHELL)
         .iter()
-        .filter_map(|row| {
+        .flat_map(|row| {
             let [verdict, reason, command] = row.as_slice() else {
-                return Some(format!("bad row {row:?}"));
+                return vec![format!("bad row {row:?}")];
             };
-            check(
-                command,
-                guard.decide(&asking(shell(command), verdict)),
-                verdict,
-                reason,
-            )
+            check(command, &guard, shell(command), verdict, reason)
         })
         .collect();
     assert!(
@@ -100,9 +107,14 @@ fn files_corpus_for_every_tool_class() {
             other => panic!("bad access {other}"),
         };
         for (name, class) in tools {
-            let event = asking(with_tool(file_tool(name, class, path)), verdict);
-            let decision = guard.decide(&event);
-            failures.extend(check(&format!("{name} {path}"), decision, verdict, reason));
+            let event = with_tool(file_tool(name, class, path));
+            failures.extend(check(
+                &format!("{name} {path}"),
+                &guard,
+                event,
+                verdict,
+                reason,
+            ));
         }
     }
     assert!(
