@@ -241,17 +241,21 @@ async fn a_hanging_model_delays_no_hook_and_is_used_when_it_answers_again() {
     assert!(stats["observations"].as_u64() >= Some(1), "{stats}");
     assert_eq!(stats["memories"], 0, "{stats}");
 
-    // Back: both waiting sessions are compressed by it (Claude's session,
-    // not ended, keeps its raw observation).
+    // Back: a new session is compressed by it at once, and so then are
+    // the two waiting ones, however long their back-off had grown (the
+    // test waits on no back-off's length). Claude's session, not ended,
+    // keeps its raw observation.
     model.hang.store(false, Ordering::SeqCst);
+    let before = stored(&status_until(&gateway, |_| true).await);
+    session(&gateway, &cwd, "codex-3", before).await;
     let row = status_until(&gateway, |row| {
-        row["memory"]["model_compressed"].as_u64() >= Some(2)
+        row["memory"]["model_compressed"].as_u64() >= Some(3)
     })
     .await;
     assert!(row["memory"]["model_errors"].as_u64() >= Some(1), "{row}");
     let (_, stdout, _) = memory_cli(&db, &["stats", "--json"]).await;
     let stats: Value = serde_json::from_str(&stdout).expect("stats JSON");
-    assert_eq!(stats["memories"], 2, "{stats}\n{row}");
+    assert_eq!(stats["memories"], 3, "{stats}\n{row}");
     assert_eq!(stats["pending_sessions"], 1, "{stats}");
     let told = claude(&gateway, "SessionStart.json", start).await;
     assert!(told.contains("MODEL-MEMORY-quokka"), "{told:?}");

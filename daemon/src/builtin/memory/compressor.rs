@@ -6,7 +6,8 @@
 //! `timeout_ms` per try and nothing else: the raw observations wait in the
 //! database, the session is tried again later (backing off, a bounded
 //! number of times, then summarized extractively so nothing waits
-//! forever), and each failure is counted in `gateway status`. No hook ever
+//! forever; at once when the model answers another session), and each
+//! failure is counted in `gateway status`. No hook ever
 //! waits here.
 
 use std::collections::{HashMap, HashSet};
@@ -176,7 +177,12 @@ impl Compressor {
         let outcome = self.by_model(session);
         let attempts = self.waiting.get(session).map_or(0, |w| w.attempts) + 1;
         let done = match outcome {
-            Ok(()) => true,
+            Ok(answered) => {
+                if answered {
+                    self.answered_again();
+                }
+                true
+            }
             Err(Failure::Model(err)) => {
                 self.stats.errors.fetch_add(1, Ordering::Relaxed);
                 self.stats
@@ -219,9 +225,20 @@ impl Compressor {
         );
     }
 
-    /// Compresses `session`'s waiting batches by the model.
-    fn by_model(&mut self, session: &str) -> Result<(), Failure> {
-        let mut batches = 0;
+    /// The model answers (again): the sessions backing off after its
+    /// failures are tried now rather than up to [`MAX_BACKOFF`] later
+    /// (their tries so far still count towards [`MAX_ATTEMPTS`]).
+    fn answered_again(&mut self) {
+        let now = Instant::now();
+        for waiting in self.waiting.values_mut() {
+            waiting.due = waiting.due.min(now);
+        }
+    }
+
+    /// Compresses `session`'s waiting batches by the model; whether the
+    /// model was asked (and answered).
+    fn by_model(&mut self, session: &str) -> Result<bool, Failure> {
+        let (mut batches, mut answered) = (0, false);
         for _ in 0..MAX_BATCHES {
             let store = self.open().ok_or(Failure::Store(None))?;
             let Some(batch) = store.pending_batch(session).map_err(Failure::store)? else {
@@ -241,6 +258,7 @@ impl Compressor {
                 .store_batch(&batch, &memories, now_ms())
                 .map_err(Failure::store)?;
             if !log.is_empty() {
+                answered = true;
                 self.stats
                     .memory
                     .model_compressed
@@ -251,7 +269,7 @@ impl Compressor {
         if batches > 0 {
             self.stats.memory.compressed.fetch_add(1, Ordering::Relaxed);
         }
-        Ok(())
+        Ok(answered)
     }
 
     /// The extractive summary, after the model failed too often.
