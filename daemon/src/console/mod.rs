@@ -5,7 +5,8 @@
 //! server-sent events for what changes.
 //!
 //! Guarded like the HTTP hook door: loopback only (config validation),
-//! another user's connections closed on Linux (`peer`),
+//! another user's connections closed on Linux, open connections and
+//! request heads bounded in number, size and time (`peer`),
 //! `Host`/`Origin` checked, a login token per start, a session cookie,
 //! a CSRF header on every POST and no state change on GET (`auth`).
 //! Everything shown is masked by the decision log's own masking (`crate::feed`,
@@ -90,20 +91,15 @@ pub(crate) async fn start(
         streams: Arc::new(Semaphore::new(ui.max_clients)),
         stop,
     });
-    tasks.spawn(async move {
-        if let Err(err) = serve(bound, console).await {
-            tracing::error!(error = %err, "the console stopped");
-        }
-    });
+    tasks.spawn(serve(bound, console));
     Ok(feed)
 }
 
-/// Serves the console on `listener` until its `stop`.
-pub async fn serve(listener: TcpListener, console: Arc<Console>) -> std::io::Result<()> {
+/// Serves the console on `listener` until its `stop` (`peer`: each
+/// connection checked and bounded).
+pub async fn serve(listener: TcpListener, console: Arc<Console>) {
     let stop = console.stop.clone();
-    axum::serve(peer::Checked(listener), router(console))
-        .with_graceful_shutdown(stop.cancelled_owned())
-        .await
+    peer::serve(listener, router(console), stop).await;
 }
 
 fn router(console: Arc<Console>) -> Router {

@@ -135,7 +135,7 @@ async fn admit(
     shared: Arc<Shared>,
     shutdown: CancellationToken,
 ) {
-    let checked = check_peer(&stream, peer).await;
+    let checked = check_peer(&stream, peer, "an HTTP connection").await;
     drop(check);
     if let Err(reason) = checked {
         shared.admission.metrics.http_refused(reason);
@@ -205,8 +205,14 @@ async fn connection(
 
 /// Linux: the connecting socket must be this user's (the token alone
 /// would let any local user who learnt it in). Elsewhere nothing to check.
+/// `what` names the connection in the warning (the console checks its
+/// own with this too).
 #[cfg(target_os = "linux")]
-async fn check_peer(stream: &TcpStream, peer: SocketAddr) -> Result<(), HttpRefusal> {
+pub(crate) async fn check_peer(
+    stream: &TcpStream,
+    peer: SocketAddr,
+    what: &str,
+) -> Result<(), HttpRefusal> {
     let local = stream.local_addr().map_err(|_| HttpRefusal::NoPeerUid)?;
     let owner = tokio::task::spawn_blocking(move || peer::owner(peer, local)).await;
     let uid = hookgate_wire::socket::current_uid();
@@ -215,23 +221,21 @@ async fn check_peer(stream: &TcpStream, peer: SocketAddr) -> Result<(), HttpRefu
         Ok(Ok(Some(owner))) => {
             warnings::warn(
                 Warning::Connection,
-                format_args!("refused an HTTP connection from uid {owner} (this user is {uid})"),
+                format_args!("refused {what} from uid {owner} (this user is {uid})"),
             );
             Err(HttpRefusal::ForeignUid)
         }
         Ok(Ok(None)) => {
             warnings::warn(
                 Warning::Connection,
-                format_args!(
-                    "refused an HTTP connection from {peer}: its socket is not in /proc/net/tcp"
-                ),
+                format_args!("refused {what} from {peer}: its socket is not in /proc/net/tcp"),
             );
             Err(HttpRefusal::NoPeerUid)
         }
         Ok(Err(err)) => {
             warnings::warn(
                 Warning::Connection,
-                format_args!("refused an HTTP connection: the TCP table is unreadable: {err}"),
+                format_args!("refused {what}: the TCP table is unreadable: {err}"),
             );
             Err(HttpRefusal::NoPeerUid)
         }
@@ -240,6 +244,10 @@ async fn check_peer(stream: &TcpStream, peer: SocketAddr) -> Result<(), HttpRefu
 }
 
 #[cfg(not(target_os = "linux"))]
-async fn check_peer(_stream: &TcpStream, _peer: SocketAddr) -> Result<(), HttpRefusal> {
+pub(crate) async fn check_peer(
+    _stream: &TcpStream,
+    _peer: SocketAddr,
+    _what: &str,
+) -> Result<(), HttpRefusal> {
     Ok(())
 }

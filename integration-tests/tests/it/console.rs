@@ -6,7 +6,8 @@
 //! click on Approve lets it run, on Deny (with a reason) gives the agent
 //! that reason. Without a browser: no cookie is a 401, a POST without the
 //! CSRF header or from a foreign `Host` is refused and changes nothing,
-//! and no GET changes anything. Screenshots go under the target directory.
+//! and no GET changes anything; open connections are bounded. Screenshots
+//! go under the target directory.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -476,6 +477,45 @@ async fn streams_and_bodies_are_bounded() {
     .await
     .unwrap();
     assert_eq!(status, 413);
+}
+
+/// Past 128 open connections (idle ones too: a request's head may take
+/// 30 s) a new one is closed unanswered; one closed makes room again.
+#[tokio::test]
+async fn open_connections_are_bounded() {
+    const MAX_CONNECTIONS: usize = 128;
+    let gateway = gateway().await;
+    let url = login_url(&gateway).await;
+    let rest = url.strip_prefix("http://").expect("an http URL");
+    let (addr, login_path) = rest.split_at(rest.find('/').expect("a path"));
+    let addr: std::net::SocketAddr = addr.parse().expect("a socket address");
+    let mut idle = Vec::new();
+    for _ in 0..MAX_CONNECTIONS {
+        idle.push(tokio::net::TcpStream::connect(addr).await.expect("connect"));
+    }
+    // Accepted in order: this one comes after every idle one.
+    let status = raw_request(addr, "GET", login_path, &[], b"")
+        .await
+        .map_or(0, |(status, _, _)| status);
+    assert_eq!(
+        status, 0,
+        "answered past {MAX_CONNECTIONS} open connections"
+    );
+    drop(idle.pop());
+    let started = Instant::now();
+    loop {
+        let status = raw_request(addr, "GET", login_path, &[], b"")
+            .await
+            .map_or(0, |(status, _, _)| status);
+        if status == 303 {
+            break;
+        }
+        assert!(
+            started.elapsed() < SHOWN_WITHIN,
+            "the closed connection's place never came back"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// Another local user's connection is closed before it is served, even
