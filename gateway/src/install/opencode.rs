@@ -144,9 +144,10 @@ mod tests {
     }
 
     /// Whether the plugin, its shim missing, blocks `tool.execute.before`
-    /// with `HOOKGATE_FAIL` set to `fail` (`None`: node is not installed).
+    /// with `HOOKGATE_FAIL` set to `fail`, run by node (which the
+    /// real-agent tests need too).
     #[expect(clippy::disallowed_methods, reason = "a test writing its own file")]
-    fn plugin_blocks_without_a_shim(fail_closed: bool, fail: &str) -> Option<bool> {
+    fn plugin_blocks_without_a_shim(fail_closed: bool, fail: &str) -> bool {
         let dir = std::env::temp_dir().join(format!(
             "hookgate-plugin-{}-{fail_closed}-{}",
             std::process::id(),
@@ -163,16 +164,12 @@ mod tests {
             await before({ tool: "bash", sessionID: "s", callID: "c" }, { args: { command: "true" } })
               .then(() => console.log("allowed"), () => console.log("blocked"));
         "#;
-        let out = match std::process::Command::new("node")
+        let out = std::process::Command::new("node")
             .args(["--input-type=module", "-e", driver])
             .current_dir(&dir)
             .env("HOOKGATE_FAIL", fail)
             .output()
-        {
-            Ok(out) => out,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return None,
-            Err(err) => panic!("node: {err}"),
-        };
+            .unwrap_or_else(|err| panic!("running node (install Node.js 20 or later): {err}"));
         std::fs::remove_dir_all(&dir).ok();
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(
@@ -180,7 +177,7 @@ mod tests {
             "{stdout}{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        Some(stdout.trim() == "blocked")
+        stdout.trim() == "blocked"
     }
 
     /// With no shim to run, the plugin applies the fail mode as the shim
@@ -196,10 +193,7 @@ mod tests {
             (false, "CLOSED", true),
             (false, " closed ", true),
         ] {
-            let Some(got) = plugin_blocks_without_a_shim(fail_closed, fail) else {
-                eprintln!("node is not installed: the plugin is not run");
-                return;
-            };
+            let got = plugin_blocks_without_a_shim(fail_closed, fail);
             assert_eq!(
                 got, blocks,
                 "--fail-closed: {fail_closed}, HOOKGATE_FAIL={fail:?}"
