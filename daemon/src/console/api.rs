@@ -49,7 +49,7 @@ pub(super) async fn login(State(console): State<Arc<Console>>, uri: Uri) -> Resp
 pub(super) async fn page(State(console): State<Arc<Console>>) -> Response {
     typed(
         "text/html; charset=utf-8",
-        PAGE.replace("{{CSRF}}", &console.secrets.csrf),
+        PAGE.replace("{{CSRF}}", console.secrets.csrf()),
     )
 }
 

@@ -8,12 +8,12 @@
 //! carry it in `X-Hookgate-CSRF`). Every comparison is in constant time.
 //! `Host` and `Origin` must name the listen address (DNS rebinding).
 
-use std::io::Write as _;
 use std::net::SocketAddr;
 use std::path::Path;
 
 use axum::http::{HeaderMap, Method, header};
-use subtle::ConstantTimeEq as _;
+
+use crate::http::token::{Token, write_new};
 
 /// The login token's file, in the socket's (private) directory.
 pub use crate::http::token::UI_TOKEN_FILE as TOKEN_FILE;
@@ -21,8 +21,6 @@ pub use crate::http::token::UI_TOKEN_FILE as TOKEN_FILE;
 pub const COOKIE: &str = "hookgate_console";
 /// The header every POST must carry.
 pub const CSRF_HEADER: &str = "x-hookgate-csrf";
-/// Random bytes per secret.
-const SECRET_BYTES: usize = 32;
 
 /// Why the secrets could not be made or written.
 #[derive(Debug, thiserror::Error)]
@@ -36,11 +34,12 @@ pub enum SecretError {
     },
 }
 
-/// This start's secrets. `Debug` shows none.
+/// This start's secrets, each made as the HTTP hook token is (and
+/// compared, in constant time). `Debug` shows none.
 pub struct Secrets {
-    login: String,
-    session: String,
-    pub(super) csrf: String,
+    login: Token,
+    session: Token,
+    csrf: Token,
 }
 
 impl std::fmt::Debug for Secrets {
@@ -49,14 +48,8 @@ impl std::fmt::Debug for Secrets {
     }
 }
 
-fn secret() -> Result<String, SecretError> {
-    let mut bytes = [0u8; SECRET_BYTES];
-    getrandom::fill(&mut bytes).map_err(SecretError::Random)?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
-}
-
-fn same(a: &str, b: &[u8]) -> bool {
-    bool::from(a.as_bytes().ct_eq(b))
+fn secret() -> Result<Token, SecretError> {
+    Token::random().map_err(SecretError::Random)
 }
 
 impl Secrets {
@@ -68,19 +61,19 @@ impl Secrets {
             session: secret()?,
             csrf: secret()?,
         };
-        write_token(token_path, &secrets.login)?;
+        write_token(token_path, secrets.login.expose())?;
         Ok(secrets)
     }
 
     pub(super) fn login_matches(&self, candidate: &str) -> bool {
-        same(&self.login, candidate.as_bytes())
+        self.login.matches(candidate.as_bytes())
     }
 
     /// The `Set-Cookie` value that logs a browser in.
     pub(super) fn cookie(&self) -> String {
         format!(
             "{COOKIE}={}; HttpOnly; SameSite=Strict; Path=/",
-            self.session
+            self.session.expose()
         )
     }
 
@@ -92,41 +85,32 @@ impl Secrets {
             .filter_map(|v| v.to_str().ok())
             .flat_map(|v| v.split(';'))
             .filter_map(|pair| pair.trim().split_once('='))
-            .any(|(name, value)| name == COOKIE && same(&self.session, value.as_bytes()))
+            .any(|(name, value)| name == COOKIE && self.session.matches(value.as_bytes()))
     }
 
     /// Whether a POST carries the CSRF header.
     pub(super) fn csrf_ok(&self, headers: &HeaderMap) -> bool {
         headers
             .get(CSRF_HEADER)
-            .is_some_and(|v| same(&self.csrf, v.as_bytes()))
+            .is_some_and(|v| self.csrf.matches(v.as_bytes()))
+    }
+
+    /// The CSRF value, for the page's meta tag.
+    pub(super) fn csrf(&self) -> &str {
+        self.csrf.expose()
     }
 }
 
 /// Replaces the token file with `token`, 0600, never following a link.
-#[expect(
-    clippy::disallowed_methods,
-    reason = "once, when the gateway starts, before it answers any hook"
-)]
 fn write_token(path: &Path, token: &str) -> Result<(), SecretError> {
-    let io_err = |source| SecretError::Io {
+    match std::fs::remove_file(path) {
+        Err(err) if err.kind() != std::io::ErrorKind::NotFound => Err(err),
+        _ => write_new(path, token),
+    }
+    .map_err(|source| SecretError::Io {
         path: path.to_path_buf(),
         source,
-    };
-    match std::fs::remove_file(path) {
-        Err(err) if err.kind() != std::io::ErrorKind::NotFound => return Err(io_err(err)),
-        _ => {}
-    }
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt as _;
-        options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
-    }
-    let mut file = options.open(path).map_err(io_err)?;
-    file.write_all(format!("{token}\n").as_bytes())
-        .map_err(io_err)
+    })
 }
 
 /// Why a request is refused before anything else is looked at.
@@ -230,7 +214,7 @@ mod tests {
         assert!(secrets.logged_in(&headers(&[("cookie", &format!("a=b; {value}"))])));
         assert!(!secrets.logged_in(&headers(&[("cookie", "hookgate_console=00")])));
         assert!(!secrets.logged_in(&headers(&[])));
-        assert!(secrets.csrf_ok(&headers(&[("x-hookgate-csrf", &secrets.csrf.clone())])));
+        assert!(secrets.csrf_ok(&headers(&[("x-hookgate-csrf", secrets.csrf())])));
         assert!(!secrets.csrf_ok(&headers(&[("x-hookgate-csrf", "nope")])));
         #[cfg(unix)]
         {

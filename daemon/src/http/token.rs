@@ -55,6 +55,14 @@ impl fmt::Debug for Token {
 }
 
 impl Token {
+    /// A new token: [`TOKEN_BYTES`] random bytes, hex-encoded (the
+    /// console's secrets are made alike).
+    pub(crate) fn random() -> Result<Token, getrandom::Error> {
+        let mut bytes = [0u8; TOKEN_BYTES];
+        getrandom::fill(&mut bytes)?;
+        Ok(Token(bytes.iter().map(|b| format!("{b:02x}")).collect()))
+    }
+
     /// Whether `candidate` is this token, in time independent of where
     /// they differ.
     pub fn matches(&self, candidate: &[u8]) -> bool {
@@ -161,14 +169,23 @@ fn private_dir(dir: &Path) -> io::Result<()> {
     builder.create(dir)
 }
 
+fn create(path: &Path) -> Result<Token, TokenError> {
+    let token = Token::random().map_err(TokenError::Random)?;
+    write_new(path, token.expose()).map_err(|source| TokenError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(token)
+}
+
+/// Writes `text` and a newline to a new file at `path`: 0600, never
+/// following a link, an error if anything is there (the console's login
+/// token is written with it too).
 #[expect(
     clippy::disallowed_methods,
     reason = "once, when the gateway starts, before it answers any hook"
 )]
-fn create(path: &Path) -> Result<Token, TokenError> {
-    let mut bytes = [0u8; TOKEN_BYTES];
-    getrandom::fill(&mut bytes).map_err(TokenError::Random)?;
-    let text: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+pub(crate) fn write_new(path: &Path, text: &str) -> io::Result<()> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
@@ -176,15 +193,9 @@ fn create(path: &Path) -> Result<Token, TokenError> {
         use std::os::unix::fs::OpenOptionsExt as _;
         options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
     }
-    let io_err = |source| TokenError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut file = options.open(path).map_err(io_err)?;
-    file.write_all(format!("{text}\n").as_bytes())
-        .and_then(|()| file.sync_all())
-        .map_err(io_err)?;
-    Ok(Token(text))
+    let mut file = options.open(path)?;
+    file.write_all(format!("{text}\n").as_bytes())?;
+    file.sync_all()
 }
 
 #[cfg(test)]
