@@ -41,21 +41,8 @@ pub(super) async fn serve(listener: TcpListener, app: Router, stop: Cancellation
     let open = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     let connections = TaskTracker::new();
     loop {
-        let accepted = tokio::select! {
-            biased;
-            () = stop.cancelled() => break,
-            accepted = listener.accept() => accepted,
-        };
-        let (stream, peer) = match accepted {
-            Ok(accepted) => accepted,
-            Err(err) => {
-                warnings::warn(
-                    Warning::Connection,
-                    format_args!("console accept failed: {err}"),
-                );
-                tokio::time::sleep(Duration::from_millis(20)).await;
-                continue;
-            }
+        let Some((stream, peer)) = crate::http::accept(&listener, &stop, "console").await else {
+            break;
         };
         // Checked before it takes a place: another user's connections
         // never crowd this user's out.

@@ -98,21 +98,8 @@ impl HttpServer {
                 check = Arc::clone(&checks).acquire_owned() => check,
             };
             let Ok(check) = check else { return };
-            let accepted = tokio::select! {
-                biased;
-                () = shutdown.cancelled() => return,
-                accepted = listener.accept() => accepted,
-            };
-            let (stream, peer) = match accepted {
-                Ok(accepted) => accepted,
-                Err(err) => {
-                    warnings::warn(
-                        Warning::Connection,
-                        format_args!("HTTP accept failed: {err}"),
-                    );
-                    tokio::time::sleep(Duration::from_millis(20)).await;
-                    continue;
-                }
+            let Some((stream, peer)) = accept(listener, shutdown, "HTTP").await else {
+                return;
             };
             connections.spawn(admit(
                 stream,
@@ -200,6 +187,33 @@ async fn connection(
             shared.admission.metrics.http_refused(HttpRefusal::Oversize);
         }
         tracing::debug!(error = %err, "HTTP connection ended with an error");
+    }
+}
+
+/// The next connection on `listener`, `None` once `stop` is cancelled.
+/// A failed accept (out of descriptors, mostly) is warned about, as
+/// `door`'s, and retried after a pause rather than spun on.
+pub(crate) async fn accept(
+    listener: &TcpListener,
+    stop: &CancellationToken,
+    door: &str,
+) -> Option<(TcpStream, SocketAddr)> {
+    loop {
+        let accepted = tokio::select! {
+            biased;
+            () = stop.cancelled() => return None,
+            accepted = listener.accept() => accepted,
+        };
+        match accepted {
+            Ok(accepted) => return Some(accepted),
+            Err(err) => {
+                warnings::warn(
+                    Warning::Connection,
+                    format_args!("{door} accept failed: {err}"),
+                );
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
     }
 }
 
