@@ -2,7 +2,8 @@
 //! lists the agents, and nothing it names is gone. A file that mentions
 //! (nearly) every agent is a list someone must extend for the next one; if
 //! the checklist does not name it, the next agent is added without it and
-//! is silently missing there.
+//! is silently missing there. And the agents added last live only in the
+//! checklist's files: adding one touches nothing else.
 
 use std::process::Command;
 
@@ -62,6 +63,35 @@ fn the_agent_checklist_names_every_list_of_agents() {
     assert!(
         problems.is_empty(),
         "ARCHITECTURE.md, \"Adding an agent\":\n{}",
+        problems.join("\n")
+    );
+}
+
+/// The agents added last, by following the checklist alone.
+const ADDED_BY_THE_CHECKLIST: [&str; 2] = ["hermes", "opencode"];
+
+/// Adding an agent touches only the checklist's files: every code file
+/// that names one of the agents added last is one the checklist names (a
+/// file that knows one agent only is a place the next one may need too).
+#[test]
+fn the_newest_agents_live_only_in_the_checklists_files() {
+    let patterns = named_paths(&checklist());
+    let problems: Vec<String> = tracked_code()
+        .into_iter()
+        .filter(|path| !path.starts_with(".ci/") && !patterns.iter().any(|p| covers(p, path)))
+        .filter_map(|path| {
+            let text = std::fs::read(root().join(&path)).ok()?;
+            let text = String::from_utf8_lossy(&text).to_lowercase();
+            let named: Vec<&str> = ADDED_BY_THE_CHECKLIST
+                .into_iter()
+                .filter(|agent| text.contains(agent))
+                .collect();
+            (!named.is_empty()).then(|| format!("{path} names {named:?}"))
+        })
+        .collect();
+    assert!(
+        problems.is_empty(),
+        "ARCHITECTURE.md, \"Adding an agent\", does not name:\n{}",
         problems.join("\n")
     );
 }
