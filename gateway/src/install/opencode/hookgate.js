@@ -165,17 +165,17 @@ export const HookgateV1 = async (ctx) => {
     sessionContext.set(sessionID, list.slice(-MAX_CONTEXT_ENTRIES));
   };
 
+  // A tool call's payload, before or after it runs.
+  const toolCall = (event, input, args) => ({
+    ...base(event, input.sessionID),
+    tool_name: input.tool,
+    tool_input: args,
+    tool_use_id: input.callID,
+  });
+
   return {
     "tool.execute.before": async (input, output) => {
-      const reply = await forward(
-        {
-          ...base("tool.execute.before", input.sessionID),
-          tool_name: input.tool,
-          tool_input: output.args,
-          tool_use_id: input.callID,
-        },
-        true,
-      );
+      const reply = await forward(toolCall("tool.execute.before", input, output.args), true);
       if (reply.block) throw new Error(reply.reason);
       if (reply.input) {
         // OpenCode runs the tool with this very object: replace its fields.
@@ -187,10 +187,7 @@ export const HookgateV1 = async (ctx) => {
     "tool.execute.after": async (input, output) => {
       const reply = await forward(
         {
-          ...base("tool.execute.after", input.sessionID),
-          tool_name: input.tool,
-          tool_input: input.args,
-          tool_use_id: input.callID,
+          ...toolCall("tool.execute.after", input, input.args),
           tool_response: { title: output.title, output: clip(output.output) },
         },
         false,
