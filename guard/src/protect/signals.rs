@@ -212,6 +212,15 @@ fn select(c: &Simple, p: &Processes) -> Selection {
             unknown = true;
             continue;
         }
+        // Compiled once for every name (a pattern that does not compile
+        // within its size limit selects nothing, as pkill refuses it).
+        let compiled = (regex && !exact && c.name != "pidof").then(|| {
+            RegexBuilder::new(&pattern.text)
+                .case_insensitive(ignore_case)
+                .size_limit(PATTERN_SIZE_LIMIT)
+                .build()
+                .ok()
+        });
         let hit = p.names.iter().find(|name| {
             let candidate = if full || name.contains(' ') {
                 name.as_str()
@@ -221,18 +230,11 @@ fn select(c: &Simple, p: &Processes) -> Selection {
             if (name.contains(' ') || name.contains('/')) && !full {
                 return false;
             }
-            if !regex || exact || c.name == "pidof" {
-                return if ignore_case {
-                    candidate.eq_ignore_ascii_case(&pattern.text)
-                } else {
-                    candidate == pattern.text
-                };
+            match &compiled {
+                Some(re) => re.as_ref().is_some_and(|re| re.is_match(candidate)),
+                None if ignore_case => candidate.eq_ignore_ascii_case(&pattern.text),
+                None => candidate == pattern.text,
             }
-            RegexBuilder::new(&pattern.text)
-                .case_insensitive(ignore_case)
-                .size_limit(PATTERN_SIZE_LIMIT)
-                .build()
-                .is_ok_and(|re| re.is_match(candidate))
         });
         if let Some(name) = hit {
             return Selection::Ours(format!("`{name}` (hookgate's)"));
