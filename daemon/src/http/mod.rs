@@ -18,6 +18,7 @@
 //! (`http_refused{reason}`).
 
 #[cfg(target_os = "linux")]
+mod conn;
 pub mod peer;
 pub mod port;
 mod request;
@@ -29,9 +30,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
@@ -42,11 +41,8 @@ use crate::metrics::HttpRefusal;
 use crate::warnings::{self, Warning};
 use hookgate_config::HttpConfig;
 
+pub(crate) use conn::serve as serve_connection;
 pub use token::Token;
-
-/// The most bytes of request line and headers (hyper's floor is 8 KiB):
-/// an agent sends a handful of short headers.
-const MAX_HEAD_BYTES: usize = 16 * 1024;
 
 /// Peer checks in progress at once (each reads the kernel's TCP table on
 /// the blocking pool, a millisecond or so). Past it the accept loop waits
@@ -164,21 +160,7 @@ async fn connection(
             }
         })
     };
-    let conn = http1::Builder::new()
-        .timer(TokioTimer::new())
-        // Also closes a keep-alive connection idle for that long (not
-        // counted: idle is normal).
-        .header_read_timeout(shared.admission.read_timeout)
-        .max_buf_size(MAX_HEAD_BYTES)
-        .serve_connection(TokioIo::new(stream), service);
-    tokio::pin!(conn);
-    let served = tokio::select! {
-        served = conn.as_mut() => served,
-        () = shutdown.cancelled() => {
-            conn.as_mut().graceful_shutdown();
-            conn.await
-        }
-    };
+    let served = conn::serve(stream, service, shared.admission.read_timeout, &shutdown).await;
     if let Err(err) = served {
         // A timeout here is mostly a keep-alive connection left idle past
         // the read deadline (agents keep them), which is no refusal: only
