@@ -21,7 +21,8 @@ pub struct MemoryStats {
     /// Captures lost to a database that could not be opened or written
     /// (each also in `errors`).
     pub store_errors: AtomicU64,
-    /// Sessions compressed into memories.
+    /// Sessions whose raw observations were compressed: into memories, or
+    /// dropped when they held nothing but a start or an end.
     pub compressed: AtomicU64,
     /// Injections that gave up: late, busy, or a database that could not
     /// be read (each also in `errors`).
