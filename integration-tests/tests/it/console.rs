@@ -438,18 +438,10 @@ async fn streams_and_bodies_are_bounded() {
     let (third, _) = open_stream(addr, &cookie).await;
     assert_eq!(third, 503, "past max_clients");
     drop(first_stream);
-    let started = Instant::now();
-    loop {
-        let (status, _stream) = open_stream(addr, &cookie).await;
-        if status == 200 {
-            break;
-        }
-        assert!(
-            started.elapsed() < SHOWN_WITHIN,
-            "the closed stream's place never came back"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    until("the closed stream's place never came back", || async {
+        open_stream(addr, &cookie).await.0 == 200
+    })
+    .await;
 
     // A body past 16 KiB is refused before it is read as an answer.
     let (_, _, page) = raw_request(addr, "GET", "/", &[("cookie", cookie.as_str())], b"")
@@ -502,18 +494,20 @@ async fn open_connections_are_bounded() {
         "answered past {MAX_CONNECTIONS} open connections"
     );
     drop(idle.pop());
-    let started = Instant::now();
-    loop {
-        let status = raw_request(addr, "GET", login_path, &[], b"")
+    until("the closed connection's place never came back", || async {
+        raw_request(addr, "GET", login_path, &[], b"")
             .await
-            .map_or(0, |(status, _, _)| status);
-        if status == 303 {
-            break;
-        }
-        assert!(
-            started.elapsed() < SHOWN_WITHIN,
-            "the closed connection's place never came back"
-        );
+            .is_ok_and(|(status, _, _)| status == 303)
+    })
+    .await;
+}
+
+/// Tries `attempt` every 50 ms until it holds; fails with `what` once
+/// [`SHOWN_WITHIN`] has passed.
+async fn until<F: std::future::Future<Output = bool>>(what: &str, mut attempt: impl FnMut() -> F) {
+    let started = Instant::now();
+    while !attempt().await {
+        assert!(started.elapsed() < SHOWN_WITHIN, "{what}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
