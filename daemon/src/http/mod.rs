@@ -17,8 +17,8 @@
 //! mode answers, as the shim would. Every refusal is counted
 //! (`http_refused{reason}`).
 
-#[cfg(target_os = "linux")]
 mod conn;
+#[cfg(target_os = "linux")]
 pub mod peer;
 pub mod port;
 mod request;
