@@ -7,6 +7,8 @@
 //! All of it is lexical, like the rest of the guard: no disk, no
 //! symlinks followed (the limit is documented in docs/self-protection.md).
 
+use std::borrow::Cow;
+
 use crate::pattern::{ANY_PATH, CLASS_CLOSE, CLASS_OPEN, ONE, STAR, UNKNOWN};
 
 /// A protected path: where it is.
@@ -47,12 +49,26 @@ pub(crate) enum Relation {
 const FOLD_CASE: bool = cfg!(any(target_os = "macos", windows));
 
 /// `text` as compared: lower-cased where the file system ignores case.
-pub(crate) fn fold(text: &str) -> String {
+pub(crate) fn fold(text: &str) -> Cow<'_, str> {
     if FOLD_CASE {
-        text.to_lowercase()
+        Cow::Owned(text.to_lowercase())
     } else {
-        text.to_owned()
+        Cow::Borrowed(text)
     }
+}
+
+/// Whether `path` has `part` (one or more whole components) at its end,
+/// after a `/`.
+fn ends_with_component(path: &str, part: &str) -> bool {
+    path.strip_suffix(part)
+        .is_some_and(|rest| rest.ends_with('/'))
+}
+
+/// Whether `path` holds `/{part}/` anywhere (matches may overlap).
+fn holds_component(path: &str, part: &str) -> bool {
+    let (path, part) = (path.as_bytes(), part.as_bytes());
+    path.windows(part.len() + 2)
+        .any(|w| w[0] == b'/' && w[w.len() - 1] == b'/' && &w[1..w.len() - 1] == part)
 }
 
 /// Stands for "any text" in a path pattern made from a word.
@@ -66,13 +82,13 @@ impl Protected {
     /// The pattern normalized as the guard resolves paths (`~` for home).
     pub(crate) fn normalized(mut self, home: Option<&str>) -> Protected {
         self.pattern = match self.pattern {
-            Pattern::Tree(p) => Pattern::Tree(fold(&super::resolve(None, &p, home))),
+            Pattern::Tree(p) => Pattern::Tree(fold(&super::resolve(None, &p, home)).into_owned()),
             Pattern::Prefix(p) => {
                 // Normalized without losing a trailing dot or name part.
                 let resolved = super::resolve(None, &p, home);
-                Pattern::Prefix(fold(&resolved))
+                Pattern::Prefix(fold(&resolved).into_owned())
             }
-            Pattern::Anywhere(p) => Pattern::Anywhere(fold(p.trim_matches('/'))),
+            Pattern::Anywhere(p) => Pattern::Anywhere(fold(p.trim_matches('/')).into_owned()),
         };
         self
     }
@@ -105,28 +121,24 @@ impl Protected {
                     None
                 }
             }
+            // Compared in place: this runs for every protected path and
+            // every path a call names, on every call (issue #33).
             Pattern::Anywhere(tail) => {
-                let inside = path == *tail
-                    || path.ends_with(&format!("/{tail}"))
-                    || path.starts_with(&format!("{tail}/"))
-                    || path.contains(&format!("/{tail}/"));
+                let inside = path == tail.as_str()
+                    || ends_with_component(&path, tail)
+                    || path
+                        .strip_prefix(tail.as_str())
+                        .is_some_and(|rest| rest.starts_with('/'))
+                    || holds_component(&path, tail);
                 if inside {
                     return Some(Relation::Inside);
                 }
-                // `.claude` for `.claude/settings.json`.
-                let mut parts: Vec<&str> = tail.split('/').collect();
-                parts.pop();
-                let mut ancestor = String::new();
-                for part in parts {
-                    if !ancestor.is_empty() {
-                        ancestor.push('/');
-                    }
-                    ancestor.push_str(part);
-                    if path == ancestor || path.ends_with(&format!("/{ancestor}")) {
-                        return Some(Relation::Ancestor);
-                    }
-                }
-                None
+                // `.claude` for `.claude/settings.json`: the tail up to
+                // each of its slashes.
+                tail.match_indices('/')
+                    .map(|(at, _)| &tail[..at])
+                    .any(|ancestor| path == ancestor || ends_with_component(&path, ancestor))
+                    .then_some(Relation::Ancestor)
             }
         }
     }

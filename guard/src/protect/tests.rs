@@ -270,3 +270,64 @@ fn an_in_session_config_reload_is_refused_and_reasons_say_who() {
     late.capabilities.deny = false;
     assert!(protection().decide(&late).is_neutral());
 }
+
+/// `relation` for a path anywhere compares in place; it must say what the
+/// plain text search it replaced says, overlapping matches included.
+#[test]
+fn a_path_anywhere_relates_as_the_text_search_says() {
+    use super::targets::Relation;
+    fn by_text(tail: &str, path: &str) -> Option<Relation> {
+        if path == tail
+            || path.ends_with(&format!("/{tail}"))
+            || path.starts_with(&format!("{tail}/"))
+            || path.contains(&format!("/{tail}/"))
+        {
+            return Some(Relation::Inside);
+        }
+        let parts: Vec<&str> = tail.split('/').collect();
+        (1..parts.len())
+            .map(|n| parts[..n].join("/"))
+            .any(|a| path == a || path.ends_with(&format!("/{a}")))
+            .then_some(Relation::Ancestor)
+    }
+    let tails = [".claude/settings.json", "a/a", "a", ".qwen", "x/y/z"];
+    let paths = [
+        "",
+        "/",
+        "a",
+        "a/",
+        "/a",
+        "/a/a",
+        "/a/a/a/",
+        "a/a/b",
+        "b/a/a/c",
+        "/x/a/ab",
+        ".claude",
+        "/p/.claude",
+        "/p/.claude/settings.json",
+        "/p/.claude/settings.json/x",
+        ".claude/settings.json",
+        "/p/.claude/settings.jsonx",
+        "/p/x.claude",
+        "x/y",
+        "/q/x/y",
+        "/q/x/y/z/w",
+        "x/y/zz",
+        "/é/x/y",
+        "/é/a/é",
+    ];
+    for tail in tails {
+        let protected = Protected {
+            pattern: Pattern::Anywhere(tail.to_owned()),
+            secret: false,
+            what: String::new(),
+        };
+        for path in paths {
+            assert_eq!(
+                protected.relation(path),
+                by_text(tail, path),
+                "{tail} vs {path}"
+            );
+        }
+    }
+}
