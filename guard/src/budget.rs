@@ -7,11 +7,24 @@
 //! ordinary line costs about a million, a typical command line a few
 //! hundred. The budget makes the guard's cost per call a constant, whatever
 //! the input does (nested `eval`s of growing strings, loops over loops).
+//!
+//! A caller may first try a call with a smaller budget (the gateway's
+//! inline attempt on its async worker) and retry with the full one only
+//! when that one ran out: [`Budget::out_of_work`] tells that apart from
+//! every other stop, which is final whatever the budget.
 
 use std::time::Instant;
 
 /// Work units one call may use.
 pub const MAX_WORK: u64 = 4_000_000;
+
+/// Work units of a first attempt on the caller's own thread
+/// ([`crate::Guard::try_within`], [`crate::protect::Protection::try_decide`]):
+/// every ordinary line fits with room to spare (a typical one uses a few
+/// hundred), and a line that needs more goes to the full budget elsewhere.
+/// Small enough that an attempt which uses it all stays short on a runtime
+/// worker (the gateway's `builtin::bounded` states the measured time).
+pub const INLINE_WORK: u64 = 16_384;
 
 /// How often (in units) the clock is read against the deadline.
 const CLOCK_EVERY: u64 = 4096;
@@ -26,6 +39,8 @@ pub(crate) struct Budget {
     deadline: Option<Instant>,
     until_clock: u64,
     exceeded: Option<Exceeded>,
+    /// The first stop was the work running out (not time, not a bound).
+    out_of_work: bool,
 }
 
 impl Budget {
@@ -36,6 +51,7 @@ impl Budget {
             // The first charge reads the clock: a call that starts late stops.
             until_clock: 0,
             exceeded: None,
+            out_of_work: false,
         }
     }
 
@@ -54,6 +70,7 @@ impl Budget {
         match self.left.checked_sub(units) {
             Some(left) => self.left = left,
             None => {
+                self.out_of_work = self.exceeded.is_none();
                 self.fail(
                     "the command line is too complex to check (over the guard's work budget)",
                 );
@@ -86,6 +103,12 @@ impl Budget {
         self.exceeded
     }
 
+    /// Whether the call stopped because its work ran out, and for no
+    /// other reason first: a larger budget could have answered it.
+    pub(crate) fn out_of_work(&self) -> bool {
+        self.out_of_work
+    }
+
     pub(crate) fn deadline(&self) -> Option<Instant> {
         self.deadline
     }
@@ -102,8 +125,15 @@ mod tests {
         assert!(!budget.charge(6));
         assert!(!budget.charge(0));
         assert!(budget.exceeded().unwrap().contains("work budget"));
+        assert!(budget.out_of_work());
         let mut late = Budget::new(u64::MAX, Some(Instant::now()));
         assert!(!late.charge(usize::MAX));
         assert!(late.exceeded().unwrap().contains("deadline"));
+        assert!(!late.out_of_work());
+        // Another bound first: running out afterwards does not change why.
+        let mut bound = Budget::new(10, None);
+        bound.fail("the command line is too long to check");
+        assert!(!bound.charge(20));
+        assert!(!bound.out_of_work());
     }
 }

@@ -1,6 +1,12 @@
 //! The walk of one event: facts gathered once, the rules in order, the
 //! first certain deny else the first ask, all within the work budget and
 //! the caller's deadline; past either, too complex to check: denied.
+//!
+//! [`Guard::try_within`] is the same walk on a smaller budget, for a
+//! caller that answers cheap calls where it stands and sends the rest
+//! elsewhere with the full budget: it gives up (`None`) only when that
+//! smaller budget ran out, so every answer it does give is the full
+//! walk's answer.
 
 use std::time::Instant;
 
@@ -20,12 +26,18 @@ impl Guard {
     /// or a bound is denied as too complex, and so is one naming more
     /// paths than the adapters read.
     pub fn check(&self, event: &HookEvent) -> Option<Hit> {
-        self.check_within(event, None).0
+        self.walk(event, MAX_WORK, None).hit
     }
 
-    fn check_within(&self, event: &HookEvent, deadline: Option<Instant>) -> (Option<Hit>, bool) {
+    /// The walk of `event` with `work` units and `deadline`.
+    fn walk(&self, event: &HookEvent, work: u64, deadline: Option<Instant>) -> Walked {
+        let done = |hit, too_complex, budget: &Budget| Walked {
+            hit,
+            too_complex,
+            out_of_work: budget.out_of_work(),
+        };
         let Some(tool) = event.tool.as_ref() else {
-            return (None, false);
+            return Walked::default();
         };
         if tool.paths_overflow {
             let reason = format!(
@@ -34,9 +46,12 @@ impl Guard {
                 hookgate_adapters::paths::MAX_PATHS,
                 hookgate_adapters::paths::MAX_DEPTH
             );
-            return (Some(deny(reason)), false);
+            return Walked {
+                hit: Some(deny(reason)),
+                ..Walked::default()
+            };
         }
-        let mut budget = Budget::new(MAX_WORK, deadline);
+        let mut budget = Budget::new(work, deadline);
         let place = Place {
             cwd: event.cwd.as_deref(),
             home: self.home.as_deref(),
@@ -47,12 +62,8 @@ impl Guard {
         for (index, (rule, compiled)) in self.rules.iter().zip(&self.compiled).enumerate() {
             let found = self.matches(&rule.matcher, compiled, tool, &facts, place, &mut budget);
             if let Some(why) = budget.exceeded() {
-                return (
-                    Some(deny(format!(
-                        "{why}; the guard denies what it cannot check"
-                    ))),
-                    true,
-                );
+                let reason = format!("{why}; the guard denies what it cannot check");
+                return done(Some(deny(reason)), true, &budget);
             }
             let Some(found) = found else {
                 continue;
@@ -72,21 +83,17 @@ impl Guard {
                 rule: Some(index),
             };
             match hit.action {
-                Action::Deny => return (Some(hit), false),
+                Action::Deny => return done(Some(hit), false, &budget),
                 Action::Ask => {
                     ask.get_or_insert(hit);
                 }
             }
         }
         if let Some(why) = budget.exceeded() {
-            return (
-                Some(deny(format!(
-                    "{why}; the guard denies what it cannot check"
-                ))),
-                true,
-            );
+            let reason = format!("{why}; the guard denies what it cannot check");
+            return done(Some(deny(reason)), true, &budget);
         }
-        (ask, false)
+        done(ask, false, &budget)
     }
 
     /// What `matcher` matched in this call, shown, and how surely.
@@ -133,10 +140,32 @@ impl Guard {
     /// as too complex). An ask goes to an agent that can ask; one that
     /// cannot gets a deny.
     pub fn decide_within(&self, event: &HookEvent, deadline: Option<Instant>) -> Verdict {
+        self.verdict(event, MAX_WORK, deadline).0
+    }
+
+    /// [`Guard::decide_within`] with only `work` units (at most
+    /// [`MAX_WORK`]) and no deadline: `None` when, and only when, those
+    /// units ran out before an answer, so a caller can try a call cheaply
+    /// where it stands and retry the few that need more with the full
+    /// budget. Every other outcome (a deny, an ask, a bound such as
+    /// [`crate::MAX_LINE_BYTES`]) is the one the full call gives; with
+    /// `work` of [`MAX_WORK`] the answer is always final.
+    pub fn try_within(&self, event: &HookEvent, work: u64) -> Option<Verdict> {
+        let work = work.min(MAX_WORK);
+        let (verdict, out_of_work) = self.verdict(event, work, None);
+        (!out_of_work || work == MAX_WORK).then_some(verdict)
+    }
+
+    /// The verdict of a walk with `work` units, and whether they ran out.
+    fn verdict(&self, event: &HookEvent, work: u64, deadline: Option<Instant>) -> (Verdict, bool) {
         if !event.capabilities.deny && !event.capabilities.ask {
-            return Verdict::default();
+            return (Verdict::default(), false);
         }
-        let (hit, too_complex) = self.check_within(event, deadline);
+        let Walked {
+            hit,
+            too_complex,
+            out_of_work,
+        } = self.walk(event, work, deadline);
         let decision = match &hit {
             Some(hit) => Decision {
                 permission: match hit.action {
@@ -151,12 +180,23 @@ impl Guard {
             },
             None => Decision::default(),
         };
-        Verdict {
+        let verdict = Verdict {
             decision,
             hit,
             too_complex,
-        }
+        };
+        (verdict, out_of_work)
     }
+}
+
+/// What one walk found.
+#[derive(Debug, Default)]
+struct Walked {
+    hit: Option<Hit>,
+    /// Past the budget, the deadline or a bound: denied.
+    too_complex: bool,
+    /// The first bound reached was the work budget.
+    out_of_work: bool,
 }
 
 fn deny(reason: String) -> Hit {

@@ -54,7 +54,7 @@ use rules::{CommandJudges, CommandRule, FetchRule, PathRule};
 
 pub use commands::{ShellCommand, ShellCommands, commands};
 // The bounds on one call's work (see the crate docs).
-pub use budget::MAX_WORK;
+pub use budget::{INLINE_WORK, MAX_WORK};
 pub use shell::{MAX_COMMANDS, MAX_LINE_BYTES, MAX_SHELL_DEPTH, MAX_TREE_DEPTH};
 
 /// What a raw-text regex rule looks at.

@@ -17,6 +17,8 @@
 //! given to an interpreter that names hookgate's files), the call is asked
 //! about where the agent can ask, else denied: unknown means dangerous.
 //! Pure, like the rest of the crate: no disk, no processes looked at.
+//! [`Protection::try_decide`] tries a call on a smaller work budget and
+//! gives up only when that ran out, as [`crate::Guard::try_within`] does.
 
 mod operands;
 mod signals;
@@ -116,15 +118,24 @@ impl Protection {
     /// What self-protection says about `event`: a deny (or, where it
     /// cannot be sure, an ask) naming what the call would do to hookgate.
     pub fn check(&self, event: &HookEvent) -> Option<Hit> {
+        self.check_with(event, crate::MAX_WORK).0
+    }
+
+    /// [`Protection::check`] with `work` units; also whether they ran out
+    /// (the line was denied for that, and a larger budget might not).
+    fn check_with(&self, event: &HookEvent, work: u64) -> (Option<Hit>, bool) {
         if event.kind == EventKind::ConfigChange {
-            return Some(Hit {
+            let hit = Hit {
                 rule: None,
                 unresolved: false,
                 action: Action::Deny,
                 reason: CONFIG_CHANGE.to_owned(),
-            });
+            };
+            return (Some(hit), false);
         }
-        let tool = event.tool.as_ref()?;
+        let Some(tool) = event.tool.as_ref() else {
+            return (None, false);
+        };
         let cwd = event.cwd.as_deref();
         let mut found: Option<Finding> = None;
         let mut note = |finding: Option<Finding>| {
@@ -144,7 +155,7 @@ impl Protection {
             note(self.touched(&tool.name, &touch, cwd, false));
         }
         if let Some(line) = tool.command.as_deref() {
-            let mut budget = Budget::new(crate::MAX_WORK, None);
+            let mut budget = Budget::new(work, None);
             let place = Place {
                 cwd,
                 home: self.home.as_deref(),
@@ -152,14 +163,15 @@ impl Protection {
             };
             let parsed = shell::parse(line, place, &mut budget);
             if let Some(why) = budget.exceeded() {
-                return Some(Hit {
+                let hit = Hit {
                     rule: None,
                     unresolved: false,
                     action: Action::Deny,
                     reason: format!(
                         "{why}, so hookgate cannot tell whether it touches its own files"
                     ),
-                });
+                };
+                return (Some(hit), budget.out_of_work());
             }
             let lower = line.to_lowercase();
             let mentioned = self.needles.iter().any(|n| lower.contains(n.as_str()));
@@ -199,7 +211,7 @@ impl Protection {
                 }
             }
         }
-        found.map(|f| Hit {
+        let hit = found.map(|f| Hit {
             rule: None,
             unresolved: f.certainty == Certainty::Maybe,
             action: match f.certainty {
@@ -207,16 +219,32 @@ impl Protection {
                 Certainty::Maybe => Action::Ask,
             },
             reason: f.detail,
-        })
+        });
+        (hit, false)
     }
 
     /// The decision: a deny (or ask) saying it is hookgate protecting
     /// itself, or no opinion.
     pub fn decide(&self, event: &HookEvent) -> Decision {
+        self.decision(event, crate::MAX_WORK).0
+    }
+
+    /// [`Protection::decide`] with only `work` units (at most
+    /// [`crate::MAX_WORK`]): `None` when, and only when, they ran out
+    /// before an answer; every other answer is the full call's.
+    pub fn try_decide(&self, event: &HookEvent, work: u64) -> Option<Decision> {
+        let work = work.min(crate::MAX_WORK);
+        let (decision, out_of_work) = self.decision(event, work);
+        (!out_of_work || work == crate::MAX_WORK).then_some(decision)
+    }
+
+    /// The decision with `work` units, and whether they ran out.
+    fn decision(&self, event: &HookEvent, work: u64) -> (Decision, bool) {
         if !event.capabilities.deny && !event.capabilities.ask {
-            return Decision::default();
+            return (Decision::default(), false);
         }
-        match self.check(event) {
+        let (hit, out_of_work) = self.check_with(event, work);
+        let decision = match hit {
             Some(hit) => Decision {
                 permission: match hit.action {
                     Action::Deny => Permission::Deny,
@@ -227,7 +255,8 @@ impl Protection {
                 ..Decision::default()
             },
             None => Decision::default(),
-        }
+        };
+        (decision, out_of_work)
     }
 
     /// What `program` touching `touch` in `cwd` does to hookgate.

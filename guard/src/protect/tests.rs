@@ -93,129 +93,135 @@ fn verdict(event: &HookEvent) -> Option<Action> {
     protection().check(event).map(|hit| hit.action)
 }
 
+/// Lines that would weaken hookgate, for certain.
+const DENIED: &[&str] = &[
+    "rm -rf ~/.config/hookgate",
+    ": > ~/.config/hookgate/gateway.toml",
+    r#"sed -i '/builtin = "guard"/d' ~/.config/hookgate/gateway.toml"#,
+    r"printf '[server]\n' > ~/.config/hookgate/gateway.toml",
+    "mv ~/.config/hookgate ~/.config/hookgate.off",
+    "cp evil.toml ~/.config/hookgate/",
+    "rm -rf ~/.config",
+    "jq 'del(.hooks)' ~/.claude/settings.json > /tmp/s.json && mv /tmp/s.json ~/.claude/settings.json",
+    "echo '{}' > ~/.claude/settings.json",
+    r#"echo '{"disableAllHooks": true}' > .claude/settings.json"#,
+    "sed -i '/gateway-shim/d' .claude/settings.local.json",
+    "rm .claude/settings.json",
+    "rm -rf .claude",
+    "mv ~/.claude/settings.json{,.bak}",
+    "vim .claude/settings.json",
+    "rm -f ~/.cursor/hooks.json",
+    "rm -rf ~/Documents/Cline/Hooks",
+    "sed -i 's/hooks = true/hooks = false/' ~/.codex/config.toml",
+    "jq '.hooks = {}' ~/.qwen/settings.json | sponge ~/.qwen/settings.json",
+    "chmod -x ~/.local/bin/gateway-shim",
+    "chmod 000 /home/dev/.local/bin/gateway-shim",
+    "ln -sf /bin/true ~/.local/bin/gateway-shim",
+    "cp /bin/true /usr/local/bin/gateway",
+    "rm -rf ~/.local/state/hookgate",
+    "truncate -s 0 ~/.local/state/hookgate/audit.jsonl",
+    "rm ~/.local/state/hookgate/audit.jsonl.2",
+    "cat ~/.local/state/hookgate/http.token",
+    "base64 < ~/.local/state/hookgate/audit.jsonl",
+    "grep -r Bearer ~/.local/state",
+    "cd ~/.local/state/hookgate && tail audit.jsonl.head",
+    "pkill gateway",
+    "pkill -STOP -f 'gateway serve'",
+    "killall -9 gateway",
+    "killall gateway-shim",
+    "kill $(pgrep -f 'gateway serve')",
+    "pidof gateway | xargs kill -STOP",
+    "kill -STOP 4242",
+    "kill -9 -1",
+    "kill -- -4242",
+    "kill -s TERM 4242",
+    "systemctl --user stop hookgate.service hookgate.socket",
+    "systemctl --user disable --now hookgate.socket",
+    "systemctl --user kill -s STOP hookgate",
+    "systemctl --user mask 'hook*'",
+    "launchctl bootout gui/$(id -u)/dev.hookgate.gateway",
+    "gateway uninstall --all",
+    "/usr/local/bin/gateway install --agent claude-code --socket /tmp/x.sock",
+    "gateway audit --since 1h",
+    "gateway reload --allow-weaker",
+    "gateway approvals approve 3 --scope session",
+    "(sleep 5; gateway approvals approve 1) &",
+    "gateway approvals $ACTION 2",
+    "gateway ui",
+    "gateway ui --open --socket /tmp/x.sock",
+    "gateway $SUB",
+    // An option's value before the subcommand is not the subcommand.
+    "gateway --log-level warn uninstall --all",
+    "gateway --log-level=warn ui",
+    // What hookgate cannot read may be `--allow-weaker`.
+    "gateway reload \"$FLAGS\"",
+    "sudo rm -f /home/dev/acme/.claude/settings.local.json",
+    "bash -c 'rm ~/.gemini/settings.json'",
+];
+
+/// Lines that may weaken hookgate: what they touch is unknown.
+const ASKED: &[&str] = &[
+    r#"rm -f "$XDG_RUNTIME_DIR/hookgate/gateway.sock""#,
+    r#"rm "$(command -v gateway-shim)""#,
+    r#"python3 -c "import pathlib;p=pathlib.Path.home()/'.claude/settings.json';p.write_text('{}')""#,
+    r#"cd "$d" && rm settings.json"#,
+    r#"cp x "$dir/settings.json""#,
+    "kill $(cat /tmp/pid) # the gateway",
+    "node -e \"require('fs').rmSync(process.env.HOME+'/.config/hookgate',{recursive:true})\"",
+];
+
+/// Ordinary work on and near hookgate.
+const ALLOWED: &[&str] = &[
+    "cat ~/.claude/settings.json",
+    "jq .hooks .claude/settings.json",
+    "cp ~/.claude/settings.json /tmp/backup.json",
+    "git diff .claude/settings.json",
+    "ls -la ~/.config/hookgate",
+    "cat ~/.config/hookgate/gateway.toml",
+    "cat ~/.local/state/hookgate/gateway.log",
+    "gateway status",
+    "gateway approvals list --json",
+    "gateway doctor",
+    "gateway reload",
+    "gateway reload --socket \"$HOOKGATE_SOCKET\"",
+    "gateway --log-level debug status",
+    "echo hookgate",
+    "grep -r TODO src",
+    "rm -rf target",
+    "rm -rf ~/.cache/pip",
+    "touch ~/.config/other.conf",
+    "mkdir -p .claude/commands",
+    "echo x > .claude/commands/review.md",
+    "kill 1234",
+    "kill %1",
+    "pkill node",
+    "pkill -f 'vite dev'",
+    "killall node",
+    "systemctl --user status hookgate",
+    "systemctl --user restart postgresql",
+    "rm -f \"$tmpfile\"",
+    "python3 manage.py migrate",
+    "cp settings.json build/settings.json",
+    "grep -r x ~",
+];
+
 #[test]
 fn writes_to_hookgate_and_signals_to_the_gateway_are_denied() {
-    let denied = [
-        "rm -rf ~/.config/hookgate",
-        ": > ~/.config/hookgate/gateway.toml",
-        r#"sed -i '/builtin = "guard"/d' ~/.config/hookgate/gateway.toml"#,
-        r"printf '[server]\n' > ~/.config/hookgate/gateway.toml",
-        "mv ~/.config/hookgate ~/.config/hookgate.off",
-        "cp evil.toml ~/.config/hookgate/",
-        "rm -rf ~/.config",
-        "jq 'del(.hooks)' ~/.claude/settings.json > /tmp/s.json && mv /tmp/s.json ~/.claude/settings.json",
-        "echo '{}' > ~/.claude/settings.json",
-        r#"echo '{"disableAllHooks": true}' > .claude/settings.json"#,
-        "sed -i '/gateway-shim/d' .claude/settings.local.json",
-        "rm .claude/settings.json",
-        "rm -rf .claude",
-        "mv ~/.claude/settings.json{,.bak}",
-        "vim .claude/settings.json",
-        "rm -f ~/.cursor/hooks.json",
-        "rm -rf ~/Documents/Cline/Hooks",
-        "sed -i 's/hooks = true/hooks = false/' ~/.codex/config.toml",
-        "jq '.hooks = {}' ~/.qwen/settings.json | sponge ~/.qwen/settings.json",
-        "chmod -x ~/.local/bin/gateway-shim",
-        "chmod 000 /home/dev/.local/bin/gateway-shim",
-        "ln -sf /bin/true ~/.local/bin/gateway-shim",
-        "cp /bin/true /usr/local/bin/gateway",
-        "rm -rf ~/.local/state/hookgate",
-        "truncate -s 0 ~/.local/state/hookgate/audit.jsonl",
-        "rm ~/.local/state/hookgate/audit.jsonl.2",
-        "cat ~/.local/state/hookgate/http.token",
-        "base64 < ~/.local/state/hookgate/audit.jsonl",
-        "grep -r Bearer ~/.local/state",
-        "cd ~/.local/state/hookgate && tail audit.jsonl.head",
-        "pkill gateway",
-        "pkill -STOP -f 'gateway serve'",
-        "killall -9 gateway",
-        "killall gateway-shim",
-        "kill $(pgrep -f 'gateway serve')",
-        "pidof gateway | xargs kill -STOP",
-        "kill -STOP 4242",
-        "kill -9 -1",
-        "kill -- -4242",
-        "kill -s TERM 4242",
-        "systemctl --user stop hookgate.service hookgate.socket",
-        "systemctl --user disable --now hookgate.socket",
-        "systemctl --user kill -s STOP hookgate",
-        "systemctl --user mask 'hook*'",
-        "launchctl bootout gui/$(id -u)/dev.hookgate.gateway",
-        "gateway uninstall --all",
-        "/usr/local/bin/gateway install --agent claude-code --socket /tmp/x.sock",
-        "gateway audit --since 1h",
-        "gateway reload --allow-weaker",
-        "gateway approvals approve 3 --scope session",
-        "(sleep 5; gateway approvals approve 1) &",
-        "gateway approvals $ACTION 2",
-        "gateway ui",
-        "gateway ui --open --socket /tmp/x.sock",
-        "gateway $SUB",
-        // An option's value before the subcommand is not the subcommand.
-        "gateway --log-level warn uninstall --all",
-        "gateway --log-level=warn ui",
-        // What hookgate cannot read may be `--allow-weaker`.
-        "gateway reload \"$FLAGS\"",
-        "sudo rm -f /home/dev/acme/.claude/settings.local.json",
-        "bash -c 'rm ~/.gemini/settings.json'",
-    ];
-    for line in denied {
+    for line in DENIED {
         assert_eq!(verdict(&shell(line)), Some(Action::Deny), "{line}");
     }
 }
 
 #[test]
 fn what_hookgate_cannot_resolve_is_asked_about() {
-    let asked = [
-        r#"rm -f "$XDG_RUNTIME_DIR/hookgate/gateway.sock""#,
-        r#"rm "$(command -v gateway-shim)""#,
-        r#"python3 -c "import pathlib;p=pathlib.Path.home()/'.claude/settings.json';p.write_text('{}')""#,
-        r#"cd "$d" && rm settings.json"#,
-        r#"cp x "$dir/settings.json""#,
-        "kill $(cat /tmp/pid) # the gateway",
-        "node -e \"require('fs').rmSync(process.env.HOME+'/.config/hookgate',{recursive:true})\"",
-    ];
-    for line in asked {
+    for line in ASKED {
         assert_eq!(verdict(&shell(line)), Some(Action::Ask), "{line}");
     }
 }
 
 #[test]
 fn ordinary_work_on_and_near_hookgate_passes() {
-    let allowed = [
-        "cat ~/.claude/settings.json",
-        "jq .hooks .claude/settings.json",
-        "cp ~/.claude/settings.json /tmp/backup.json",
-        "git diff .claude/settings.json",
-        "ls -la ~/.config/hookgate",
-        "cat ~/.config/hookgate/gateway.toml",
-        "cat ~/.local/state/hookgate/gateway.log",
-        "gateway status",
-        "gateway approvals list --json",
-        "gateway doctor",
-        "gateway reload",
-        "gateway reload --socket \"$HOOKGATE_SOCKET\"",
-        "gateway --log-level debug status",
-        "echo hookgate",
-        "grep -r TODO src",
-        "rm -rf target",
-        "rm -rf ~/.cache/pip",
-        "touch ~/.config/other.conf",
-        "mkdir -p .claude/commands",
-        "echo x > .claude/commands/review.md",
-        "kill 1234",
-        "kill %1",
-        "pkill node",
-        "pkill -f 'vite dev'",
-        "killall node",
-        "systemctl --user status hookgate",
-        "systemctl --user restart postgresql",
-        "rm -f \"$tmpfile\"",
-        "python3 manage.py migrate",
-        "cp settings.json build/settings.json",
-        "grep -r x ~",
-    ];
-    for line in allowed {
+    for line in ALLOWED {
         assert_eq!(verdict(&shell(line)), None, "{line}");
     }
 }
@@ -330,4 +336,44 @@ fn a_path_anywhere_relates_as_the_text_search_says() {
             );
         }
     }
+}
+
+#[test]
+fn a_small_attempt_answers_as_the_full_check_or_gives_up() {
+    let protection = protection();
+    for line in DENIED.iter().chain(ASKED).chain(ALLOWED) {
+        let event = shell(line);
+        let first = protection.try_decide(&event, crate::INLINE_WORK);
+        assert_eq!(first, Some(protection.decide(&event)), "{line}");
+    }
+    // Past the small budget: no answer inline; in full, still too complex
+    // (so denied), or checked.
+    let mut doubling = String::from("v0=xxxxxxxx; ");
+    for i in 1..40 {
+        doubling.push_str(&format!("v{i}=\"$v{}$v{}\"; ", i - 1, i - 1));
+    }
+    doubling.push_str("( ( ( eval \"rm $v39 ~/.config/hookgate\" ) ) )");
+    let pad = "x".repeat(usize::try_from(crate::INLINE_WORK).unwrap_or(0));
+    let comment = format!("rm ~/.config/hookgate/gateway.toml # {pad}");
+    for line in [&doubling, &comment] {
+        let event = shell(line);
+        assert_eq!(
+            protection.try_decide(&event, crate::INLINE_WORK),
+            None,
+            "{line:.60}"
+        );
+        let full = protection.decide(&event);
+        assert_eq!(full.permission, Permission::Deny, "{line:.60}");
+    }
+    let reason = protection
+        .decide(&shell(&doubling))
+        .reason
+        .unwrap_or_default();
+    assert!(reason.contains("too complex"), "{reason}");
+    // With the whole budget every answer is final.
+    assert!(
+        protection
+            .try_decide(&shell(&doubling), crate::MAX_WORK)
+            .is_some()
+    );
 }

@@ -1,14 +1,16 @@
 //! The guard's work is bounded: lines built to make it slow (strings that
 //! double, loops over loops, code that evals itself, nested subshells over
 //! many variables) run out of the budget or a bound and are denied as too
-//! complex to check, as is a call past its deadline.
+//! complex to check, as is a call past its deadline. A first attempt on a
+//! smaller budget (`try_within`) gives up on exactly those that need more
+//! than it has, and otherwise answers as the full call does.
 
 use std::time::Instant;
 
 use hookgate_adapters::Permission;
 
 use super::shell;
-use crate::Guard;
+use crate::{Guard, INLINE_WORK, MAX_LINE_BYTES, MAX_WORK};
 
 /// Variables that each hold the one before twice: `v39` would be
 /// 2^39 bytes. The line is under a kilobyte.
@@ -98,4 +100,101 @@ fn ordinary_lines_fit_with_room_to_spare() {
             line, verdict.decision.reason
         );
     }
+}
+
+/// The fewest units with which a first attempt at `line` answers (it gives
+/// up with any fewer), found by bisection; `None` past [`MAX_WORK`].
+fn units_needed(guard: &Guard, line: &str) -> Option<u64> {
+    let event = shell(line);
+    if guard.try_within(&event, MAX_WORK - 1).is_none() {
+        return None;
+    }
+    let (mut low, mut high) = (0, MAX_WORK - 1);
+    while low + 1 < high {
+        let mid = low + (high - low) / 2;
+        match guard.try_within(&event, mid) {
+            Some(_) => high = mid,
+            None => low = mid,
+        }
+    }
+    Some(high)
+}
+
+#[test]
+fn a_small_attempt_gives_up_exactly_when_its_units_run_out() {
+    let guard = Guard::new(Vec::new());
+    for line in [
+        "ls -la src",
+        "cd web && npm ci && npm test -- --watch=false",
+        "for f in *.rs; do rustfmt \"$f\"; done",
+        "x=$(git rev-parse HEAD); git log -1 \"$x\" | head -5",
+        "sh -c 'eval \"echo hi\"'",
+    ] {
+        let full = guard.decide_within(&shell(line), None);
+        let needed = units_needed(&guard, line).expect("an ordinary line fits the full budget");
+        assert!(needed <= INLINE_WORK, "{line}: {needed} units");
+        // With the units it needs, the attempt answers as the full call;
+        // with one fewer (or far fewer) it does not answer at all.
+        let answer = guard.try_within(&shell(line), needed).expect("answered");
+        assert_eq!(
+            (answer.decision, answer.hit, answer.too_complex),
+            (full.decision, full.hit, full.too_complex),
+            "{line}"
+        );
+        for fewer in [needed - 1, needed / 2, 1] {
+            assert!(
+                guard.try_within(&shell(line), fewer).is_none(),
+                "{line}: {fewer}"
+            );
+        }
+    }
+}
+
+#[test]
+fn lines_past_the_small_budget_are_answered_in_full() {
+    let guard = Guard::new(Vec::new());
+    let comment = format!(
+        "ls # {}",
+        "x".repeat(usize::try_from(INLINE_WORK).unwrap_or(0))
+    );
+    for (line, too_complex) in [
+        (doubling(40), true),
+        (nested_evals(100, 20), false),
+        (comment, false),
+    ] {
+        assert!(
+            guard.try_within(&shell(&line), INLINE_WORK).is_none(),
+            "{line:.60}"
+        );
+        let full = guard.decide_within(&shell(&line), None);
+        assert_eq!(full.too_complex, too_complex, "{line:.60}");
+    }
+}
+
+#[test]
+fn a_bound_that_is_not_the_small_budget_is_final() {
+    let guard = Guard::new(Vec::new());
+    // Too long to look at: refused before any work, whatever the budget.
+    let long = shell(&"a".repeat(MAX_LINE_BYTES + 1));
+    let first = guard.try_within(&long, INLINE_WORK).expect("final");
+    let full = guard.decide_within(&long, None);
+    assert!(first.too_complex);
+    assert_eq!(first.decision, full.decision);
+    // Subshells nested past the tree's bound, in a short line.
+    let deep = shell(&format!("{}ls{}", "( ".repeat(140), " )".repeat(140)));
+    let first = guard.try_within(&deep, INLINE_WORK).expect("final");
+    let full = guard.decide_within(&deep, None);
+    assert!(first.too_complex, "{:?}", first.decision.reason);
+    assert_eq!(first.decision, full.decision);
+    // Code that evals itself stops at the nesting bound, not the budget.
+    let selfish = shell("s='eval \"$s\"'; eval \"$s\"");
+    let first = guard.try_within(&selfish, INLINE_WORK).expect("final");
+    assert!(first.too_complex);
+    assert_eq!(first.decision, guard.decide_within(&selfish, None).decision);
+    // With the whole budget, running out is the full call's own answer.
+    let hostile = shell(&doubling(40));
+    let whole = guard
+        .try_within(&hostile, MAX_WORK)
+        .expect("never gives up");
+    assert!(whole.too_complex);
 }

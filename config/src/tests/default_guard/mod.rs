@@ -1,10 +1,12 @@
 //! The guard the embedded default config (`DEFAULT_TOML`) builds: the
 //! corpora (shared with the integration test that sends them through the
 //! real shim and gateway), the default rules on broken and hostile lines,
-//! and their reasons. The guard's own logic, over rules a test builds, is
-//! tested in the `hookgate-guard` crate.
+//! their reasons, and the first attempt on a small budget (`inline`). The
+//! guard's own logic, over rules a test builds, is tested in the
+//! `hookgate-guard` crate.
 
 mod corpus;
+mod inline;
 mod parser;
 mod rules;
 

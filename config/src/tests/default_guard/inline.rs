@@ -1,0 +1,71 @@
+//! The default guard's first attempt on a small budget (what the gateway
+//! tries on its async worker, `hookgate_guard::INLINE_WORK`) over every
+//! corpus: each answer it gives is the full call's, and every ordinary
+//! line is answered by it, so the gateway hands none of them to its pool.
+
+use hookgate_guard::INLINE_WORK;
+
+use super::corpus::rows;
+use super::{default_guard, shell};
+
+const SHELL: &str = include_str!("corpus/shell.tsv");
+/// The held-out corpora the integration tests and hookbench send through
+/// the real binaries.
+const ORDINARY: &str = include_str!("../../../../test-data/guard-corpus/ordinary.tsv");
+const DANGEROUS: &str = include_str!("../../../../test-data/guard-corpus/dangerous.tsv");
+
+/// The command of a held-out row, `{{nl}}`, `{{tab}}` and `{{pad:N}}`
+/// expanded.
+fn held_out(row: &[String]) -> String {
+    let command = row.get(2).cloned().unwrap_or_default();
+    let mut out = command.replace("{{nl}}", "\n").replace("{{tab}}", "\t");
+    while let Some(start) = out.find("{{pad:") {
+        let end = out[start..].find("}}").map_or(out.len(), |e| start + e);
+        let n: usize = out
+            .get(start + 6..end)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        out.replace_range(start..(end + 2).min(out.len()), &"x".repeat(n));
+    }
+    out
+}
+
+#[test]
+fn the_small_attempt_answers_as_the_full_call_and_every_ordinary_line() {
+    let guard = default_guard();
+    let ordinary: Vec<String> = rows(ORDINARY).iter().map(|r| held_out(r)).collect();
+    let dangerous: Vec<String> = rows(DANGEROUS).iter().map(|r| held_out(r)).collect();
+    let unit: Vec<String> = rows(SHELL)
+        .iter()
+        .filter_map(|r| r.get(2).cloned())
+        .collect();
+    assert!(ordinary.len() > 150 && dangerous.len() > 300 && unit.len() > 150);
+    let mut pooled = Vec::new();
+    for (corpus, lines) in [
+        ("ordinary", &ordinary),
+        ("dangerous", &dangerous),
+        ("shell", &unit),
+    ] {
+        for line in lines {
+            for ask in [false, true] {
+                let mut event = shell(line);
+                event.capabilities.ask = ask;
+                let full = guard.decide_within(&event, None);
+                match guard.try_within(&event, INLINE_WORK) {
+                    Some(first) => assert_eq!(
+                        (first.decision, first.hit, first.too_complex),
+                        (full.decision, full.hit, full.too_complex),
+                        "{corpus}: {line:.80}"
+                    ),
+                    None => pooled.push(format!("{corpus}: {line:.80}")),
+                }
+            }
+        }
+    }
+    // No ordinary line goes to the pool.
+    assert!(
+        pooled.iter().all(|p| !p.starts_with("ordinary")),
+        "{pooled:#?}"
+    );
+    eprintln!("{pooled:#?}");
+}
