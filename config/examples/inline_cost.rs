@@ -29,6 +29,13 @@ const ORDINARY: &str = include_str!("../../test-data/guard-corpus/ordinary.tsv")
 const DANGEROUS: &str = include_str!("../../test-data/guard-corpus/dangerous.tsv");
 
 fn main() {
+    // `--crafted`: only the crafted lines (for a profiler); `--cap-us=N`:
+    // each attempt also stops N µs after it starts, as the gateway's does.
+    let crafted_only = std::env::args().any(|a| a == "--crafted");
+    let cap = std::env::args()
+        .find_map(|a| a.strip_prefix("--cap-us=")?.parse().ok())
+        .map(Duration::from_micros);
+    let until = || cap.map(|c| Instant::now() + c);
     let works: Vec<u64> = std::env::args()
         .skip(1)
         .filter_map(|a| a.parse().ok())
@@ -45,19 +52,29 @@ fn main() {
         .chain(DANGEROUS.lines())
         .filter_map(row)
         .collect();
-    heaviest(&guard, &protection, &corpus);
+    if !crafted_only {
+        heaviest(&guard, &protection, &corpus);
+    }
     for work in works {
-        println!("work {work}:");
+        println!("work {work}, time cap {cap:?}:");
         let crafted = crafted(work);
-        for (kind, lines) in [("corpus", corpus.clone()), ("crafted", crafted)] {
+        let corpus = if crafted_only {
+            Vec::new()
+        } else {
+            corpus.clone()
+        };
+        for (kind, lines) in [("corpus", corpus), ("crafted", crafted)] {
+            if lines.is_empty() {
+                continue;
+            }
             for (who, attempt) in [
                 (
                     "guard",
-                    &(|e: &HookEvent| guard.try_within(e, work).is_some())
+                    &(|e: &HookEvent| guard.try_within(e, work, until()).is_some())
                         as &dyn Fn(&HookEvent) -> bool,
                 ),
                 ("self-protection", &|e: &HookEvent| {
-                    protection.try_decide(e, work).is_some()
+                    protection.try_decide(e, work, until()).is_some()
                 }),
             ] {
                 let (mut answered, mut gave_up) = (0, 0);
@@ -108,13 +125,13 @@ fn heaviest(guard: &Guard, protection: &Protection, corpus: &[String]) {
         .filter(|line| line.len() < 100_000)
         .map(|line| {
             let event = shell(line);
-            let g = needed(|w| guard.try_within(&event, w).is_some());
-            let p = needed(|w| protection.try_decide(&event, w).is_some());
+            let g = needed(|w| guard.try_within(&event, w, None).is_some());
+            let p = needed(|w| protection.try_decide(&event, w, None).is_some());
             let mut times: Vec<Duration> = (0..ROUNDS / 4)
                 .map(|_| {
                     let started = Instant::now();
-                    let _ = guard.try_within(&event, hookgate_guard::MAX_WORK);
-                    let _ = protection.try_decide(&event, hookgate_guard::MAX_WORK);
+                    let _ = guard.try_within(&event, hookgate_guard::MAX_WORK, None);
+                    let _ = protection.try_decide(&event, hookgate_guard::MAX_WORK, None);
                     started.elapsed()
                 })
                 .collect();

@@ -8,10 +8,12 @@
 //! hundred. The budget makes the guard's cost per call a constant, whatever
 //! the input does (nested `eval`s of growing strings, loops over loops).
 //!
-//! A caller may first try a call with a smaller budget (the gateway's
-//! inline attempt on its async worker) and retry with the full one only
-//! when that one ran out: [`Budget::out_of_work`] tells that apart from
-//! every other stop, which is final whatever the budget.
+//! A caller may first try a call with a smaller budget and a short
+//! deadline (the gateway's inline attempt on its async worker) and retry
+//! with the full ones only when those ran out: [`Budget::spent`] tells
+//! that apart from every other stop (a bound), which is final whatever the
+//! budget. The clock is read often enough that a short deadline holds
+//! within a few tens of microseconds of work.
 
 use std::time::Instant;
 
@@ -20,14 +22,18 @@ pub const MAX_WORK: u64 = 4_000_000;
 
 /// Work units of a first attempt on the caller's own thread
 /// ([`crate::Guard::try_within`], [`crate::protect::Protection::try_decide`]):
-/// every ordinary line fits with room to spare (a typical one uses a few
-/// hundred), and a line that needs more goes to the full budget elsewhere.
-/// Small enough that an attempt which uses it all stays short on a runtime
-/// worker (the gateway's `builtin::bounded` states the measured time).
-pub const INLINE_WORK: u64 = 16_384;
+/// every ordinary line fits (a typical one uses a few hundred; a recursive
+/// glob such as `src/**/*.ts` judged against the secret rules about a
+/// hundred thousand), and a line that needs more goes to the full budget
+/// elsewhere. Units are not all alike in time (a byte the parser
+/// recovers from an error costs far more than a pattern step), so the
+/// caller bounds the attempt's time with its deadline too (the gateway's
+/// `builtin::bounded` states the measured times).
+pub const INLINE_WORK: u64 = 131_072;
 
-/// How often (in units) the clock is read against the deadline.
-const CLOCK_EVERY: u64 = 4096;
+/// How often (in units) the clock is read against the deadline: a few
+/// tens of microseconds of the costliest units.
+const CLOCK_EVERY: u64 = 256;
 
 /// What stopped a call: the text given to the agent.
 pub(crate) type Exceeded = &'static str;
@@ -39,8 +45,8 @@ pub(crate) struct Budget {
     deadline: Option<Instant>,
     until_clock: u64,
     exceeded: Option<Exceeded>,
-    /// The first stop was the work running out (not time, not a bound).
-    out_of_work: bool,
+    /// The first stop was the work or the time running out (not a bound).
+    spent: bool,
 }
 
 impl Budget {
@@ -51,7 +57,7 @@ impl Budget {
             // The first charge reads the clock: a call that starts late stops.
             until_clock: 0,
             exceeded: None,
-            out_of_work: false,
+            spent: false,
         }
     }
 
@@ -70,7 +76,7 @@ impl Budget {
         match self.left.checked_sub(units) {
             Some(left) => self.left = left,
             None => {
-                self.out_of_work = self.exceeded.is_none();
+                self.spent = true;
                 self.fail(
                     "the command line is too complex to check (over the guard's work budget)",
                 );
@@ -80,6 +86,7 @@ impl Budget {
         if units >= self.until_clock {
             self.until_clock = CLOCK_EVERY;
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.spent = true;
                 self.fail("the command line took longer than the guard's deadline to check");
                 return false;
             }
@@ -103,10 +110,16 @@ impl Budget {
         self.exceeded
     }
 
-    /// Whether the call stopped because its work ran out, and for no
-    /// other reason first: a larger budget could have answered it.
-    pub(crate) fn out_of_work(&self) -> bool {
-        self.out_of_work
+    /// Stops the call for its time: a parse past the deadline.
+    pub(crate) fn overran(&mut self, why: Exceeded) {
+        self.spent |= self.exceeded.is_none();
+        self.fail(why);
+    }
+
+    /// Whether the call stopped because its work or its time ran out, and
+    /// for no other reason first: a larger budget could have answered it.
+    pub(crate) fn spent(&self) -> bool {
+        self.spent
     }
 
     pub(crate) fn deadline(&self) -> Option<Instant> {
@@ -125,15 +138,15 @@ mod tests {
         assert!(!budget.charge(6));
         assert!(!budget.charge(0));
         assert!(budget.exceeded().unwrap().contains("work budget"));
-        assert!(budget.out_of_work());
+        assert!(budget.spent());
         let mut late = Budget::new(u64::MAX, Some(Instant::now()));
         assert!(!late.charge(usize::MAX));
         assert!(late.exceeded().unwrap().contains("deadline"));
-        assert!(!late.out_of_work());
+        assert!(late.spent());
         // Another bound first: running out afterwards does not change why.
         let mut bound = Budget::new(10, None);
         bound.fail("the command line is too long to check");
         assert!(!bound.charge(20));
-        assert!(!bound.out_of_work());
+        assert!(!bound.spent());
     }
 }

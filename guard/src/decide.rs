@@ -2,11 +2,11 @@
 //! first certain deny else the first ask, all within the work budget and
 //! the caller's deadline; past either, too complex to check: denied.
 //!
-//! [`Guard::try_within`] is the same walk on a smaller budget, for a
-//! caller that answers cheap calls where it stands and sends the rest
-//! elsewhere with the full budget: it gives up (`None`) only when that
-//! smaller budget ran out, so every answer it does give is the full
-//! walk's answer.
+//! [`Guard::try_within`] is the same walk on a smaller budget and a
+//! short deadline, for a caller that answers cheap calls where it stands
+//! and sends the rest elsewhere with the full budget: it gives up (`None`)
+//! only when that budget or that time ran out, so every answer it does
+//! give is the full walk's answer.
 
 use std::time::Instant;
 
@@ -34,7 +34,7 @@ impl Guard {
         let done = |hit, too_complex, budget: &Budget| Walked {
             hit,
             too_complex,
-            out_of_work: budget.out_of_work(),
+            spent: budget.spent(),
         };
         let Some(tool) = event.tool.as_ref() else {
             return Walked::default();
@@ -58,6 +58,10 @@ impl Guard {
             fold: self.fold,
         };
         let facts = facts::gather(tool, place, &mut budget);
+        if let Some(why) = budget.exceeded() {
+            let reason = format!("{why}; the guard denies what it cannot check");
+            return done(Some(deny(reason)), true, &budget);
+        }
         let mut ask = None;
         for (index, (rule, compiled)) in self.rules.iter().zip(&self.compiled).enumerate() {
             let found = self.matches(&rule.matcher, compiled, tool, &facts, place, &mut budget);
@@ -144,19 +148,26 @@ impl Guard {
     }
 
     /// [`Guard::decide_within`] with only `work` units (at most
-    /// [`MAX_WORK`]) and no deadline: `None` when, and only when, those
-    /// units ran out before an answer, so a caller can try a call cheaply
-    /// where it stands and retry the few that need more with the full
-    /// budget. Every other outcome (a deny, an ask, a bound such as
-    /// [`crate::MAX_LINE_BYTES`]) is the one the full call gives; with
-    /// `work` of [`MAX_WORK`] the answer is always final.
-    pub fn try_within(&self, event: &HookEvent, work: u64) -> Option<Verdict> {
+    /// [`MAX_WORK`]) and until `until`: `None` when, and only when, those
+    /// units or that time ran out before an answer, so a caller can try a
+    /// call cheaply where it stands and retry the few that need more with
+    /// the full budget. Every other outcome (a deny, an ask, a bound such
+    /// as [`crate::MAX_LINE_BYTES`]) is the one the full call gives; with
+    /// all of [`MAX_WORK`] and no deadline the answer is always final.
+    pub fn try_within(
+        &self,
+        event: &HookEvent,
+        work: u64,
+        until: Option<Instant>,
+    ) -> Option<Verdict> {
         let work = work.min(MAX_WORK);
-        let (verdict, out_of_work) = self.verdict(event, work, None);
-        (!out_of_work || work == MAX_WORK).then_some(verdict)
+        let (verdict, spent) = self.verdict(event, work, until);
+        let full = work == MAX_WORK && until.is_none();
+        (!spent || full).then_some(verdict)
     }
 
-    /// The verdict of a walk with `work` units, and whether they ran out.
+    /// The verdict of a walk with `work` units, and whether they (or the
+    /// time) ran out.
     fn verdict(&self, event: &HookEvent, work: u64, deadline: Option<Instant>) -> (Verdict, bool) {
         if !event.capabilities.deny && !event.capabilities.ask {
             return (Verdict::default(), false);
@@ -164,7 +175,7 @@ impl Guard {
         let Walked {
             hit,
             too_complex,
-            out_of_work,
+            spent,
         } = self.walk(event, work, deadline);
         let decision = match &hit {
             Some(hit) => Decision {
@@ -185,7 +196,7 @@ impl Guard {
             hit,
             too_complex,
         };
-        (verdict, out_of_work)
+        (verdict, spent)
     }
 }
 
@@ -195,8 +206,8 @@ struct Walked {
     hit: Option<Hit>,
     /// Past the budget, the deadline or a bound: denied.
     too_complex: bool,
-    /// The first bound reached was the work budget.
-    out_of_work: bool,
+    /// The first bound reached was the work budget or the deadline.
+    spent: bool,
 }
 
 fn deny(reason: String) -> Hit {

@@ -2,7 +2,8 @@
 //! (the guard crate's rules and matching, `hookgate_guard::Guard`) until a
 //! person approves or denies it in the gateway's registry of held calls
 //! (`crate::approvals`: `gateway approvals`), up to `hold_ms`, then
-//! applies `on_timeout`.
+//! applies `on_timeout`. Its rules are matched through `bounded`, as the
+//! guard's are (a first attempt where the call is, the pool past it).
 //!
 //! The wait is bounded three ways: `hold_ms`; what the shim allows
 //! (`crate::hold`: hold frames up to its own maximum, or only its normal
@@ -73,13 +74,27 @@ impl Approval {
         }
     }
 
-    async fn decide_held(&self, call: &Call<'_>) -> Decided {
+    /// Whether its rules match `call`: at once when the first attempt
+    /// answers, else checked on the blocking pool with the full budget.
+    async fn matched(
+        &self,
+        call: &Call<'_>,
+    ) -> Result<hookgate_guard::Verdict, bounded::Unanswered> {
+        let first = bounded::inline(&self.stats.pooled, |work, until| {
+            self.guard.try_within(call.event, work, Some(until))
+        });
+        if let Some(verdict) = first {
+            return Ok(verdict);
+        }
         let (guard, event) = (Arc::clone(&self.guard), Arc::clone(call.event));
-        let verdict = bounded::run(call.received, self.guard.time_limit(), move |own| {
+        bounded::run(call.received, self.guard.time_limit(), move |own| {
             guard.decide_within(&event, Some(own))
         })
-        .await;
-        let (rule, reason) = match verdict {
+        .await
+    }
+
+    async fn decide_held(&self, call: &Call<'_>) -> Decided {
+        let (rule, reason) = match self.matched(call).await {
             // Matched a rule, or too complex to tell: a person decides.
             Ok(v) if v.hit.is_some() || v.too_complex => (
                 v.hit

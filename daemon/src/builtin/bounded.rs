@@ -1,17 +1,35 @@
-//! Where the built-in checks (the guard, self-protection) run: on tokio's
-//! blocking pool, never on an async worker, at most one per core at once
-//! in the whole process (2 to 16), each under a deadline well below the
-//! shim's, so the reply still gets out (issue #24: a line the shell parser
-//! works long on must not stall every hook of every agent).
+//! Where the built-in checks (the guard, self-protection, the approval's
+//! matcher) run: first where the call is, on a small work budget, and only
+//! the calls that need more on tokio's blocking pool, never at length on an
+//! async worker (issue #24: a line the shell parser works long on must not
+//! stall every hook of every agent).
+//!
+//! [`inline`] is the first attempt: `hookgate_guard::INLINE_WORK` units on
+//! the worker that holds the call, no spawn, no slot, so an ordinary call
+//! (a few hundred units) costs no hand-off between threads (issue #33: two
+//! cross-thread wake-ups per call were most of the gateway's own part). An
+//! attempt that uses its whole budget is cut off, whatever the line does:
+//! measured with `cargo run --release -p hookgate-config --example
+//! inline_cost` (the embedded default guard; self-protection), the slowest
+//! such attempt took MEASURED_WORST on this project's 2-core machine, an
+//! ordinary line's about MEASURED_ORDINARY. An attempt that ran out gives
+//! no answer; the check runs again from the start with the full budget
+//! through [`run`], counted in the built-in's `pooled` counter.
+//!
+//! [`run`] uses the blocking pool, at most one check per core at once in
+//! the whole process (2 to 16), each under a deadline well below the
+//! shim's, so the reply still gets out.
 //!
 //! A check is given its own deadline a little before the caller's, so it
 //! stops itself and says why; a check that has still not answered at the
 //! caller's deadline, or that found no free slot in time, is an error the
 //! caller answers with a deny.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::time::{Duration, Instant};
 
+use hookgate_guard::INLINE_WORK;
 use tokio::sync::Semaphore;
 
 /// Checks in flight at once, across every built-in check.
@@ -20,8 +38,26 @@ static SLOTS: LazyLock<Arc<Semaphore>> = LazyLock::new(|| {
     Arc::new(Semaphore::new(cores.clamp(2, 16)))
 });
 
+/// How long a first attempt may take on the async worker.
+pub(crate) const INLINE_TIME: Duration = Duration::from_micros(50);
+
 /// Why a check gave no answer (the text the agent and the log get).
 pub(crate) type Unanswered = &'static str;
+
+/// The first attempt at a check, here and now: `attempt` is given
+/// [`INLINE_WORK`] units and [`INLINE_TIME`] and answers, or gives up
+/// (`None`) only when those ran out; a `None` is counted in `pooled`, as
+/// the caller then hands the check to [`run`] with the full budget.
+pub(crate) fn inline<T>(
+    pooled: &AtomicU64,
+    attempt: impl FnOnce(u64, Instant) -> Option<T>,
+) -> Option<T> {
+    let answer = attempt(INLINE_WORK, Instant::now() + INLINE_TIME);
+    if answer.is_none() {
+        pooled.fetch_add(1, Ordering::Relaxed);
+    }
+    answer
+}
 
 /// Runs `check` on the blocking pool within `limit` from `started`;
 /// `check` gets its own deadline (90 % of the limit) to stop at.
@@ -64,5 +100,14 @@ mod tests {
         .await;
         drop(tx);
         assert_eq!(late, Err("the check did not answer within its deadline"));
+    }
+
+    #[test]
+    fn only_an_attempt_that_gives_up_is_counted_as_pooled() {
+        let pooled = AtomicU64::new(0);
+        assert_eq!(inline(&pooled, |work, _| Some(work)), Some(INLINE_WORK));
+        assert_eq!(pooled.load(Ordering::Relaxed), 0);
+        assert_eq!(inline(&pooled, |_, _| None::<u64>), None);
+        assert_eq!(pooled.load(Ordering::Relaxed), 1);
     }
 }

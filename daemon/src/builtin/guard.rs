@@ -2,8 +2,10 @@
 //! rules, judged again on a tool input another subscriber rewrote. Each
 //! decision names its rule and counts a hit on it.
 //!
-//! Each call runs through `bounded` (the blocking pool, a slot, the
-//! guard's `timeout_ms`), never on an async worker. The guard stops itself
+//! Each call runs through `bounded`: a first attempt on a small work budget
+//! where the call is (an ordinary line is answered there), and a line that
+//! needs more on the blocking pool (a slot, the guard's `timeout_ms`),
+//! never at length on an async worker. The guard stops itself
 //! a little before that limit (its own deadline and work budget: a line
 //! too complex to check is denied by the guard, with its reason, counted
 //! as an error of kind `too_complex` and a `fail_closed`); if it still has
@@ -16,7 +18,7 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use hookgate_adapters::{Decision, HookEvent, Permission};
-use hookgate_guard::{Action, Guard, Hit};
+use hookgate_guard::{Action, Guard, Hit, Verdict};
 
 use super::{Answer, Builtin, Call, Decided, Failed, Role, Ruling, bounded};
 use crate::metrics::rules::{RuleHits, UNCHECKED};
@@ -50,9 +52,20 @@ impl GuardRules {
         }
     }
 
-    /// The guard's decision on `event`, checked off the async workers
-    /// within the guard's time limit from `started`: one place for the
-    /// first call and the recheck.
+    /// The guard's decision on `event`: at once when the first attempt
+    /// answers, else checked off the async workers within the guard's time
+    /// limit from `started`. One place for the first call and the recheck.
+    fn answer<'a>(&'a self, event: &'a Arc<HookEvent>, started: Instant) -> Answer<'a> {
+        match bounded::inline(&self.stats.pooled, |work, until| {
+            self.guard.try_within(event, work, Some(until))
+        }) {
+            Some(verdict) => Answer::Now(Ok(self.ruling(verdict))),
+            None => Answer::Later(Box::pin(self.rule(event, started))),
+        }
+    }
+
+    /// The guard's decision on `event` with the full budget, off the async
+    /// workers.
     async fn rule(&self, event: &Arc<HookEvent>, started: Instant) -> Decided {
         let (guard, event) = (Arc::clone(&self.guard), Arc::clone(event));
         let run = bounded::run(started, self.guard.time_limit(), move |own| {
@@ -60,23 +73,7 @@ impl GuardRules {
         })
         .await;
         match run {
-            Ok(verdict) => {
-                if verdict.too_complex {
-                    self.stats.error(ErrorKind::TooComplex);
-                    self.stats.fail_closed.fetch_add(1, Ordering::Relaxed);
-                    warnings::warn(
-                        Warning::Subscriber,
-                        format_args!("the guard found a call too complex to check; denied"),
-                    );
-                }
-                let rule = verdict.hit.as_ref().map(|hit| self.count(hit));
-                Ok(Ruling {
-                    decision: verdict.decision,
-                    rule,
-                    revision: None,
-                    held: None,
-                })
-            }
+            Ok(verdict) => Ok(self.ruling(verdict)),
             Err(why) => {
                 self.stats.timeouts.fetch_add(1, Ordering::Relaxed);
                 self.unchecked.hit();
@@ -93,6 +90,26 @@ impl GuardRules {
                     },
                 })
             }
+        }
+    }
+
+    /// What `verdict` says, counted: a call too complex to check as a
+    /// fail-closed error, a hit against its rule.
+    fn ruling(&self, verdict: Verdict) -> Ruling {
+        if verdict.too_complex {
+            self.stats.error(ErrorKind::TooComplex);
+            self.stats.fail_closed.fetch_add(1, Ordering::Relaxed);
+            warnings::warn(
+                Warning::Subscriber,
+                format_args!("the guard found a call too complex to check; denied"),
+            );
+        }
+        let rule = verdict.hit.as_ref().map(|hit| self.count(hit));
+        Ruling {
+            decision: verdict.decision,
+            rule,
+            revision: None,
+            held: None,
         }
     }
 
@@ -122,14 +139,12 @@ impl Builtin for GuardRules {
     /// Bounded from when the gateway received the call, as the shim's
     /// deadline is.
     fn decide<'a>(&'a self, call: &'a Call<'a>) -> Answer<'a> {
-        Answer::Later(Box::pin(self.rule(call.event, call.received)))
+        self.answer(call.event, call.received)
     }
 
     /// Bounded from now: a rewrite comes after the first round, and the
     /// guard's limit is well under half the shim's deadline.
     fn recheck<'a>(&'a self, call: &'a Call<'a>) -> Option<Answer<'a>> {
-        Some(Answer::Later(Box::pin(
-            self.rule(call.event, Instant::now()),
-        )))
+        Some(self.answer(call.event, Instant::now()))
     }
 }

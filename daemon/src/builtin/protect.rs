@@ -3,9 +3,11 @@
 //! first in every registry), judged again on a rewritten tool input.
 //!
 //! It runs through `bounded`, as the guard does (the shell parser's work
-//! grows with the line), under the guard's default time limit. A call it
-//! cannot check in time is denied and counted as a timeout: a line too
-//! complex to check could be one that turns hookgate off.
+//! grows with the line): first on the worker that holds the call with a
+//! small work budget, and a call that needs more on the blocking pool under
+//! the guard's default time limit. A call it cannot check in time is denied
+//! and counted as a timeout: a line too complex to check could be one that
+//! turns hookgate off.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -33,8 +35,20 @@ impl SelfProtection {
         }
     }
 
-    /// Its decision on `event`, off the async workers, within the limit
-    /// from `started`.
+    /// Its decision on `event`: at once when the first attempt answers,
+    /// else off the async workers within the limit from `started`.
+    fn answer<'a>(&'a self, event: &'a Arc<HookEvent>, started: Instant) -> Answer<'a> {
+        let first = bounded::inline(&self.stats.pooled, |work, until| {
+            self.protection.try_decide(event, work, Some(until))
+        });
+        match first {
+            Some(decision) => Answer::Now(Ok(Ruling::from(decision))),
+            None => Answer::Later(Box::pin(self.rule(event, started))),
+        }
+    }
+
+    /// Its decision on `event` with the full budget, off the async
+    /// workers, within the limit from `started`.
     async fn rule(&self, event: &Arc<HookEvent>, started: Instant) -> Decided {
         let (protection, event) = (Arc::clone(&self.protection), Arc::clone(event));
         let run = bounded::run(started, hookgate_guard::DEFAULT_TIME_LIMIT, move |_| {
@@ -69,12 +83,10 @@ impl Builtin for SelfProtection {
     }
 
     fn decide<'a>(&'a self, call: &'a Call<'a>) -> Answer<'a> {
-        Answer::Later(Box::pin(self.rule(call.event, call.received)))
+        self.answer(call.event, call.received)
     }
 
     fn recheck<'a>(&'a self, call: &'a Call<'a>) -> Option<Answer<'a>> {
-        Some(Answer::Later(Box::pin(
-            self.rule(call.event, Instant::now()),
-        )))
+        Some(self.answer(call.event, Instant::now()))
     }
 }

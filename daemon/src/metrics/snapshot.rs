@@ -123,6 +123,9 @@ pub struct SubscriberSnapshot {
     pub fail_open: u64,
     pub fail_closed: u64,
     pub drops: u64,
+    /// Built-in checks handed to the blocking pool (past the first,
+    /// inline attempt's budget).
+    pub pooled: u64,
     /// The circuit breaker: `off` (built-ins, or turned off), `closed`,
     /// `open`, `half_open`; calls skipped while open; transitions.
     pub breaker: &'static str,
@@ -249,6 +252,7 @@ impl Metrics {
                     fail_open: load(&s.fail_open),
                     fail_closed: load(&s.fail_closed),
                     drops: load(&s.drops),
+                    pooled: load(&s.pooled),
                     breaker: s.breaker().as_str(),
                     breaker_open: load(&s.breaker_open),
                     breaker_opened: load(&s.breaker_opened),

@@ -163,6 +163,9 @@ pub struct SubscriberStats {
     pub fail_closed: AtomicU64,
     /// Events that did not fit in an observe or audit queue.
     pub drops: AtomicU64,
+    /// Built-in checks handed to the blocking pool: the first attempt on
+    /// the async worker ran out of its small budget (`builtin::bounded`).
+    pub pooled: AtomicU64,
     /// Calls not made because the circuit breaker was open (`on_error`
     /// applied at once), and the breaker's transitions to open and back to
     /// closed.
@@ -213,6 +216,7 @@ impl Default for SubscriberStats {
             fail_open: AtomicU64::new(0),
             fail_closed: AtomicU64::new(0),
             drops: AtomicU64::new(0),
+            pooled: AtomicU64::new(0),
             breaker_open: AtomicU64::new(0),
             would_allow: AtomicU64::new(0),
             would_ask: AtomicU64::new(0),

@@ -61,8 +61,9 @@ impl Decider {
     pub(crate) async fn recheck(&self, call: &Call<'_>) -> Option<Decision> {
         match &self.kind {
             DeciderKind::Builtin(builtin, stats) if !self.shadow => {
+                let started = Instant::now();
                 let answer = builtin.recheck(call)?;
-                Some(counted(stats, answer).await.0.decision)
+                Some(counted(stats, started, answer).await.0.decision)
             }
             _ => None,
         }
@@ -108,18 +109,25 @@ impl Decider {
                     ),
                 }
             }
-            DeciderKind::Builtin(builtin, stats) => counted(stats, builtin.decide(call)).await,
+            DeciderKind::Builtin(builtin, stats) => {
+                let started = Instant::now();
+                counted(stats, started, builtin.decide(call)).await
+            }
         }
     }
 }
 
-/// A built-in's answer, counted in its stats: one place for the first
-/// call and the recheck of a rewritten input. A built-in that failed
-/// stands by the decision it gave instead, counted as its fail-open or
-/// fail-closed answer.
-async fn counted(stats: &SubscriberStats, answer: Answer<'_>) -> (Ruling, CallOutcome) {
+/// A built-in's answer, asked for at `started`, counted in its stats: one
+/// place for the first call and the recheck of a rewritten input (its time
+/// includes what the built-in did before answering, an answer given at
+/// once too). A built-in that failed stands by the decision it gave
+/// instead, counted as its fail-open or fail-closed answer.
+async fn counted(
+    stats: &SubscriberStats,
+    started: Instant,
+    answer: Answer<'_>,
+) -> (Ruling, CallOutcome) {
     stats.calls.fetch_add(1, Ordering::Relaxed);
-    let started = Instant::now();
     let decided: Decided = answer.resolve().await;
     stats.call_took(started.elapsed());
     match decided {

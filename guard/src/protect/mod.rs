@@ -17,8 +17,9 @@
 //! given to an interpreter that names hookgate's files), the call is asked
 //! about where the agent can ask, else denied: unknown means dangerous.
 //! Pure, like the rest of the crate: no disk, no processes looked at.
-//! [`Protection::try_decide`] tries a call on a smaller work budget and
-//! gives up only when that ran out, as [`crate::Guard::try_within`] does.
+//! [`Protection::try_decide`] tries a call on a smaller work budget and a
+//! short deadline and gives up only when those ran out, as
+//! [`crate::Guard::try_within`] does.
 
 mod operands;
 mod signals;
@@ -28,6 +29,8 @@ mod tests;
 
 pub use signals::Processes;
 pub use targets::{Pattern, Protected};
+
+use std::time::Instant;
 
 use hookgate_adapters::{Decision, EventKind, HookEvent, Permission, ToolClass};
 
@@ -118,12 +121,18 @@ impl Protection {
     /// What self-protection says about `event`: a deny (or, where it
     /// cannot be sure, an ask) naming what the call would do to hookgate.
     pub fn check(&self, event: &HookEvent) -> Option<Hit> {
-        self.check_with(event, crate::MAX_WORK).0
+        self.check_with(event, crate::MAX_WORK, None).0
     }
 
-    /// [`Protection::check`] with `work` units; also whether they ran out
-    /// (the line was denied for that, and a larger budget might not).
-    fn check_with(&self, event: &HookEvent, work: u64) -> (Option<Hit>, bool) {
+    /// [`Protection::check`] with `work` units until `until`; also whether
+    /// they (or the time) ran out: the line was denied for that, and a
+    /// larger budget might not.
+    fn check_with(
+        &self,
+        event: &HookEvent,
+        work: u64,
+        until: Option<Instant>,
+    ) -> (Option<Hit>, bool) {
         if event.kind == EventKind::ConfigChange {
             let hit = Hit {
                 rule: None,
@@ -155,7 +164,7 @@ impl Protection {
             note(self.touched(&tool.name, &touch, cwd, false));
         }
         if let Some(line) = tool.command.as_deref() {
-            let mut budget = Budget::new(work, None);
+            let mut budget = Budget::new(work, until);
             let place = Place {
                 cwd,
                 home: self.home.as_deref(),
@@ -171,7 +180,7 @@ impl Protection {
                         "{why}, so hookgate cannot tell whether it touches its own files"
                     ),
                 };
-                return (Some(hit), budget.out_of_work());
+                return (Some(hit), budget.spent());
             }
             let lower = line.to_lowercase();
             let mentioned = self.needles.iter().any(|n| lower.contains(n.as_str()));
@@ -226,24 +235,32 @@ impl Protection {
     /// The decision: a deny (or ask) saying it is hookgate protecting
     /// itself, or no opinion.
     pub fn decide(&self, event: &HookEvent) -> Decision {
-        self.decision(event, crate::MAX_WORK).0
+        self.decision(event, crate::MAX_WORK, None).0
     }
 
     /// [`Protection::decide`] with only `work` units (at most
-    /// [`crate::MAX_WORK`]): `None` when, and only when, they ran out
-    /// before an answer; every other answer is the full call's.
-    pub fn try_decide(&self, event: &HookEvent, work: u64) -> Option<Decision> {
+    /// [`crate::MAX_WORK`]) until `until`: `None` when, and only when,
+    /// they or the time ran out before an answer; every other answer is
+    /// the full call's.
+    pub fn try_decide(
+        &self,
+        event: &HookEvent,
+        work: u64,
+        until: Option<Instant>,
+    ) -> Option<Decision> {
         let work = work.min(crate::MAX_WORK);
-        let (decision, out_of_work) = self.decision(event, work);
-        (!out_of_work || work == crate::MAX_WORK).then_some(decision)
+        let (decision, spent) = self.decision(event, work, until);
+        let full = work == crate::MAX_WORK && until.is_none();
+        (!spent || full).then_some(decision)
     }
 
-    /// The decision with `work` units, and whether they ran out.
-    fn decision(&self, event: &HookEvent, work: u64) -> (Decision, bool) {
+    /// The decision with `work` units until `until`, and whether they (or
+    /// the time) ran out.
+    fn decision(&self, event: &HookEvent, work: u64, until: Option<Instant>) -> (Decision, bool) {
         if !event.capabilities.deny && !event.capabilities.ask {
             return (Decision::default(), false);
         }
-        let (hit, out_of_work) = self.check_with(event, work);
+        let (hit, spent) = self.check_with(event, work, until);
         let decision = match hit {
             Some(hit) => Decision {
                 permission: match hit.action {
@@ -256,7 +273,7 @@ impl Protection {
             },
             None => Decision::default(),
         };
-        (decision, out_of_work)
+        (decision, spent)
     }
 
     /// What `program` touching `touch` in `cwd` does to hookgate.

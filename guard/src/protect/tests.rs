@@ -343,7 +343,7 @@ fn a_small_attempt_answers_as_the_full_check_or_gives_up() {
     let protection = protection();
     for line in DENIED.iter().chain(ASKED).chain(ALLOWED) {
         let event = shell(line);
-        let first = protection.try_decide(&event, crate::INLINE_WORK);
+        let first = protection.try_decide(&event, crate::INLINE_WORK, None);
         assert_eq!(first, Some(protection.decide(&event)), "{line}");
     }
     // Past the small budget: no answer inline; in full, still too complex
@@ -358,7 +358,7 @@ fn a_small_attempt_answers_as_the_full_check_or_gives_up() {
     for line in [&doubling, &comment] {
         let event = shell(line);
         assert_eq!(
-            protection.try_decide(&event, crate::INLINE_WORK),
+            protection.try_decide(&event, crate::INLINE_WORK, None),
             None,
             "{line:.60}"
         );
@@ -373,7 +373,7 @@ fn a_small_attempt_answers_as_the_full_check_or_gives_up() {
     // With the whole budget every answer is final.
     assert!(
         protection
-            .try_decide(&shell(&doubling), crate::MAX_WORK)
+            .try_decide(&shell(&doubling), crate::MAX_WORK, None)
             .is_some()
     );
 }

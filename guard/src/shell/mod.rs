@@ -254,7 +254,7 @@ fn parse_into(code: &str, scope: &mut Scope, depth: usize, cx: &mut Ctx<'_>) {
                 coarse::split(code, scope, depth, walker.cx);
             }
         }
-        Tree::Overran => cx.budget.fail("the command line took too long to parse"),
+        Tree::Overran => cx.budget.overran("the command line took too long to parse"),
         Tree::NoParser => {
             cx.out.unparsed = true;
             coarse::split(code, scope, depth, cx);

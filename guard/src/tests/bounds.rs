@@ -106,13 +106,13 @@ fn ordinary_lines_fit_with_room_to_spare() {
 /// up with any fewer), found by bisection; `None` past [`MAX_WORK`].
 fn units_needed(guard: &Guard, line: &str) -> Option<u64> {
     let event = shell(line);
-    if guard.try_within(&event, MAX_WORK - 1).is_none() {
+    if guard.try_within(&event, MAX_WORK - 1, None).is_none() {
         return None;
     }
     let (mut low, mut high) = (0, MAX_WORK - 1);
     while low + 1 < high {
         let mid = low + (high - low) / 2;
-        match guard.try_within(&event, mid) {
+        match guard.try_within(&event, mid, None) {
             Some(_) => high = mid,
             None => low = mid,
         }
@@ -135,7 +135,9 @@ fn a_small_attempt_gives_up_exactly_when_its_units_run_out() {
         assert!(needed <= INLINE_WORK, "{line}: {needed} units");
         // With the units it needs, the attempt answers as the full call;
         // with one fewer (or far fewer) it does not answer at all.
-        let answer = guard.try_within(&shell(line), needed).expect("answered");
+        let answer = guard
+            .try_within(&shell(line), needed, None)
+            .expect("answered");
         assert_eq!(
             (answer.decision, answer.hit, answer.too_complex),
             (full.decision, full.hit, full.too_complex),
@@ -143,7 +145,7 @@ fn a_small_attempt_gives_up_exactly_when_its_units_run_out() {
         );
         for fewer in [needed - 1, needed / 2, 1] {
             assert!(
-                guard.try_within(&shell(line), fewer).is_none(),
+                guard.try_within(&shell(line), fewer, None).is_none(),
                 "{line}: {fewer}"
             );
         }
@@ -159,11 +161,11 @@ fn lines_past_the_small_budget_are_answered_in_full() {
     );
     for (line, too_complex) in [
         (doubling(40), true),
-        (nested_evals(100, 20), false),
+        (nested_evals(200, 40), false),
         (comment, false),
     ] {
         assert!(
-            guard.try_within(&shell(&line), INLINE_WORK).is_none(),
+            guard.try_within(&shell(&line), INLINE_WORK, None).is_none(),
             "{line:.60}"
         );
         let full = guard.decide_within(&shell(&line), None);
@@ -176,25 +178,35 @@ fn a_bound_that_is_not_the_small_budget_is_final() {
     let guard = Guard::new(Vec::new());
     // Too long to look at: refused before any work, whatever the budget.
     let long = shell(&"a".repeat(MAX_LINE_BYTES + 1));
-    let first = guard.try_within(&long, INLINE_WORK).expect("final");
+    let first = guard.try_within(&long, INLINE_WORK, None).expect("final");
     let full = guard.decide_within(&long, None);
     assert!(first.too_complex);
     assert_eq!(first.decision, full.decision);
     // Subshells nested past the tree's bound, in a short line.
     let deep = shell(&format!("{}ls{}", "( ".repeat(140), " )".repeat(140)));
-    let first = guard.try_within(&deep, INLINE_WORK).expect("final");
+    let first = guard.try_within(&deep, INLINE_WORK, None).expect("final");
     let full = guard.decide_within(&deep, None);
     assert!(first.too_complex, "{:?}", first.decision.reason);
     assert_eq!(first.decision, full.decision);
     // Code that evals itself stops at the nesting bound, not the budget.
     let selfish = shell("s='eval \"$s\"'; eval \"$s\"");
-    let first = guard.try_within(&selfish, INLINE_WORK).expect("final");
+    let first = guard
+        .try_within(&selfish, INLINE_WORK, None)
+        .expect("final");
     assert!(first.too_complex);
     assert_eq!(first.decision, guard.decide_within(&selfish, None).decision);
+    // A first attempt whose time is up gives up too, without an answer.
+    let ordinary = shell("ls -la src");
+    assert!(
+        guard
+            .try_within(&ordinary, INLINE_WORK, Some(Instant::now()))
+            .is_none()
+    );
+    assert!(guard.try_within(&ordinary, INLINE_WORK, None).is_some());
     // With the whole budget, running out is the full call's own answer.
     let hostile = shell(&doubling(40));
     let whole = guard
-        .try_within(&hostile, MAX_WORK)
+        .try_within(&hostile, MAX_WORK, None)
         .expect("never gives up");
     assert!(whole.too_complex);
 }

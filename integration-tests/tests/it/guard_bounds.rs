@@ -4,8 +4,12 @@
 //! time in the decision log and the denial counted in `gateway status`; a
 //! comment padding a line past 128 KiB no longer switches the guard to a
 //! weaker reading; names and paths compare without case when the config
-//! says so (the default on macOS and Windows).
+//! says so (the default on macOS and Windows). Lines past the first,
+//! inline attempt's small budget go to the blocking pool and are still
+//! denied, while ordinary calls sent meanwhile are answered where they
+//! arrive, none of them handed to the pool (issue #33).
 
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use hookgate_integration_tests::{TestGateway, default_config, payloads, private_dir};
@@ -97,6 +101,64 @@ async fn a_cubic_line_is_denied_as_too_complex_and_counted() {
     });
     let by_deadline = counters["timeouts"] == 1 && unchecked;
     assert!(by_budget ^ by_deadline, "{counters}");
+}
+
+/// The `subscribers[]` entry of `name` in a status document.
+fn subscriber(status: &Value, name: &str) -> Value {
+    status["subscribers"]
+        .as_array()
+        .and_then(|subs| subs.iter().find(|s| s["name"] == name))
+        .unwrap_or_else(|| panic!("no {name} in {status}"))
+        .clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hard_lines_on_the_pool_hold_up_no_ordinary_call() {
+    // More hard lines than the pool has slots (one per core, at least 2),
+    // each checked there by the guard and by self-protection.
+    const HARD: usize = 6;
+    const ORDINARY: usize = 5;
+    let gateway = TestGateway::start_embedded().await;
+    let done: Arc<Mutex<Vec<&'static str>>> = Arc::default();
+    let mut hard = tokio::task::JoinSet::new();
+    for i in 0..HARD {
+        let (shim, done) = (gateway.shim(Some("claude-code")), Arc::clone(&done));
+        let payload = bash(&cubic_line(), &format!("bounds-hard-{i}"));
+        hard.spawn(async move {
+            let out = shim.run(payload).await;
+            done.lock().expect("order").push("hard");
+            out
+        });
+    }
+    // The first hard line is on the pool before the ordinary calls start.
+    let until = tokio::time::Instant::now() + EVENTUALLY;
+    while subscriber(&gateway.status_json().await, "guard")["pooled"] == 0 {
+        assert!(tokio::time::Instant::now() < until, "no check was pooled");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    for i in 0..ORDINARY {
+        let line = format!("cargo test -p crate-{i} -- --nocapture");
+        let out = gateway
+            .shim(Some("claude-code"))
+            .run(&bash(&line, &format!("bounds-ordinary-{i}")))
+            .await;
+        assert_eq!(blocked(Dialect::ClaudeCode, &out), None, "{line}: {out}");
+        done.lock().expect("order").push("ordinary");
+    }
+    while let Some(out) = hard.join_next().await {
+        let out = out.expect("hard call task");
+        let reason = blocked(Dialect::ClaudeCode, &out).expect("a hard line is denied");
+        assert!(reason.contains("cannot check"), "{reason}");
+    }
+    // Every ordinary call was answered while hard lines were still being
+    // checked: none waited for the pool.
+    let order = done.lock().expect("order").clone();
+    let last_hard = order.iter().rposition(|d| *d == "hard");
+    let last_ordinary = order.iter().rposition(|d| *d == "ordinary");
+    assert!(last_ordinary < last_hard, "{order:?}");
+    let guard = subscriber(&gateway.status_json().await, "guard");
+    assert_eq!(guard["pooled"], HARD, "{guard}");
+    assert_eq!(guard["calls"], HARD + ORDINARY, "{guard}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,7 +1,8 @@
 //! The default guard's first attempt on a small budget (what the gateway
 //! tries on its async worker, `hookgate_guard::INLINE_WORK`) over every
-//! corpus: each answer it gives is the full call's, and every ordinary
-//! line is answered by it, so the gateway hands none of them to its pool.
+//! corpus: each answer it gives is the full call's, and no ordinary line
+//! needs more work units than it has (the gateway's time limit on the
+//! attempt, which depends on the machine, is not part of this test).
 
 use hookgate_guard::INLINE_WORK;
 
@@ -31,7 +32,7 @@ fn held_out(row: &[String]) -> String {
 }
 
 #[test]
-fn the_small_attempt_answers_as_the_full_call_and_every_ordinary_line() {
+fn the_small_attempt_answers_as_the_full_call_with_room_for_ordinary_lines() {
     let guard = default_guard();
     let ordinary: Vec<String> = rows(ORDINARY).iter().map(|r| held_out(r)).collect();
     let dangerous: Vec<String> = rows(DANGEROUS).iter().map(|r| held_out(r)).collect();
@@ -51,7 +52,7 @@ fn the_small_attempt_answers_as_the_full_call_and_every_ordinary_line() {
                 let mut event = shell(line);
                 event.capabilities.ask = ask;
                 let full = guard.decide_within(&event, None);
-                match guard.try_within(&event, INLINE_WORK) {
+                match guard.try_within(&event, INLINE_WORK, None) {
                     Some(first) => assert_eq!(
                         (first.decision, first.hit, first.too_complex),
                         (full.decision, full.hit, full.too_complex),
@@ -62,10 +63,9 @@ fn the_small_attempt_answers_as_the_full_call_and_every_ordinary_line() {
             }
         }
     }
-    // No ordinary line goes to the pool.
+    // No ordinary line needs more units.
     assert!(
         pooled.iter().all(|p| !p.starts_with("ordinary")),
         "{pooled:#?}"
     );
-    eprintln!("{pooled:#?}");
 }

@@ -10,7 +10,7 @@ use crate::metrics::Snapshot;
 /// Each subscriber's counters.
 pub(super) fn subscribers(out: &mut Out, snap: &Snapshot) {
     type Field = fn(&crate::metrics::SubscriberSnapshot) -> u64;
-    let counters: [(&str, &str, Field); 10] = [
+    let counters: [(&str, &str, Field); 11] = [
         (
             "hookgate_subscriber_calls_total",
             "Events handed to the subscriber.",
@@ -35,6 +35,11 @@ pub(super) fn subscribers(out: &mut Out, snap: &Snapshot) {
             "hookgate_subscriber_drops_total",
             "Events that did not fit in the observe or audit queue.",
             |s| s.drops,
+        ),
+        (
+            "hookgate_subscriber_pooled_total",
+            "Built-in checks handed to the blocking pool (past the inline attempt's budget).",
+            |s| s.pooled,
         ),
         (
             "hookgate_subscriber_fail_open_total",
