@@ -4,17 +4,29 @@
 //! async worker (issue #24: a line the shell parser works long on must not
 //! stall every hook of every agent).
 //!
-//! [`inline`] is the first attempt: `hookgate_guard::INLINE_WORK` units on
-//! the worker that holds the call, no spawn, no slot, so an ordinary call
-//! (a few hundred units) costs no hand-off between threads (issue #33: two
+//! [`inline`] is the first attempt: `hookgate_guard::INLINE_WORK` units and
+//! [`INLINE_TIME`] on the worker that holds the call, no spawn, no slot, so
+//! an ordinary call costs no hand-off between threads (issue #33: two
 //! cross-thread wake-ups per call were most of the gateway's own part). An
-//! attempt that uses its whole budget is cut off, whatever the line does:
-//! measured with `cargo run --release -p hookgate-config --example
-//! inline_cost` (the embedded default guard; self-protection), the slowest
-//! such attempt took MEASURED_WORST on this project's 2-core machine, an
-//! ordinary line's about MEASURED_ORDINARY. An attempt that ran out gives
-//! no answer; the check runs again from the start with the full budget
-//! through [`run`], counted in the built-in's `pooled` counter.
+//! attempt that ran out of either gives no answer; the check runs again
+//! from the start with the full budget through [`run`], counted in the
+//! built-in's `pooled` counter. The time limit is needed: units are not
+//! alike in time (a byte tree-sitter recovers from costs up to a
+//! microsecond, a pattern step a tenth of that), so work alone could not
+//! keep a crafted line's attempt short.
+//!
+//! Measured with `cargo run --release -p hookgate-config --example
+//! inline_cost -- --cap-us=50 131072` (the embedded default guard, a
+//! self-protection like the gateway's) on the project's shared 2-core
+//! machine at load 5–6: over the 783 lines of the held-out corpora an
+//! attempt took 24 µs (guard) and 15 µs (self-protection) at the median;
+//! lines built to use up any budget (long, nested, unparseable) gave up
+//! after 60–90 µs at the median per line (the clock is read between units
+//! and in the parser's progress callback). Not bounded by either: work the
+//! guard does not charge, the lazy DFA states a glob's pattern search
+//! builds afresh on every call (`find . -name .env -exec cat {} +`: 1.6 ms
+//! at the median, the slowest ordinary line), and a runtime worker being
+//! preempted on a loaded machine.
 //!
 //! [`run`] uses the blocking pool, at most one check per core at once in
 //! the whole process (2 to 16), each under a deadline well below the
