@@ -14,6 +14,8 @@
 //! slowest attempt. A measurement, not a test: nothing here can fail but
 //! the build.
 
+#![allow(clippy::print_stdout, reason = "a measurement tool prints its report")]
+
 use std::time::{Duration, Instant};
 
 use hookgate_adapters::sample::{event, shell_tool};

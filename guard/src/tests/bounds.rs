@@ -106,9 +106,7 @@ fn ordinary_lines_fit_with_room_to_spare() {
 /// up with any fewer), found by bisection; `None` past [`MAX_WORK`].
 fn units_needed(guard: &Guard, line: &str) -> Option<u64> {
     let event = shell(line);
-    if guard.try_within(&event, MAX_WORK - 1, None).is_none() {
-        return None;
-    }
+    guard.try_within(&event, MAX_WORK - 1, None)?;
     let (mut low, mut high) = (0, MAX_WORK - 1);
     while low + 1 < high {
         let mid = low + (high - low) / 2;
