@@ -54,8 +54,10 @@ fn main() {
         .chain(DANGEROUS.lines())
         .filter_map(row)
         .collect();
-    if !crafted_only {
+    // `--quick`: only the attempts, not the units each line needs.
+    if !crafted_only && !std::env::args().any(|a| a == "--quick") {
         heaviest(&guard, &protection, &corpus);
+        per_glob(&guard, &protection, until);
     }
     for work in works {
         println!("work {work}, time cap {cap:?}:");
@@ -65,7 +67,7 @@ fn main() {
         } else {
             corpus.clone()
         };
-        for (kind, lines) in [("corpus", corpus), ("crafted", crafted)] {
+        for (kind, lines) in [("corpus", corpus), ("crafted", crafted), ("globs", globs())] {
             if lines.is_empty() {
                 continue;
             }
@@ -152,6 +154,68 @@ fn heaviest(guard: &Guard, protection: &Protection, corpus: &[String]) {
         let over = needs.iter().filter(|n| n.0.max(n.1) > limit).count();
         println!("  over {limit:>7}: {over} of {count}");
     }
+}
+
+/// Each glob line built to make the lazy DFAs work: the units a full
+/// check needs, its time, and the slowest of its attempts on
+/// `INLINE_WORK` (and the time cap, if given).
+fn per_glob(guard: &Guard, protection: &Protection, until: impl Fn() -> Option<Instant>) {
+    println!("glob lines: units (guard, self-protection), full check, attempt p50 and max:");
+    for line in globs() {
+        let event = shell(&line);
+        let g = needed(|w| guard.try_within(&event, w, None).is_some());
+        let p = needed(|w| protection.try_decide(&event, w, None).is_some());
+        let time = |f: &dyn Fn()| {
+            let mut times: Vec<Duration> = (0..ROUNDS)
+                .map(|_| {
+                    let started = Instant::now();
+                    f();
+                    started.elapsed()
+                })
+                .collect();
+            times.sort();
+            (times[ROUNDS / 2], times[ROUNDS - 1])
+        };
+        let (full, _) = time(&|| {
+            let _ = guard.try_within(&event, hookgate_guard::MAX_WORK, None);
+        });
+        let (p50, max) = time(&|| {
+            let _ = guard.try_within(&event, INLINE_WORK, until());
+            let _ = protection.try_decide(&event, INLINE_WORK, until());
+        });
+        let line: String = line.chars().take(50).collect();
+        println!("  {g:>8} {p:>8} {full:>9.1?} {p50:>9.1?} {max:>9.1?}  {line:?}");
+    }
+}
+
+/// Lines whose globs and unknown parts make the secret rules' lazy DFAs
+/// build many states: many parts, classes, `*`, `**`, long words.
+fn globs() -> Vec<String> {
+    let classes = "[a-zA-Z0-9._-]".repeat(8);
+    vec![
+        "find . -name .env -exec cat {} +".to_owned(),
+        "cat src/**/*.ts".to_owned(),
+        "cat ~/.*/*/*/*/*".to_owned(),
+        "cat *e*n*v* .*e*n*v* */.*/*".to_owned(),
+        format!("cat {classes}"),
+        format!("cat .{classes}*"),
+        format!("cat ~/{classes}/{classes}/*"),
+        format!("cat {}", "*?".repeat(100)),
+        format!("cat {}", "[a-z]*/".repeat(50)),
+        format!("cat {}", "*/.*/* ".repeat(50)),
+        format!("cat {}", "**/.[!.]*[kK][eE][yY]* ".repeat(30)),
+        format!("cat {}", "$a$b/.$c*/$d ".repeat(40)),
+        format!("cat \"$HOME\"/.{}", "?".repeat(200)),
+        format!("cat {}", "x".repeat(2000) + "*"),
+        format!(
+            "cp {} /tmp",
+            "~/.ssh/* ~/.aws/* ~/.gnupg/* ~/.config/*/* ".repeat(20)
+        ),
+        format!(
+            "tar czf /tmp/a.tgz {}",
+            "./*/*[a-f0-9]*.{pem,key,p12} ".repeat(20)
+        ),
+    ]
 }
 
 /// The fewest units with which `answers` does (bisection).

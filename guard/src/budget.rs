@@ -22,12 +22,13 @@ pub const MAX_WORK: u64 = 4_000_000;
 
 /// Work units of a first attempt on the caller's own thread
 /// ([`crate::Guard::try_within`], [`crate::protect::Protection::try_decide`]):
-/// every ordinary line fits (a typical one uses a few hundred; a recursive
-/// glob such as `src/**/*.ts` judged against the secret rules about a
-/// hundred thousand), and a line that needs more goes to the full budget
-/// elsewhere. Units are not all alike in time (a byte the parser
-/// recovers from an error costs far more than a pattern step), so the
-/// caller bounds the attempt's time with its deadline too (the gateway's
+/// a typical line uses a few hundred; a line whose globs or unknown
+/// directories have the secret rules' lazy DFAs build thousands of states
+/// (`wc -l src/**/*.ts`: about two hundred thousand, over ten
+/// milliseconds in full) goes to the full budget elsewhere. Units are not
+/// all alike in time (a byte the parser recovers from an error costs far
+/// more than a pattern step), so the caller bounds the attempt's time with
+/// its deadline too, which binds first on this many units (the gateway's
 /// `builtin::bounded` states the measured times).
 pub const INLINE_WORK: u64 = 131_072;
 
@@ -64,6 +65,12 @@ impl Budget {
     #[cfg(test)]
     pub(crate) fn unlimited() -> Budget {
         Budget::new(u64::MAX, None)
+    }
+
+    /// The units not drawn yet.
+    #[cfg(test)]
+    pub(crate) fn left(&self) -> u64 {
+        self.left
     }
 
     /// Draws `units`; `false` (and from then on) once the work or the time

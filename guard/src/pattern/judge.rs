@@ -11,7 +11,9 @@
 //! that spelling is a hit (the rule's regex matched, its `unless` did not).
 //! The word is judged by the set of final pairs: no hit, some hits (Maybe,
 //! or Yes for a glob), or only hits (Yes). The work is the number of
-//! pairs times the number of byte classes, charged to the call's budget.
+//! pairs times the number of byte classes, and the states the lazy DFAs
+//! build on the way (by the memory they take, see `search`), charged to
+//! the call's budget.
 
 use std::sync::Arc;
 

@@ -1,5 +1,14 @@
 //! One search: a word's spellings followed through a part of a rule's
 //! regex and its `unless` at once, as pairs of lazy DFA states.
+//!
+//! Every step is charged to the call's budget, and so is the lazy DFAs'
+//! own work: a cache's memory grows with each state it builds (the
+//! transition row, the NFA states the state stands for) and with its
+//! creation (sets sized by the NFA), and that growth is charged, at
+//! [`BYTES_PER_UNIT`], after every step. A budget that runs out stops the
+//! search within a step of the work, however many states a crafted glob
+//! would have the DFAs build (issue #33: a first attempt on a small budget
+//! must not stall the thread it runs on).
 
 use std::collections::HashSet;
 
@@ -54,10 +63,46 @@ impl std::hash::Hasher for Fnv {
 const HIT: Pair = (Slot::Matched, Slot::Never);
 const MISS: Pair = (Slot::Never, Slot::Never);
 
-/// One search's caches (a lazy DFA builds its states in them).
+/// Bytes of lazy DFA cache growth charged as one unit of work: building
+/// a state costs about as much per byte of what it stores as a step over
+/// a built one costs in all (measured with the `inline_cost` example of
+/// `hookgate-config`).
+pub(super) const BYTES_PER_UNIT: usize = 4;
+
+/// One search's caches (a lazy DFA builds its states in them), and how
+/// much of their memory was charged already.
 pub(super) struct Caches {
-    pub(super) regex: Cache,
-    pub(super) unless: Option<Cache>,
+    regex: Cache,
+    unless: Option<Cache>,
+    charged: usize,
+}
+
+impl Caches {
+    /// Fresh caches for `regex` and `unless`, not charged yet.
+    pub(super) fn new(regex: &DFA, unless: Option<&DFA>) -> Caches {
+        Caches {
+            regex: regex.create_cache(),
+            unless: unless.map(DFA::create_cache),
+            charged: 0,
+        }
+    }
+
+    /// Charges what the caches grew by since the last charge (reading
+    /// their size is a few additions); `false` once the budget ran out.
+    fn charge(&mut self, budget: &mut Budget) -> bool {
+        let now = self.regex.memory_usage() + self.unless.as_ref().map_or(0, Cache::memory_usage);
+        if now <= self.charged {
+            return true;
+        }
+        let grown = now - self.charged;
+        self.charged = now;
+        budget.charge(grown.div_ceil(BYTES_PER_UNIT))
+    }
+
+    /// Whether a cache was cleared (which made its state ids stale).
+    pub(super) fn cleared(&self) -> bool {
+        self.regex.clear_count() > 0 || self.unless.as_ref().is_some_and(|c| c.clear_count() > 0)
+    }
 }
 
 /// One part and the `unless`, stepped together.
@@ -78,12 +123,15 @@ impl Search<'_> {
             _ => Slot::Never,
         };
         let first = (start(&self.part.regex, &mut caches.regex)?, unless);
+        if !caches.charge(budget) {
+            return None;
+        }
         let part = self.part;
         let mut pairs: Pairs = Pairs::default();
         pairs.insert(normal(first));
         for item in items {
             pairs = match item {
-                Item::Byte(b) => self.step_all(&pairs, &[*b], caches)?,
+                Item::Byte(b) => self.step_all(&pairs, &[*b], caches, budget)?,
                 Item::Any => self.closure(pairs, &part.any, caches, budget)?,
                 Item::AnyPath => {
                     // At most three characters (one short directory): a
@@ -91,7 +139,7 @@ impl Search<'_> {
                     let mut all = pairs.clone();
                     let mut frontier = pairs;
                     for _ in 0..3 {
-                        frontier = self.step_all(&frontier, &part.in_path, caches)?;
+                        frontier = self.step_all(&frontier, &part.in_path, caches, budget)?;
                         all.extend(frontier.iter().copied());
                     }
                     all
@@ -107,13 +155,13 @@ impl Search<'_> {
                     let mut all = pairs.clone();
                     let mut frontier = pairs;
                     for _ in 0..3 {
-                        frontier = self.step_all(&frontier, &part.in_name, caches)?;
+                        frontier = self.step_all(&frontier, &part.in_name, caches, budget)?;
                         all.extend(frontier.iter().copied());
                     }
                     all
                 }
                 Item::One { .. } | Item::Class { bytes: None, .. } => {
-                    let started = self.step_all(&pairs, &part.in_name, caches)?;
+                    let started = self.step_all(&pairs, &part.in_name, caches, budget)?;
                     self.closure(started, &part.continuation, caches, budget)?
                 }
                 Item::Class {
@@ -125,7 +173,7 @@ impl Search<'_> {
                         .copied()
                         .filter(|&b| !(*first && b == b'.'))
                         .collect();
-                    self.step_all(&pairs, &allowed, caches)?
+                    self.step_all(&pairs, &allowed, caches, budget)?
                 }
             };
             if !budget.charge(pairs.len()) {
@@ -139,15 +187,28 @@ impl Search<'_> {
         let mut ends = Pairs::default();
         for pair in pairs {
             ends.insert(self.end(pair, caches)?);
+            if !caches.charge(budget) {
+                return None;
+            }
         }
         Some((ends.contains(&HIT), ends.iter().any(|p| *p != HIT)))
     }
 
-    fn step_all(&self, pairs: &Pairs, bytes: &[u8], caches: &mut Caches) -> Option<Pairs> {
+    /// Every pair of `pairs` moved along each of `bytes`.
+    fn step_all(
+        &self,
+        pairs: &Pairs,
+        bytes: &[u8],
+        caches: &mut Caches,
+        budget: &mut Budget,
+    ) -> Option<Pairs> {
         let mut out = Pairs::with_capacity_and_hasher(pairs.len(), Default::default());
         for &pair in pairs {
+            if !budget.charge(bytes.len()) {
+                return None;
+            }
             for &b in bytes {
-                out.insert(self.step(pair, b, caches)?);
+                out.insert(self.step(pair, b, caches, budget)?);
             }
         }
         Some(out)
@@ -168,7 +229,7 @@ impl Search<'_> {
                 return None;
             }
             for &b in bytes {
-                let next = self.step(pair, b, caches)?;
+                let next = self.step(pair, b, caches, budget)?;
                 if seen.insert(next) {
                     todo.push(next);
                 }
@@ -177,7 +238,15 @@ impl Search<'_> {
         Some(seen)
     }
 
-    fn step(&self, (a, b): Pair, byte: u8, caches: &mut Caches) -> Option<Pair> {
+    /// `(a, b)` moved along `byte`, the states this built charged; `None`
+    /// when a cache gave up or the budget ran out.
+    fn step(
+        &self,
+        (a, b): Pair,
+        byte: u8,
+        caches: &mut Caches,
+        budget: &mut Budget,
+    ) -> Option<Pair> {
         let move_slot = |dfa: &DFA, cache: &mut Cache, slot: Slot| match slot {
             Slot::At(id) => dfa.next_state(cache, id, byte).ok().map(settle),
             done => Some(done),
@@ -187,7 +256,7 @@ impl Search<'_> {
             (Some(unless), Some(cache)) => move_slot(unless, cache, b)?,
             _ => Slot::Never,
         };
-        Some(normal((a, b)))
+        caches.charge(budget).then_some(normal((a, b)))
     }
 
     /// The end of the text: each regex matched or not.
@@ -261,10 +330,12 @@ impl Automata {
     /// Whether some spelling of `items` is a hit of `part`, and whether
     /// some is a miss; `None` when the budget ran out or a cache filled.
     fn explore(&self, part: &Part, items: &[Item], budget: &mut Budget) -> Option<(bool, bool)> {
-        let mut caches = Caches {
-            regex: part.regex.create_cache(),
-            unless: self.unless.as_ref().map(DFA::create_cache),
-        };
+        // A call already stopped builds no caches (their creation is work
+        // too, charged only once done).
+        if !budget.ok() {
+            return None;
+        }
+        let mut caches = Caches::new(&part.regex, self.unless.as_ref());
         let search = Search {
             part,
             unless: self.unless.as_ref(),
@@ -272,8 +343,64 @@ impl Automata {
         let found = search.run(items, &mut caches, budget);
         // A cache cleared in the middle of a search made its state ids
         // stale: that search says nothing.
-        let cleared = caches.regex.clear_count() > 0
-            || caches.unless.as_ref().is_some_and(|c| c.clear_count() > 0);
-        found.filter(|_| !cleared)
+        found.filter(|_| !caches.cleared())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pattern::{glob, items};
+
+    /// Each part of `automata` searched for `items` on one budget: the
+    /// answers, and the bytes the parts' caches grew by in all.
+    fn search_all(
+        automata: &Automata,
+        items: &[Item],
+        budget: &mut Budget,
+    ) -> (Option<Vec<(bool, bool)>>, usize) {
+        let mut grown = 0;
+        let mut answers = Vec::new();
+        for part in &automata.parts {
+            let mut caches = Caches::new(&part.regex, automata.unless.as_ref());
+            let search = Search {
+                part,
+                unless: automata.unless.as_ref(),
+            };
+            let found = search.run(items, &mut caches, budget);
+            grown += caches.charged;
+            match found {
+                Some(found) => answers.push(found),
+                None => return (None, grown),
+            }
+        }
+        (Some(answers), grown)
+    }
+
+    #[test]
+    fn the_states_a_glob_has_built_are_charged_and_stop_a_small_budget() {
+        let automata = Automata::build(
+            r"(^|/)(\.env(\.[^/]*)?|id_(rsa|ed25519)|\.aws/credentials|[^/]*\.(pem|key))$",
+            Some(r"(^|/)\.env\.example$"),
+            false,
+        )
+        .expect("the rule compiles");
+        let word = items(&glob("src/**/.[!.]*.[kK][eE][yY]"), false);
+        let mut full = Budget::unlimited();
+        let (answer, grown) = search_all(&automata, &word, &mut full);
+        let answer = answer.expect("answered in full");
+        assert!(answer.iter().any(|(some, _)| *some), "a `.key` file");
+        let used = u64::MAX - full.left();
+        // What the states cost is most of the work: each charge rounds up,
+        // so they were charged at least this many units.
+        let built = u64::try_from(grown / BYTES_PER_UNIT).expect("fits");
+        assert!(built > used / 2, "{built} of {used} units");
+        // A budget with room for every step but not for the states stops
+        // the search, as run out of work; the units it needs answer it.
+        let mut small = Budget::new(used - built, None);
+        assert_eq!(search_all(&automata, &word, &mut small).0, None);
+        assert!(small.spent());
+        let mut enough = Budget::new(used, None);
+        assert_eq!(search_all(&automata, &word, &mut enough).0, Some(answer));
     }
 }

