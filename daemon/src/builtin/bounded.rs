@@ -16,17 +16,22 @@
 //! keep a crafted line's attempt short.
 //!
 //! Measured with `cargo run --release -p hookgate-config --example
-//! inline_cost -- --cap-us=50 131072` (the embedded default guard, a
-//! self-protection like the gateway's) on the project's shared 2-core
-//! machine at load 5–6: over the 783 lines of the held-out corpora an
-//! attempt took 24 µs (guard) and 15 µs (self-protection) at the median;
-//! lines built to use up any budget (long, nested, unparseable) gave up
-//! after 60–90 µs at the median per line (the clock is read between units
-//! and in the parser's progress callback). Not bounded by either: work the
-//! guard does not charge, the lazy DFA states a glob's pattern search
-//! builds afresh on every call (`find . -name .env -exec cat {} +`: 1.6 ms
-//! at the median, the slowest ordinary line), and a runtime worker being
-//! preempted on a loaded machine.
+//! inline_cost -- --quick --cap-us=50 131072` (the embedded default guard,
+//! a self-protection like the gateway's; 200 attempts per line) on the
+//! project's shared 2-core machine at load 3.2–3.5: over the 783 lines of
+//! the held-out corpora an attempt took 34 µs (guard) and 17 µs
+//! (self-protection) at the median; lines built to use up any budget
+//! (long, nested, unparseable) 67 µs, and 100 µs for the slowest line's
+//! median; glob lines built to have the lazy DFAs build states (many
+//! parts, `[...]` classes, `*`, `**`, long words, `find -name .env`) 67 µs,
+//! the slowest line's median 164 µs (a 2,000-byte word ending in `*`,
+//! the guard and self-protection alike). The DFAs' state building is
+//! charged as work (the guard's `pattern::search`), so the clock is read
+//! while it goes on: `find . -name .env -exec cat {} +`, 1.6–2 ms in full,
+//! gives up inline after about 100 µs. Still not bounded: a
+//! `pkill -f` pattern self-protection compiles per call, and a runtime
+//! worker being preempted on a loaded machine (single attempts of several
+//! milliseconds, seen at that load for every kind of line).
 //!
 //! [`run`] uses the blocking pool, at most one check per core at once in
 //! the whole process (2 to 16), each under a deadline well below the
