@@ -27,8 +27,9 @@
 //! the slowest line's median 164 µs (a 2,000-byte word ending in `*`,
 //! the guard and self-protection alike). The DFAs' state building is
 //! charged as work (the guard's `pattern::search`), so the clock is read
-//! while it goes on: `find . -name .env -exec cat {} +`, 1.6–2 ms in full,
-//! gives up inline after about 100 µs. Still not bounded: a
+//! while it goes on: `find . -name .env -exec cat {} +`, 1.6–2.5 ms in
+//! full, gives up inline after about 100 µs (the guard's attempt and
+//! self-protection's together, at load 4–7). Still not bounded: a
 //! `pkill -f` pattern self-protection compiles per call, and a runtime
 //! worker being preempted on a loaded machine (single attempts of several
 //! milliseconds, seen at that load for every kind of line).
