@@ -93,6 +93,13 @@ pub(crate) fn aimed(
                     Some((Certainty::Sure, format!("`{}` would signal {what}", c.name)))
                 }
                 Selection::Unknown => unknown_target(&format!("`{}` signals", c.name)),
+                Selection::Unreadable => Some((
+                    Certainty::Maybe,
+                    format!(
+                        "`{}` signals the processes a pattern hookgate cannot read selects",
+                        c.name
+                    ),
+                )),
                 Selection::Other => None,
             }
         }
@@ -106,7 +113,8 @@ pub(crate) fn aimed(
 /// Whether `c` looks for the gateway's pid (`pgrep -f 'gateway serve'`,
 /// `pidof gateway`): a `kill` of what it found is aimed at the gateway.
 pub(crate) fn searches(c: &Simple, p: &Processes) -> bool {
-    matches!(c.name.as_str(), "pgrep" | "pidof") && matches!(select(c, p), Selection::Ours(_))
+    matches!(c.name.as_str(), "pgrep" | "pidof")
+        && matches!(select(c, p), Selection::Ours(_) | Selection::Unreadable)
 }
 
 /// The pid operands of `kill`: past the signal (`-9`, `-STOP`, `-s STOP`,
@@ -130,6 +138,10 @@ fn kill_targets(args: &[Word]) -> Option<Vec<&Word>> {
 enum Selection {
     Ours(String),
     Unknown,
+    /// A pattern hookgate's regex engine does not take (a back-reference,
+    /// or past its size limit) that `pkill`'s POSIX one may: it could
+    /// select anything, the gateway too.
+    Unreadable,
     Other,
 }
 
@@ -206,14 +218,15 @@ fn select(c: &Simple, p: &Processes) -> Selection {
             Selection::Other
         };
     }
-    let mut unknown = false;
+    let (mut unknown, mut unreadable) = (false, false);
     for pattern in patterns {
         if !pattern.known() {
             unknown = true;
             continue;
         }
-        // Compiled once for every name (a pattern that does not compile
-        // within its size limit selects nothing, as pkill refuses it).
+        // Compiled once for every name. One that does not compile within
+        // the size limit may still be one pkill takes (POSIX regexes have
+        // back-references): unreadable, not harmless.
         let compiled = (regex && !exact && c.name != "pidof").then(|| {
             RegexBuilder::new(&pattern.text)
                 .case_insensitive(ignore_case)
@@ -221,6 +234,10 @@ fn select(c: &Simple, p: &Processes) -> Selection {
                 .build()
                 .ok()
         });
+        if matches!(compiled, Some(None)) {
+            unreadable = true;
+            continue;
+        }
         let hit = p.names.iter().find(|name| {
             let candidate = if full || name.contains(' ') {
                 name.as_str()
@@ -240,7 +257,9 @@ fn select(c: &Simple, p: &Processes) -> Selection {
             return Selection::Ours(format!("`{name}` (hookgate's)"));
         }
     }
-    if unknown {
+    if unreadable {
+        Selection::Unreadable
+    } else if unknown {
         Selection::Unknown
     } else {
         Selection::Other

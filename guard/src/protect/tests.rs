@@ -168,6 +168,10 @@ const ASKED: &[&str] = &[
     r#"cp x "$dir/settings.json""#,
     "kill $(cat /tmp/pid) # the gateway",
     "node -e \"require('fs').rmSync(process.env.HOME+'/.config/hookgate',{recursive:true})\"",
+    // Patterns pkill's POSIX regexes take and hookgate's engine does not
+    // (a back-reference, a repeat past the size limit): could be anything.
+    r"pkill -f 'gatewa(y)\1* serve'",
+    "pkill -f 'x{30000}|node'",
 ];
 
 /// Ordinary work on and near hookgate.
@@ -196,6 +200,7 @@ const ALLOWED: &[&str] = &[
     "kill %1",
     "pkill node",
     "pkill -f 'vite dev'",
+    "pkill -f '^node .*server\\.js$'",
     "killall node",
     "systemctl --user status hookgate",
     "systemctl --user restart postgresql",
