@@ -36,6 +36,22 @@ pub const INLINE_WORK: u64 = 131_072;
 /// tens of microseconds of the costliest units.
 const CLOCK_EVERY: u64 = 256;
 
+/// A call tried with `work` units (at most [`MAX_WORK`]) until `until`:
+/// `call` walks with the units it is given and says whether they (or the
+/// time) ran out first. Its answer, unless they did: every answer given
+/// is the full call's, and with all of [`MAX_WORK`] and no deadline every
+/// answer is final.
+pub(crate) fn attempt<T>(
+    work: u64,
+    until: Option<Instant>,
+    call: impl FnOnce(u64) -> (T, bool),
+) -> Option<T> {
+    let work = work.min(MAX_WORK);
+    let (answer, spent) = call(work);
+    let full = work == MAX_WORK && until.is_none();
+    (!spent || full).then_some(answer)
+}
+
 /// What stopped a call: the text given to the agent.
 pub(crate) type Exceeded = &'static str;
 

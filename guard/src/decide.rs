@@ -160,10 +160,7 @@ impl Guard {
         work: u64,
         until: Option<Instant>,
     ) -> Option<Verdict> {
-        let work = work.min(MAX_WORK);
-        let (verdict, spent) = self.verdict(event, work, until);
-        let full = work == MAX_WORK && until.is_none();
-        (!spent || full).then_some(verdict)
+        crate::budget::attempt(work, until, |work| self.verdict(event, work, until))
     }
 
     /// The verdict of a walk with `work` units, and whether they (or the

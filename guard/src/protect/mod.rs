@@ -21,6 +21,7 @@
 //! short deadline and gives up only when those ran out, as
 //! [`crate::Guard::try_within`] does.
 
+mod line;
 mod operands;
 mod signals;
 mod targets;
@@ -37,7 +38,6 @@ use hookgate_adapters::{Decision, EventKind, HookEvent, Permission, ToolClass};
 use crate::budget::Budget;
 use crate::facts::{self, Access};
 use crate::pattern::{self, UNKNOWN};
-use crate::shell::{self, Place};
 use crate::{Action, Hit, paths};
 use operands::{Certainty, Touch};
 use targets::Relation;
@@ -126,7 +126,8 @@ impl Protection {
 
     /// [`Protection::check`] with `work` units until `until`; also whether
     /// they (or the time) ran out: the line was denied for that, and a
-    /// larger budget might not.
+    /// larger budget might not. The parse and every path compared against
+    /// hookgate's parts draw from the budget.
     fn check_with(
         &self,
         event: &HookEvent,
@@ -146,6 +147,7 @@ impl Protection {
             return (None, false);
         };
         let cwd = event.cwd.as_deref();
+        let mut budget = Budget::new(work, until);
         let mut found: Option<Finding> = None;
         let mut note = |finding: Option<Finding>| {
             if let Some(f) = finding
@@ -156,6 +158,9 @@ impl Protection {
         };
         let writes = facts::tool_access(tool) == Access::Write;
         for path in tool.file_path.iter().chain(&tool.paths) {
+            if !budget.charge(self.compare_cost(path)) {
+                break;
+            }
             let touch = Touch {
                 text: path,
                 write: writes.then_some(Certainty::Sure),
@@ -163,62 +168,19 @@ impl Protection {
             };
             note(self.touched(&tool.name, &touch, cwd, false));
         }
-        if let Some(line) = tool.command.as_deref() {
-            let mut budget = Budget::new(work, until);
-            let place = Place {
-                cwd,
-                home: self.home.as_deref(),
-                fold: false,
+        if let Some(line) = tool.command.as_deref()
+            && budget.ok()
+        {
+            self.check_line(line, cwd, &mut budget, &mut note);
+        }
+        if let Some(why) = budget.exceeded() {
+            let hit = Hit {
+                rule: None,
+                unresolved: false,
+                action: Action::Deny,
+                reason: format!("{why}, so hookgate cannot tell whether it touches its own files"),
             };
-            let parsed = shell::parse(line, place, &mut budget);
-            if let Some(why) = budget.exceeded() {
-                let hit = Hit {
-                    rule: None,
-                    unresolved: false,
-                    action: Action::Deny,
-                    reason: format!(
-                        "{why}, so hookgate cannot tell whether it touches its own files"
-                    ),
-                };
-                return (Some(hit), budget.spent());
-            }
-            let lower = line.to_lowercase();
-            let mentioned = self.needles.iter().any(|n| lower.contains(n.as_str()));
-            // A `kill` of an unknown pid counts on a line that names the
-            // gateway's process (`# stop the gateway`, `pgrep gateway`).
-            let named = mentioned
-                || self
-                    .processes
-                    .names
-                    .iter()
-                    .chain(&self.processes.programs)
-                    .any(|n| {
-                        let base = n.rsplit('/').next().unwrap_or(n);
-                        !n.contains(' ') && lower.contains(&base.to_lowercase())
-                    });
-            let searched = parsed
-                .commands
-                .iter()
-                .any(|c| signals::searches(c, &self.processes));
-            for c in &parsed.commands {
-                note(
-                    signals::aimed(c, &self.processes, searched, named)
-                        .map(|(certainty, detail)| Finding { certainty, detail }),
-                );
-                for touch in operands::touches(c) {
-                    note(self.touched(&c.name, &touch, known_cwd(&c.cwd), mentioned));
-                }
-                if mentioned && operands::is_interpreter(c) {
-                    note(Some(Finding {
-                        certainty: Certainty::Maybe,
-                        detail: format!(
-                            "`{}` runs a program that names hookgate's files; hookgate cannot \
-                             tell what it does with them",
-                            c.name
-                        ),
-                    }));
-                }
-            }
+            return (Some(hit), budget.spent());
         }
         let hit = found.map(|f| Hit {
             rule: None,
@@ -230,6 +192,23 @@ impl Protection {
             reason: f.detail,
         });
         (hit, false)
+    }
+
+    /// The work units of comparing `path` with every protected part,
+    /// charged before [`Protection::touched`] so a call naming many paths
+    /// stops at its budget and its deadline as the parse before it does.
+    /// Priced like the parse's units by time (measured over lines of a
+    /// few thousand words): two per part for a plain path, and a unit per
+    /// two bytes more for one with unknown or glob parts, matched as a
+    /// pattern (up to the longest pattern matched, `MAX_PATTERN`).
+    fn compare_cost(&self, path: &str) -> usize {
+        let wild = !pattern::is_literal(path) || path.contains(['*', '?', '[', '{']);
+        let per_part = 2 + if wild {
+            path.len().min(targets::MAX_PATTERN) / 2
+        } else {
+            0
+        };
+        per_part.saturating_mul(self.protected.len().max(1))
     }
 
     /// The decision: a deny (or ask) saying it is hookgate protecting
@@ -248,10 +227,7 @@ impl Protection {
         work: u64,
         until: Option<Instant>,
     ) -> Option<Decision> {
-        let work = work.min(crate::MAX_WORK);
-        let (decision, spent) = self.decision(event, work, until);
-        let full = work == crate::MAX_WORK && until.is_none();
-        (!spent || full).then_some(decision)
+        crate::budget::attempt(work, until, |work| self.decision(event, work, until))
     }
 
     /// The decision with `work` units until `until`, and whether they (or

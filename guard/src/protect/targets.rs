@@ -76,7 +76,7 @@ const ANY: char = '\u{1}';
 
 /// Longest pattern matched against the protected paths; longer words with
 /// unknown parts are left to the needle check (`super::mentions`).
-const MAX_PATTERN: usize = 1024;
+pub(crate) const MAX_PATTERN: usize = 1024;
 
 impl Protected {
     /// The pattern normalized as the guard resolves paths (`~` for home).

@@ -382,3 +382,24 @@ fn a_small_attempt_answers_as_the_full_check_or_gives_up() {
             .is_some()
     );
 }
+
+/// The paths a line names are compared with every part of hookgate, and
+/// that work is drawn from the budget as the parse is: an attempt with
+/// just the parse's units gives up instead of comparing on past them.
+#[test]
+fn comparing_the_paths_a_line_names_draws_from_the_budget() {
+    let protection = protection();
+    let line = format!("rm {}", "~/.config/hook*/a ".repeat(10));
+    let event = shell(&line);
+    let mut parse_only = Budget::unlimited();
+    let place = crate::shell::Place {
+        cwd: event.cwd.as_deref(),
+        home: protection.home.as_deref(),
+        fold: false,
+    };
+    crate::shell::parse(&line, place, &mut parse_only);
+    let parse_units = u64::MAX - parse_only.left();
+    assert_eq!(protection.try_decide(&event, parse_units + 1, None), None);
+    let full = protection.try_decide(&event, crate::INLINE_WORK, None);
+    assert_eq!(full, Some(protection.decide(&event)));
+}
