@@ -23,6 +23,7 @@ use hookgate_adapters::{Dialect, EventKind, HookEvent};
 use hookgate_config::{Config, DEFAULT_TOML, EMBEDDED_NAME, Env, SubscriberKind};
 use hookgate_guard::protect::{Pattern, Processes, Protected, Protection};
 use hookgate_guard::{Guard, INLINE_WORK};
+use hookgate_test_data::guard_corpus::commands;
 
 /// Attempts per line and budget.
 const ROUNDS: usize = 200;
@@ -49,10 +50,9 @@ fn main() {
     };
     let guard = default_guard();
     let protection = protection();
-    let corpus: Vec<String> = ORDINARY
-        .lines()
-        .chain(DANGEROUS.lines())
-        .filter_map(row)
+    let corpus: Vec<String> = commands(ORDINARY)
+        .into_iter()
+        .chain(commands(DANGEROUS))
         .collect();
     // `--quick`: only the attempts, not the units each line needs.
     if !crafted_only && !std::env::args().any(|a| a == "--quick") {
@@ -230,22 +230,6 @@ fn needed(answers: impl Fn(u64) -> bool) -> u64 {
         }
     }
     high
-}
-
-/// The command of a corpus row, `{{nl}}`, `{{tab}}` and `{{pad:N}}`
-/// expanded.
-fn row(line: &str) -> Option<String> {
-    if line.starts_with('#') || line.trim().is_empty() {
-        return None;
-    }
-    let command = line.splitn(3, '\t').nth(2)?;
-    let mut out = command.replace("{{nl}}", "\n").replace("{{tab}}", "\t");
-    while let Some(start) = out.find("{{pad:") {
-        let end = out[start..].find("}}")? + start;
-        let n: usize = out[start + 6..end].parse().ok()?;
-        out.replace_range(start..end + 2, &"x".repeat(n));
-    }
-    Some(out)
 }
 
 /// Lines that use up `work` units in different ways.

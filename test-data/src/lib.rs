@@ -13,6 +13,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod guard_corpus;
+
 /// `adapters/test_data/<rel>`.
 pub fn path(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -9,9 +9,7 @@ use std::path::{Path, PathBuf};
 /// default rules deny: reported, not counted in the bypass rate.
 pub const OUT_OF_SCOPE: &str = "out-of-scope";
 
-/// The longest `{{pad:N}}` a row may ask for (a line past the guard's
-/// 1 MiB bound is refused as a whole, which tests nothing more).
-const MAX_PAD: usize = 1 << 20;
+use hookgate_test_data::guard_corpus::{MAX_PAD, expand};
 
 /// Which file a row comes from, and so what the guard should do with it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -188,56 +186,9 @@ fn pads(written: &str) -> impl Iterator<Item = usize> + '_ {
         .filter_map(|(n, _)| n.parse().ok())
 }
 
-/// `written` with `{{nl}}`, `{{tab}}` and `{{pad:N}}` expanded; any other
-/// `{{...}}` (a Go template in a `docker inspect -f`) stays as written.
-pub fn expand(written: &str) -> String {
-    let mut out = String::with_capacity(written.len());
-    let mut rest = written;
-    while let Some(at) = rest.find("{{") {
-        out.push_str(&rest[..at]);
-        let tail = &rest[at..];
-        let token = tail.find("}}").map(|end| (&tail[2..end], end + 2));
-        let expansion = token.and_then(|(name, len)| {
-            let text = match name {
-                "nl" => "\n".to_owned(),
-                "tab" => "\t".to_owned(),
-                _ => {
-                    let n: usize = name.strip_prefix("pad:")?.parse().ok()?;
-                    "x".repeat(n.min(MAX_PAD))
-                }
-            };
-            Some((text, len))
-        });
-        match expansion {
-            Some((text, len)) => {
-                out.push_str(&text);
-                rest = &tail[len..];
-            }
-            None => {
-                out.push_str("{{");
-                rest = &tail[2..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn escapes_expand_and_templates_stay() {
-        assert_eq!(expand("a{{nl}}b{{tab}}c"), "a\nb\tc");
-        assert_eq!(expand("#{{pad:3}}!"), "#xxx!");
-        assert_eq!(
-            expand("docker inspect -f '{{.State}}'"),
-            "docker inspect -f '{{.State}}'"
-        );
-        assert_eq!(expand("x {{ y"), "x {{ y");
-        assert_eq!(expand(r"printf 'a\n'"), r"printf 'a\n'");
-    }
 
     #[test]
     fn bad_rows_are_refused_with_their_line() {

@@ -11,7 +11,7 @@ pub mod gaps;
 mod run;
 mod summary;
 
-pub use corpus::{CorpusError, Kind, OUT_OF_SCOPE, Row, dir, expand, load, parse};
+pub use corpus::{CorpusError, Kind, OUT_OF_SCOPE, Row, dir, load, parse};
 pub use run::{Outcome, RunError, Verdict, run};
 pub use summary::{Summary, Tally};
 

@@ -6,6 +6,7 @@
 //! not part of this test).
 
 use hookgate_guard::INLINE_WORK;
+use hookgate_test_data::guard_corpus::commands;
 
 use super::corpus::rows;
 use super::{default_guard, shell};
@@ -16,27 +17,11 @@ const SHELL: &str = include_str!("corpus/shell.tsv");
 const ORDINARY: &str = include_str!("../../../../test-data/guard-corpus/ordinary.tsv");
 const DANGEROUS: &str = include_str!("../../../../test-data/guard-corpus/dangerous.tsv");
 
-/// The command of a held-out row, `{{nl}}`, `{{tab}}` and `{{pad:N}}`
-/// expanded.
-fn held_out(row: &[String]) -> String {
-    let command = row.get(2).cloned().unwrap_or_default();
-    let mut out = command.replace("{{nl}}", "\n").replace("{{tab}}", "\t");
-    while let Some(start) = out.find("{{pad:") {
-        let end = out[start..].find("}}").map_or(out.len(), |e| start + e);
-        let n: usize = out
-            .get(start + 6..end)
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0);
-        out.replace_range(start..(end + 2).min(out.len()), &"x".repeat(n));
-    }
-    out
-}
-
 #[test]
 fn the_small_attempt_answers_as_the_full_call_with_room_for_ordinary_lines() {
     let guard = default_guard();
-    let ordinary: Vec<String> = rows(ORDINARY).iter().map(|r| held_out(r)).collect();
-    let dangerous: Vec<String> = rows(DANGEROUS).iter().map(|r| held_out(r)).collect();
+    let ordinary = commands(ORDINARY);
+    let dangerous = commands(DANGEROUS);
     let unit: Vec<String> = rows(SHELL)
         .iter()
         .filter_map(|r| r.get(2).cloned())
