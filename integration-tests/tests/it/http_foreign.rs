@@ -125,11 +125,16 @@ async fn another_users_flood_takes_no_place_of_this_users_calls() {
     let payload = payloads::claude_bash("rm -rf build");
     let mut failures = Vec::new();
     for call in 0..20 {
+        // Each call's connection closed before the next: with two places,
+        // two of this user's connections the gateway had not yet seen end
+        // would turn the next away, flood or not.
         let answered = async {
             let mut client = HttpClient::connect(endpoint.addr).await?;
-            client
+            let response = client
                 .post_hook(&endpoint, "/hook/claude-code", payload.as_bytes())
-                .await
+                .await?;
+            client.close().await?;
+            Ok::<_, std::io::Error>(response)
         };
         match answered.await {
             Ok(response)
