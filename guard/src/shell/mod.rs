@@ -28,6 +28,7 @@ mod feeds;
 mod interp;
 mod output;
 mod params;
+mod plain;
 mod redirect;
 mod run;
 mod scope;
@@ -236,6 +237,15 @@ fn parse_into(code: &str, scope: &mut Scope, depth: usize, cx: &mut Ctx<'_>) {
     if !cx.budget.charge(code.len() + 1) {
         return;
     }
+    if let Some(words) = plain::words(code).filter(|_| !tree_only()) {
+        let mut walker = walk::Walker {
+            src: code.as_bytes(),
+            depth,
+            cx,
+        };
+        walker.plain(&words, scope);
+        return;
+    }
     let deadline = cx
         .budget
         .deadline()
@@ -260,6 +270,23 @@ fn parse_into(code: &str, scope: &mut Scope, depth: usize, cx: &mut Ctx<'_>) {
             coarse::split(code, scope, depth, cx);
         }
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Set by tests to read every line through the tree, to hold the
+    /// plain reading to it.
+    static TREE_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+fn tree_only() -> bool {
+    TREE_ONLY.with(std::cell::Cell::get)
+}
+
+#[cfg(not(test))]
+const fn tree_only() -> bool {
+    false
 }
 
 /// What parsing gave.
