@@ -84,7 +84,6 @@ impl Budget {
     }
 
     /// The units not drawn yet.
-    #[cfg(test)]
     pub(crate) fn left(&self) -> u64 {
         self.left
     }

@@ -26,6 +26,7 @@ mod coarse;
 mod expand;
 mod feeds;
 mod interp;
+mod memo;
 mod output;
 mod params;
 mod plain;
@@ -163,7 +164,7 @@ impl Simple {
 }
 
 /// The commands of one line.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Parsed {
     pub(crate) commands: Vec<Simple>,
     /// tree-sitter reported errors, so `coarse` pieces were added.
@@ -205,6 +206,22 @@ thread_local! {
 /// Every simple command of `line`, run at `place`; the work is drawn from
 /// `budget`, which says why when the line was too complex.
 pub(crate) fn parse(line: &str, place: Place<'_>, budget: &mut Budget) -> Parsed {
+    if tree_only() {
+        return parse_afresh(line, place, budget);
+    }
+    if let Some(parsed) = memo::recall(line, place, budget) {
+        return parsed;
+    }
+    let before = budget.left();
+    let parsed = parse_afresh(line, place, budget);
+    if budget.ok() {
+        memo::keep(line, place, before - budget.left(), &parsed);
+    }
+    parsed
+}
+
+/// [`parse`] without the memo.
+fn parse_afresh(line: &str, place: Place<'_>, budget: &mut Budget) -> Parsed {
     let mut cx = Ctx {
         out: Parsed::default(),
         budget,
