@@ -124,6 +124,12 @@ impl Protected {
             // Compared in place: this runs for every protected path and
             // every path a call names, on every call (issue #33).
             Pattern::Anywhere(tail) => {
+                // Every relation below needs the tail's first component in
+                // the path; most paths a call names lack it.
+                let first = tail.split('/').next().unwrap_or_default();
+                if !path.contains(first) {
+                    return None;
+                }
                 let inside = path == tail.as_str()
                     || ends_with_component(&path, tail)
                     || path

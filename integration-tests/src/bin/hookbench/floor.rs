@@ -4,10 +4,14 @@
 //! each call, as agents leave between tool calls), each figure checked by
 //! an independent C client (`floor_native`) in the same run.
 //!
-//! Within a regime every round calls the four targets (gateway socket,
-//! bare socket, gateway HTTP, bare HTTP) in a new shuffled order, and the
-//! bench's chunks alternate with the C client's, so machine noise hits
-//! all alike: the ratios are the figures to read.
+//! The socket door has a second reference, a minimal tokio server of the
+//! same exchange (`floor_tokio`): the runtime's part, apart from the
+//! gateway's own work.
+//!
+//! Within a regime every round calls the five targets (gateway socket,
+//! bare socket, gateway HTTP, bare HTTP, tokio socket) in a new shuffled
+//! order, and the bench's chunks alternate with the C client's, so machine
+//! noise hits all alike: the ratios are the figures to read.
 
 use std::time::{Duration, Instant};
 
@@ -18,6 +22,7 @@ use hookgate_wire::ReplyFrame as _;
 use crate::artifacts::Artifacts;
 use crate::floor_echo::{BlockingHttp, HttpEcho, UnixEcho, http_response};
 use crate::floor_native::{FloorClient, Target};
+use crate::floor_tokio::TokioEcho;
 use crate::hook_cost::Shuffle;
 use crate::stats::Summary;
 
@@ -31,6 +36,8 @@ pub(crate) const REGIMES: [Duration; 3] = [
 /// The bench's and the C client's chunks alternate this many times per
 /// regime.
 pub(crate) const CHUNKS: usize = 3;
+/// The targets called in each round.
+const TARGETS: usize = 5;
 /// Discarded calls at the start of each C client run.
 const C_WARMUP: usize = 3;
 
@@ -51,6 +58,8 @@ pub(crate) struct FloorRow {
     pub(crate) door: Door,
     pub(crate) bench: [Summary; 2],
     pub(crate) c: [Summary; 2],
+    /// The socket door's minimal tokio server: [bench, C client].
+    pub(crate) runtime: Option<[Summary; 2]>,
 }
 
 /// The section's results.
@@ -66,10 +75,11 @@ pub(crate) struct Floor {
     pub(crate) load_at_end: String,
 }
 
-/// What the four targets are, in one place.
+/// What the five targets are, in one place.
 struct Targets {
     gateway_socket: std::path::PathBuf,
     echo: UnixEcho,
+    tokio_echo: TokioEcho,
     endpoint: HttpEndpoint,
     http_echo: HttpEcho,
     frame: Vec<u8>,
@@ -90,6 +100,7 @@ pub(crate) fn run(artifacts: &Artifacts, runs: usize, payload: &[u8]) -> anyhow:
     let targets = Targets {
         gateway_socket: socket,
         echo: UnixEcho::start(reply.encode())?,
+        tokio_echo: TokioEcho::start(reply.encode())?,
         http_echo: HttpEcho::start(http_response(&body))?,
         endpoint,
         frame,
@@ -103,10 +114,10 @@ pub(crate) fn run(artifacts: &Artifacts, runs: usize, payload: &[u8]) -> anyhow:
     let mut reconnects = 0;
     let mut rows = Vec::new();
     for idle in REGIMES {
-        let mut bench = vec![Vec::new(); 4];
-        let mut c = vec![Vec::new(); 4];
+        let mut bench = vec![Vec::new(); TARGETS];
+        let mut c = vec![Vec::new(); TARGETS];
         let chunk = runs.div_ceil(CHUNKS).max(1);
-        let mut order = Shuffle::new(4);
+        let mut order = Shuffle::new(TARGETS);
         for index in 0..CHUNKS {
             let warmup = if index == 0 { C_WARMUP } else { 0 };
             for round in 0..warmup + chunk {
@@ -123,6 +134,7 @@ pub(crate) fn run(artifacts: &Artifacts, runs: usize, payload: &[u8]) -> anyhow:
                 Target::Unix(targets.echo.socket().to_path_buf()),
                 Target::Http(targets.endpoint.addr.port()),
                 Target::Http(targets.http_echo.addr().port()),
+                Target::Unix(targets.tokio_echo.socket().to_path_buf()),
             ];
             client.run(&c_targets, (chunk, C_WARMUP, idle), &mut c)?;
             eprintln!(
@@ -138,6 +150,10 @@ pub(crate) fn run(artifacts: &Artifacts, runs: usize, payload: &[u8]) -> anyhow:
                 door,
                 bench: [summary(&bench[at])?, summary(&bench[at + 1])?],
                 c: [summary(&c[at])?, summary(&c[at + 1])?],
+                runtime: match door {
+                    Door::Socket => Some([summary(&bench[4])?, summary(&c[4])?]),
+                    Door::Http => None,
+                },
             });
         }
     }
@@ -152,8 +168,8 @@ pub(crate) fn run(artifacts: &Artifacts, runs: usize, payload: &[u8]) -> anyhow:
 }
 
 /// One timed call to target `index` (0 gateway socket, 1 bare socket, 2
-/// gateway HTTP, 3 bare HTTP); a keep-alive connection found closed is
-/// reopened untimed, as an agent's client would.
+/// gateway HTTP, 3 bare HTTP, 4 tokio socket); a keep-alive connection
+/// found closed is reopened untimed, as an agent's client would.
 fn call(
     targets: &Targets,
     http: &mut [BlockingHttp; 2],
@@ -163,6 +179,7 @@ fn call(
     let socket = match index {
         0 => Some(targets.gateway_socket.as_path()),
         1 => Some(targets.echo.socket()),
+        4 => Some(targets.tokio_echo.socket()),
         _ => None,
     };
     if let Some(socket) = socket {

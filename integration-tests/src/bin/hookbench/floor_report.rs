@@ -57,7 +57,7 @@ pub(crate) fn section(out: &mut String, floor: Option<&Floor>, machine: &Machine
     );
     let _ = writeln!(
         out,
-        "The gateway's two in-process doors (no subscribers) against the cheapest server that exchanges the same bytes: an AF_UNIX echo that reads one request frame per connection and writes the gateway's own reply frame, and a loopback HTTP echo that reads each keep-alive request and answers with the gateway's own body; both are blocking threads of the bench, nothing between the read and the reply. Socket calls open a fresh connection each, as the shim does; HTTP calls share one keep-alive connection per server. Each regime sleeps the idle time before every call (untimed): none is hot, 20 ms is an agent between tool calls. Within a regime, each round calls the four servers in a new shuffled order, and the bench's blocking client ({} chunks) alternates with a C client compiled in the run (`{}`: the bench's request bytes over its own sockets, timed by its own clock) doing the same; every figure is a median of its calls.\n",
+        "The gateway's two in-process doors (no subscribers) against the cheapest server that exchanges the same bytes: an AF_UNIX echo that reads one request frame per connection and writes the gateway's own reply frame, and a loopback HTTP echo that reads each keep-alive request and answers with the gateway's own body; both are blocking threads of the bench, nothing between the read and the reply. Socket calls open a fresh connection each, as the shim does; HTTP calls share one keep-alive connection per server. Each regime sleeps the idle time before every call (untimed): none is hot, 20 ms is an agent between tool calls. Within a regime, each round calls the five servers (the fifth is the tokio server below) in a new shuffled order, and the bench's blocking client ({} chunks) alternates with a C client compiled in the run (`{}`: the bench's request bytes over its own sockets, timed by its own clock) doing the same; every figure is a median of its calls.\n",
         crate::floor::CHUNKS,
         floor.c_build
     );
@@ -116,4 +116,35 @@ pub(crate) fn section(out: &mut String, floor: Option<&Floor>, machine: &Machine
         "The bench's keep-alive connection to the gateway was found closed (idle past the read deadline while the C client ran) and reopened untimed {} times.\n",
         floor.reconnects
     );
+    runtime_table(out, floor);
+}
+
+/// The socket door's second reference: what tokio alone adds to the bare
+/// exchange, and what the gateway adds to tokio.
+fn runtime_table(out: &mut String, floor: &Floor) {
+    let _ = writeln!(
+        out,
+        "The socket door against a minimal tokio server of the same exchange, called in the same rounds (the runtime built as the gateway builds it, the accept loop on a worker, a task per connection, a deadline on each read and on the reply, nothing else): its ratio to the bare echo is the runtime's part, the gateway's ratio to it the gateway's own work.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| Idle before each call | tokio ms | tokio × bare | gateway × tokio | C: tokio ms | C: tokio × bare | C: gateway × tokio |\n|---|---:|---:|---:|---:|---:|---:|"
+    );
+    for row in &floor.rows {
+        let Some([bench, c]) = &row.runtime else {
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {:.2} | {:.2} | {} | {:.2} | {:.2} |",
+            regime(row.idle),
+            ms(bench.median),
+            ratio(bench.median, row.bench[1].median),
+            ratio(row.bench[0].median, bench.median),
+            ms(c.median),
+            ratio(c.median, row.c[1].median),
+            ratio(row.c[0].median, c.median),
+        );
+    }
+    let _ = writeln!(out);
 }

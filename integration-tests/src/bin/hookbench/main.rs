@@ -32,6 +32,7 @@ mod floor;
 mod floor_echo;
 mod floor_native;
 mod floor_report;
+mod floor_tokio;
 mod gateway;
 mod guard_corpus;
 mod hook_cost;
