@@ -15,8 +15,8 @@
 
 use super::expand::Build;
 use super::scope::Scope;
-use super::walk::{Walker, command_name};
-use super::{Simple, Word, word};
+use super::walk::{Walker, in_scope};
+use super::{Word, word};
 
 /// Words that tree-sitter-bash reads as syntax, not as a command's name or
 /// argument, in some position (its grammar's keywords and declaration
@@ -67,16 +67,7 @@ impl Walker<'_, '_> {
             .join(" ");
         let args = rest.iter().flat_map(|w| finished(w, true)).collect();
         let env = scope.clone();
-        let simple = Simple {
-            name: command_name(&name),
-            args,
-            redirects: env.redirects.clone(),
-            stdin: env.stdin.clone(),
-            stdin_data: env.stdin_data.clone(),
-            cwd: env.cwd.clone(),
-            maybe: false,
-            tree: false,
-        };
+        let simple = in_scope(&name, args, &env);
         self.emit(simple, scope, &env, 0);
     }
 }

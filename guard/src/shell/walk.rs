@@ -292,16 +292,7 @@ impl Walker<'_, '_> {
             scope.absorb(env);
             return;
         };
-        let simple = Simple {
-            name: command_name(&name.text),
-            args,
-            redirects: env.redirects.clone(),
-            stdin: env.stdin.clone(),
-            stdin_data: env.stdin_data.clone(),
-            cwd: env.cwd.clone(),
-            maybe: false,
-            tree: false,
-        };
+        let simple = in_scope(&name.text, args, &env);
         let mut names = vec![simple.name.clone()];
         names.extend(simple.stdin.iter().cloned());
         self.emit(simple, scope, &env, 0);
@@ -324,6 +315,21 @@ impl Walker<'_, '_> {
 /// The named children of `node`.
 pub(super) fn named(node: Node<'_>) -> impl Iterator<Item = Node<'_>> {
     (0..node.named_child_count()).filter_map(move |i| node.named_child(u32::try_from(i).ok()?))
+}
+
+/// The command `name` runs with `args` as `env` sets it up: its
+/// redirections, its stdin and its directory.
+pub(super) fn in_scope(name: &str, args: Vec<Word>, env: &Scope) -> Simple {
+    Simple {
+        name: command_name(name),
+        args,
+        redirects: env.redirects.clone(),
+        stdin: env.stdin.clone(),
+        stdin_data: env.stdin_data.clone(),
+        cwd: env.cwd.clone(),
+        maybe: false,
+        tree: false,
+    }
 }
 
 /// The name a command runs as: quotes and escapes are already gone; the

@@ -1,3 +1,6 @@
+//! The plain reading held to the tree's: generated lines read both ways,
+//! what counts as plain, and what a plain line runs still followed.
+
 use super::words;
 use crate::budget::Budget;
 use crate::shell::{Parsed, Place, TREE_ONLY, parse};
