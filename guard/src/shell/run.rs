@@ -46,7 +46,12 @@ impl Walker<'_, '_> {
             "cd" | "pushd" | "popd" | "set" | "shift" | "read" | "mapfile" | "readarray"
             | "printf" | "let" | "getopts" => self.builtin(&name, &simple, shell),
             "eval" => {
-                let code = joined(&simple.args);
+                // bash's `eval` takes one `--` ending its (no) options.
+                let args = match simple.args.split_first() {
+                    Some((first, rest)) if first.text == "--" => rest,
+                    _ => &simple.args[..],
+                };
+                let code = joined(args);
                 self.code(&code, shell, env.stdin.clone());
             }
             "trap" => {

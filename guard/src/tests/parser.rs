@@ -38,6 +38,13 @@ fn every_simple_command_is_found_and_unwrapped() {
     );
     assert_eq!(names("find . -exec grep -l x {} +"), ["find", "grep"]);
     assert_eq!(names("bash -c 'sh -c \"ls\"'"), ["bash", "sh", "ls"]);
+    // bash's `eval` takes one `--`; a second is the code's first word.
+    assert_eq!(names("eval -- rm -rf /"), ["eval", "rm"]);
+    assert_eq!(
+        names("builtin eval -- 'rm -rf /'"),
+        ["builtin", "eval", "rm"]
+    );
+    assert_eq!(names("eval -- -- rm"), ["eval", "--"]);
     assert_eq!(
         names("r\\\nm -rf ~"),
         ["rm"],
