@@ -87,9 +87,14 @@ impl Approval {
             return Ok(verdict);
         }
         let (guard, event) = (Arc::clone(&self.guard), Arc::clone(call.event));
-        bounded::run(call.received, self.guard.time_limit(), move |own| {
-            guard.decide_within(&event, Some(own))
-        })
+        bounded::run(
+            call.received,
+            self.guard.time_limit(),
+            move |work, own| match work {
+                Some(work) => guard.try_within(&event, work, Some(own)),
+                None => Some(guard.decide_within(&event, Some(own))),
+            },
+        )
         .await
     }
 

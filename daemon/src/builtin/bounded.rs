@@ -34,9 +34,16 @@
 //! worker being preempted on a loaded machine (single attempts of several
 //! milliseconds, seen at that load for every kind of line).
 //!
-//! [`run`] uses the blocking pool, at most one check per core at once in
-//! the whole process (2 to 16), each under a deadline well below the
-//! shim's, so the reply still gets out.
+//! [`run`] uses the blocking pool in two lanes, each at most one check per
+//! core at once in the whole process (2 to 16), each check under a
+//! deadline well below the shim's, so the reply still gets out. The light
+//! lane first tries the check again with the first attempt's units and no
+//! 50 µs: an ordinary line whose first attempt only ran out of time (a busy
+//! core, a debug build) answers there. Only a check that needs more units
+//! takes a slot of the full lane. A light slot is held for at most
+//! `INLINE_WORK` units of work, so ordinary calls never queue behind lines
+//! that use up the full budget (a test of the gateway saw six such lines
+//! hold both full slots past an ordinary call's deadline, and deny it).
 //!
 //! A check is given its own deadline a little before the caller's, so it
 //! stops itself and says why; a check that has still not answered at the
@@ -50,10 +57,26 @@ use std::time::{Duration, Instant};
 use hookgate_guard::INLINE_WORK;
 use tokio::sync::Semaphore;
 
-/// Checks in flight at once, across every built-in check.
-static SLOTS: LazyLock<Arc<Semaphore>> = LazyLock::new(|| {
+/// The pool's two lanes: checks in flight at once in each, across every
+/// built-in check.
+#[derive(Debug)]
+pub(crate) struct Lanes {
+    light: Arc<Semaphore>,
+    full: Arc<Semaphore>,
+}
+
+impl Lanes {
+    fn new(slots: usize) -> Lanes {
+        Lanes {
+            light: Arc::new(Semaphore::new(slots)),
+            full: Arc::new(Semaphore::new(slots)),
+        }
+    }
+}
+
+static LANES: LazyLock<Lanes> = LazyLock::new(|| {
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
-    Arc::new(Semaphore::new(cores.clamp(2, 16)))
+    Lanes::new(cores.clamp(2, 16))
 });
 
 /// How long a first attempt may take on the async worker.
@@ -77,22 +100,52 @@ pub(crate) fn inline<T>(
     answer
 }
 
-/// Runs `check` on the blocking pool within `limit` from `started`;
-/// `check` gets its own deadline (90 % of the limit) to stop at.
+/// Runs `check` on the blocking pool within `limit` from `started`, first
+/// in the light lane as `check(Some(INLINE_WORK), own)` (it may give up:
+/// `None`), then, if it did, in the full lane as `check(None, own)`, which
+/// must answer; `own` is the check's own deadline (90 % of the limit).
 pub(crate) async fn run<T: Send + 'static>(
     started: Instant,
     limit: Duration,
-    check: impl FnOnce(Instant) -> T + Send + 'static,
+    check: impl Fn(Option<u64>, Instant) -> Option<T> + Send + Sync + 'static,
+) -> Result<T, Unanswered> {
+    run_in(&LANES, started, limit, check).await
+}
+
+async fn run_in<T: Send + 'static>(
+    lanes: &Lanes,
+    started: Instant,
+    limit: Duration,
+    check: impl Fn(Option<u64>, Instant) -> Option<T> + Send + Sync + 'static,
 ) -> Result<T, Unanswered> {
     let until = tokio::time::Instant::from_std(started + limit);
     let own = started + limit.mul_f32(0.9);
-    let slot = tokio::time::timeout_at(until, Arc::clone(&SLOTS).acquire_owned())
+    let check = Arc::new(check);
+    let light = Arc::clone(&check);
+    if let Some(answer) =
+        on_pool(&lanes.light, until, move || light(Some(INLINE_WORK), own)).await?
+    {
+        return Ok(answer);
+    }
+    on_pool(&lanes.full, until, move || check(None, own))
+        .await?
+        .ok_or("the check gave no answer")
+}
+
+/// Runs `work` on the blocking pool holding one of `slots`, both the wait
+/// for the slot and the work bounded by `until`.
+async fn on_pool<R: Send + 'static>(
+    slots: &Arc<Semaphore>,
+    until: tokio::time::Instant,
+    work: impl FnOnce() -> R + Send + 'static,
+) -> Result<R, Unanswered> {
+    let slot = tokio::time::timeout_at(until, Arc::clone(slots).acquire_owned())
         .await
         .map_err(|_| "no check slot came free before the deadline")?
         .map_err(|_| "the check slots are closed")?;
     let task = tokio::task::spawn_blocking(move || {
         let _slot = slot;
-        check(own)
+        work()
     });
     match tokio::time::timeout_at(until, task).await {
         Ok(Ok(answer)) => Ok(answer),
@@ -107,17 +160,42 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn an_answer_in_time_and_a_late_one() {
+        let lanes = Lanes::new(2);
         let started = Instant::now();
-        let answer = run(started, Duration::from_secs(5), move |own| own > started).await;
-        assert_eq!(answer, Ok(true));
-        // A check that ignores its deadline is given up on at the limit.
-        let (tx, rx) = std::sync::mpsc::channel::<()>();
-        let late = run(Instant::now(), Duration::from_millis(50), move |_| {
-            let _ = rx.recv_timeout(Duration::from_secs(5));
+        let answer = run_in(&lanes, started, Duration::from_secs(5), move |_, own| {
+            Some(own > started)
         })
         .await;
-        drop(tx);
+        assert_eq!(answer, Ok(true));
+        // A check that ignores its deadline is given up on at the limit.
+        let late = run_in(&lanes, Instant::now(), Duration::from_millis(50), |_, _| {
+            std::thread::sleep(Duration::from_millis(300));
+            Some(())
+        })
+        .await;
         assert_eq!(late, Err("the check did not answer within its deadline"));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_light_check_answers_while_the_full_lane_is_taken() {
+        let lanes = Lanes::new(1);
+        let _held = Arc::clone(&lanes.full)
+            .acquire_owned()
+            .await
+            .expect("the full lane's slot");
+        let light = run_in(&lanes, Instant::now(), Duration::from_secs(5), |work, _| {
+            work.map(|units| units == INLINE_WORK)
+        })
+        .await;
+        assert_eq!(light, Ok(true), "answered with the first attempt's units");
+        let full = run_in(
+            &lanes,
+            Instant::now(),
+            Duration::from_millis(100),
+            |work, _| work.is_none().then_some(()),
+        )
+        .await;
+        assert_eq!(full, Err("no check slot came free before the deadline"));
     }
 
     #[test]

@@ -68,9 +68,14 @@ impl GuardRules {
     /// workers.
     async fn rule(&self, event: &Arc<HookEvent>, started: Instant) -> Decided {
         let (guard, event) = (Arc::clone(&self.guard), Arc::clone(event));
-        let run = bounded::run(started, self.guard.time_limit(), move |own| {
-            guard.decide_within(&event, Some(own))
-        })
+        let run = bounded::run(
+            started,
+            self.guard.time_limit(),
+            move |work, own| match work {
+                Some(work) => guard.try_within(&event, work, Some(own)),
+                None => Some(guard.decide_within(&event, Some(own))),
+            },
+        )
         .await;
         match run {
             Ok(verdict) => Ok(self.ruling(verdict)),

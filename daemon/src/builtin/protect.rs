@@ -51,9 +51,14 @@ impl SelfProtection {
     /// workers, within the limit from `started`.
     async fn rule(&self, event: &Arc<HookEvent>, started: Instant) -> Decided {
         let (protection, event) = (Arc::clone(&self.protection), Arc::clone(event));
-        let run = bounded::run(started, hookgate_guard::DEFAULT_TIME_LIMIT, move |_| {
-            protection.decide(&event)
-        })
+        let run = bounded::run(
+            started,
+            hookgate_guard::DEFAULT_TIME_LIMIT,
+            move |work, own| match work {
+                Some(work) => protection.try_decide(&event, work, Some(own)),
+                None => Some(protection.decide(&event)),
+            },
+        )
         .await;
         run.map(Ruling::from).map_err(|why| {
             self.stats.timeouts.fetch_add(1, Ordering::Relaxed);
