@@ -86,16 +86,8 @@ impl Approval {
         if let Some(verdict) = first {
             return Ok(verdict);
         }
-        let (guard, event) = (Arc::clone(&self.guard), Arc::clone(call.event));
-        bounded::run(
-            call.received,
-            self.guard.time_limit(),
-            move |work, own| match work {
-                Some(work) => guard.try_within(&event, work, Some(own)),
-                None => Some(guard.decide_within(&event, Some(own))),
-            },
-        )
-        .await
+        let check = super::guard::pooled(Arc::clone(&self.guard), Arc::clone(call.event));
+        bounded::run(call.received, self.guard.time_limit(), check).await
     }
 
     async fn decide_held(&self, call: &Call<'_>) -> Decided {

@@ -67,16 +67,8 @@ impl GuardRules {
     /// The guard's decision on `event` with the full budget, off the async
     /// workers.
     async fn rule(&self, event: &Arc<HookEvent>, started: Instant) -> Decided {
-        let (guard, event) = (Arc::clone(&self.guard), Arc::clone(event));
-        let run = bounded::run(
-            started,
-            self.guard.time_limit(),
-            move |work, own| match work {
-                Some(work) => guard.try_within(&event, work, Some(own)),
-                None => Some(guard.decide_within(&event, Some(own))),
-            },
-        )
-        .await;
+        let check = pooled(Arc::clone(&self.guard), Arc::clone(event));
+        let run = bounded::run(started, self.guard.time_limit(), check).await;
         match run {
             Ok(verdict) => Ok(self.ruling(verdict)),
             Err(why) => {
@@ -151,5 +143,17 @@ impl Builtin for GuardRules {
     /// guard's limit is well under half the shim's deadline.
     fn recheck<'a>(&'a self, call: &'a Call<'a>) -> Option<Answer<'a>> {
         Some(self.answer(call.event, Instant::now()))
+    }
+}
+
+/// `guard`'s check of `event` as `bounded::run` runs it: with `Some` units
+/// a try that may give up, with `None` the full check, which answers.
+pub(super) fn pooled(
+    guard: Arc<Guard>,
+    event: Arc<HookEvent>,
+) -> impl Fn(Option<u64>, Instant) -> Option<Verdict> + Send + Sync + 'static {
+    move |work, own| match work {
+        Some(work) => guard.try_within(&event, work, Some(own)),
+        None => Some(guard.decide_within(&event, Some(own))),
     }
 }
