@@ -90,6 +90,11 @@ mod tests {
         let line = "cd src && rm -rf build ~/.cache/x | tee log";
         let (mut first, mut second) = (Budget::unlimited(), Budget::unlimited());
         let fresh = parse(line, place("/p"), &mut first);
+        // Kept: a recall gives it, charged what the parse drew.
+        let mut probe = Budget::unlimited();
+        let kept = recall(line, place("/p"), &mut probe).expect("the parse was kept");
+        assert_eq!(kept.commands, fresh.commands);
+        assert_eq!(probe.left(), first.left());
         let recalled = parse(line, place("/p"), &mut second);
         assert_eq!(recalled.commands, fresh.commands);
         assert_eq!(recalled.unparsed, fresh.unparsed);
