@@ -32,6 +32,7 @@ impl TokioEcho {
         let path = dir.path().join("tokio.sock");
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
+            .thread_stack_size(hookgate_adapters::STACK_SIZE)
             .build()
             .context("building the tokio echo's runtime")?;
         let listener = {
