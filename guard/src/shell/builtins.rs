@@ -1,14 +1,15 @@
 //! Builtins that change the shell the rest of the line runs in: the
 //! working directory (`cd`, `pushd`, `popd`, with their options), the
 //! positional parameters (`set --`, `shift`), and variables set from
-//! input (`read`, `mapfile`, `printf -v`, `let`, `getopts`).
+//! input (`read`, `mapfile`, `printf -v`, `let`, `getopts`), and the
+//! programs names run (`hash -p PATH NAME`).
 
 use super::output::Output;
-use super::scope::Scope;
+use super::scope::{Func, Scope};
 use super::walk::Walker;
 use super::{Simple, Word};
 use crate::paths;
-use crate::pattern::UNKNOWN;
+use crate::pattern::{self, UNKNOWN};
 
 impl Walker<'_, '_> {
     pub(super) fn builtin(&mut self, name: &str, simple: &Simple, shell: &mut Scope) {
@@ -32,6 +33,25 @@ impl Walker<'_, '_> {
                 }
             }
             "popd" => shell.pop_dir(),
+            // Each NAME runs PATH from now on (bash's hash table), as a
+            // function `NAME() { PATH "$@"; }` would: walked where called.
+            "hash" => {
+                let (Some(path), names) = hash_operands(&simple.args) else {
+                    return;
+                };
+                let body: std::rc::Rc<str> = match pattern::is_literal(&path.text) {
+                    true => format!("'{}' \"$@\"", path.text.replace('\'', "'\\''")).into(),
+                    // Unset, so unknown: any program.
+                    false => "\"$HOOKGATE_HASHED\" \"$@\"".into(),
+                };
+                for name in names {
+                    let func = std::rc::Rc::new(Func {
+                        body: std::rc::Rc::clone(&body),
+                        called: std::cell::Cell::new(false),
+                    });
+                    shell.define(&name.text, func, budget);
+                }
+            }
             "set" => {
                 let mut args = simple.args.iter().peekable();
                 let mut listed = false;
@@ -213,4 +233,31 @@ fn assign_fields(
         };
         shell.set(name, vec![Word::literal(value)], budget);
     }
+}
+
+/// `hash`'s `-p PATH` (alone, ending a group of flags: `-rp PATH`, or
+/// joined: `-pPATH`) and the names after its options.
+fn hash_operands(args: &[Word]) -> (Option<Word>, &[Word]) {
+    let mut path = None;
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        let Some(flags) = arg.text.strip_prefix('-').filter(|f| !f.is_empty()) else {
+            break;
+        };
+        i += 1;
+        if flags == "-" {
+            break;
+        }
+        if let Some(at) = flags.find('p') {
+            let joined = &flags[at + 1..];
+            path = match joined.is_empty() {
+                true => {
+                    i += 1;
+                    args.get(i - 1).cloned()
+                }
+                false => Some(arg.with_text(joined)),
+            };
+        }
+    }
+    (path, args.get(i..).unwrap_or_default())
 }

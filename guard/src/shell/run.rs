@@ -44,7 +44,7 @@ impl Walker<'_, '_> {
         }
         match name.as_str() {
             "cd" | "pushd" | "popd" | "set" | "shift" | "read" | "mapfile" | "readarray"
-            | "printf" | "let" | "getopts" => self.builtin(&name, &simple, shell),
+            | "hash" | "printf" | "let" | "getopts" => self.builtin(&name, &simple, shell),
             "eval" => {
                 // bash's `eval` takes one `--` ending its (no) options.
                 let args = match simple.args.split_first() {

@@ -45,6 +45,10 @@ fn every_simple_command_is_found_and_unwrapped() {
         ["builtin", "eval", "rm"]
     );
     assert_eq!(names("eval -- -- rm"), ["eval", "--"]);
+    // `hash -p PATH NAME`: NAME runs PATH from then on.
+    assert_eq!(names("hash -p /bin/rm ls; ls -f x"), ["hash", "ls", "rm"]);
+    assert_eq!(names("hash -dp /bin/rm a b; b"), ["hash", "b", "rm"]);
+    assert_eq!(names("hash ls; ls"), ["hash", "ls"]);
     assert_eq!(
         names("r\\\nm -rf ~"),
         ["rm"],

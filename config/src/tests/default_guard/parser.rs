@@ -81,3 +81,33 @@ fn rough_cost_per_command() {
     };
     eprintln!("guard: {per:?} per command ({build} build)");
 }
+
+#[test]
+fn what_eval_and_hash_make_a_name_run_is_judged() {
+    let guard = default_guard();
+    for line in [
+        "eval -- rm -rf /",
+        "builtin eval -- 'rm -rf /'",
+        "hash -p /bin/rm ls; ls -rf /",
+        "hash -rp /bin/rm ls; ls -rf /",
+        "hash -p/bin/rm ls; ls -rf /",
+        "hash -p \"$X\" ls; ls -rf /",
+    ] {
+        assert_eq!(
+            guard.decide(&shell(line)).permission,
+            Permission::Deny,
+            "{line}"
+        );
+    }
+    for line in [
+        "hash ls; ls -la",
+        "hash -r; ls -la",
+        "hash -p /bin/ls ll; ll -la",
+    ] {
+        assert_ne!(
+            guard.decide(&shell(line)).permission,
+            Permission::Deny,
+            "{line}"
+        );
+    }
+}
