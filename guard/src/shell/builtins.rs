@@ -235,6 +235,37 @@ fn assign_fields(
     }
 }
 
+/// The value of option `flag` in `args` (getopt's reading: `-C VALUE`,
+/// `-tC VALUE`, `-CVALUE`), where `value_flags` are the options that take
+/// one; options end at `--` or the first operand.
+pub(super) fn option_value(args: &[Word], flag: char, value_flags: &str) -> Option<Word> {
+    let mut words = args.iter();
+    let mut found = None;
+    while let Some(arg) = words.next() {
+        let Some(flags) = arg.text.strip_prefix('-').filter(|f| !f.is_empty()) else {
+            break;
+        };
+        if flags == "-" {
+            break;
+        }
+        for (at, c) in flags.char_indices() {
+            if !value_flags.contains(c) {
+                continue;
+            }
+            let joined = &flags[at + c.len_utf8()..];
+            let value = match joined.is_empty() {
+                true => words.next().cloned(),
+                false => Some(arg.with_text(joined)),
+            };
+            if c == flag {
+                found = value;
+            }
+            break;
+        }
+    }
+    found
+}
+
 /// `hash`'s `-p PATH` (alone, ending a group of flags: `-rp PATH`, or
 /// joined: `-pPATH`) and the names after its options.
 fn hash_operands(args: &[Word]) -> (Option<Word>, &[Word]) {

@@ -1,5 +1,6 @@
 //! What a simple command runs besides itself: code (`sh -c`, `eval`,
-//! `trap`, a function's body, a script on stdin), the command behind a
+//! `trap`, `mapfile -C`, a function's body, a script on stdin, a builtin
+//! loaded by `enable -f`), the command behind a
 //! wrapper (`wrappers`), what `find`, `xargs` and `parallel` feed paths to
 //! (`feeds`), and the shell state a builtin changes (`builtins`).
 //!
@@ -9,6 +10,7 @@
 
 use std::rc::Rc;
 
+use super::builtins::option_value;
 use super::interp::{SHELLS, program_from_stdin, shell_code};
 use super::scope::Scope;
 use super::walk::Walker;
@@ -43,8 +45,25 @@ impl Walker<'_, '_> {
             return;
         }
         match name.as_str() {
-            "cd" | "pushd" | "popd" | "set" | "shift" | "read" | "mapfile" | "readarray"
-            | "hash" | "printf" | "let" | "getopts" => self.builtin(&name, &simple, shell),
+            "cd" | "pushd" | "popd" | "set" | "shift" | "read" | "hash" | "printf" | "let"
+            | "getopts" => self.builtin(&name, &simple, shell),
+            "mapfile" | "readarray" => {
+                self.builtin(&name, &simple, shell);
+                // `-C CALLBACK` is evaluated with the line's index and the
+                // line (quoted) appended: code, like `eval`'s.
+                if let Some(callback) = option_value(&simple.args, 'C', "dnOscCu") {
+                    let code = Word {
+                        text: format!("{} 0 \"$HOOKGATE_MAPFILE_LINE\"", callback.text),
+                        ..callback
+                    };
+                    self.code(&code, shell, env.stdin.clone());
+                }
+            }
+            // `enable -f FILE NAME` loads a builtin from a shared object:
+            // code the line does not show.
+            "enable" if option_value(&simple.args, 'f', "f").is_some() => {
+                self.unknown_command(Vec::new(), env);
+            }
             "eval" => {
                 // bash's `eval` takes one `--` ending its (no) options.
                 let args = match simple.args.split_first() {

@@ -49,6 +49,11 @@ fn every_simple_command_is_found_and_unwrapped() {
     assert_eq!(names("hash -p /bin/rm ls; ls -f x"), ["hash", "ls", "rm"]);
     assert_eq!(names("hash -dp /bin/rm a b; b"), ["hash", "b", "rm"]);
     assert_eq!(names("hash ls; ls"), ["hash", "ls"]);
+    // `mapfile -C CALLBACK`: the callback runs, the index and line after.
+    assert_eq!(names("mapfile -C 'rm -f' -c1 < l"), ["mapfile", "rm"]);
+    assert_eq!(names("readarray -tC'rm -f' < l"), ["readarray", "rm"]);
+    assert_eq!(names("mapfile -u 3 -C rm"), ["mapfile", "rm"]);
+    assert_eq!(names("mapfile -c C x"), ["mapfile"]);
     assert_eq!(
         names("r\\\nm -rf ~"),
         ["rm"],

@@ -83,7 +83,7 @@ fn rough_cost_per_command() {
 }
 
 #[test]
-fn what_eval_and_hash_make_a_name_run_is_judged() {
+fn code_that_builtins_run_is_judged() {
     let guard = default_guard();
     for line in [
         "eval -- rm -rf /",
@@ -92,6 +92,12 @@ fn what_eval_and_hash_make_a_name_run_is_judged() {
         "hash -rp /bin/rm ls; ls -rf /",
         "hash -p/bin/rm ls; ls -rf /",
         "hash -p \"$X\" ls; ls -rf /",
+        "mapfile -C 'rm -rf /' -c 1 lines < list",
+        "readarray -t -C 'rm -rf ~' -c1 < list",
+        "mapfile -tC'rm -rf /' -c1 < list",
+        "mapfile -C \"$CB\" -c1 < list",
+        "enable -f ./evil.so ls",
+        "enable -nf ./evil.so x",
     ] {
         assert_eq!(
             guard.decide(&shell(line)).permission,
@@ -103,6 +109,9 @@ fn what_eval_and_hash_make_a_name_run_is_judged() {
         "hash ls; ls -la",
         "hash -r; ls -la",
         "hash -p /bin/ls ll; ll -la",
+        "mapfile -t lines < list",
+        "mapfile -c 1 -C 'echo read' lines < list",
+        "enable -n kill",
     ] {
         assert_ne!(
             guard.decide(&shell(line)).permission,
