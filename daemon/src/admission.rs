@@ -51,9 +51,14 @@ impl Admission {
         self.max_evaluations
     }
 
+    /// An evaluation slot if one is free now.
+    pub(crate) fn free_slot(&self) -> Option<OwnedSemaphorePermit> {
+        Arc::clone(&self.slots).try_acquire_owned().ok()
+    }
+
     /// An evaluation slot, waiting at most `queue_wait` for one.
     pub(crate) async fn slot(&self) -> Option<OwnedSemaphorePermit> {
-        if let Ok(permit) = Arc::clone(&self.slots).try_acquire_owned() {
+        if let Some(permit) = self.free_slot() {
             return Some(permit);
         }
         let waited = tokio::time::timeout(self.queue_wait, Arc::clone(&self.slots).acquire_owned());

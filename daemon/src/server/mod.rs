@@ -13,8 +13,9 @@
 //!   read in full waits up to `queue_wait` for a slot, then is answered
 //!   "busy" (the shim applies its fail mode at once, instead of at its
 //!   deadline) and counted;
-//! - a request whose shim hung up meanwhile (it gave up and answered on
-//!   its own) is dropped before the fan-out and counted `shim_gone`;
+//! - a request that waited for a slot and whose shim hung up meanwhile (it
+//!   gave up and answered on its own) is dropped before the fan-out and
+//!   counted `shim_gone`;
 //! - a call a built-in holds for a person gets hold frames before its
 //!   reply (`crate::hold`), only when its shim takes them;
 //! - after the reply, a shim that announced its deadline acknowledges it
@@ -141,11 +142,21 @@ enum ReadError {
     /// The body does not fit in the memory budget now.
     #[error("a request of {0} bytes does not fit in the memory budget now")]
     OverBudget(usize),
+    /// Bytes past the request frame before the reply.
+    #[error("bytes after the request frame")]
+    Trailing,
     #[error(transparent)]
     Io(#[from] io::Error),
     #[error(transparent)]
     Wire(#[from] WireError),
 }
+
+/// Bytes asked of the first read: most requests (an agent's payload and
+/// the shim's few fields) arrive whole in one read. A connection's fixed
+/// cost, bounded by [`Server::max_open`]; the body's bytes are still
+/// reserved from the budget before the request is decoded or its buffer
+/// grown.
+const FIRST_READ: usize = 4096;
 
 /// Reads one request, reserving its cost from `budget` before the body is
 /// allocated.
@@ -153,22 +164,30 @@ async fn read_request(
     stream: &mut Connection,
     budget: &Budget,
 ) -> Result<(Request, Reservation), ReadError> {
-    let mut header = [0u8; HEADER_LEN];
-    let mut filled = 0;
-    while filled < HEADER_LEN {
-        match stream.read(&mut header[filled..]).await? {
-            0 if filled == 0 => return Err(ReadError::Empty),
+    let mut buf = Vec::with_capacity(FIRST_READ);
+    while buf.len() < HEADER_LEN {
+        match stream.read_buf(&mut buf).await? {
+            0 if buf.is_empty() => return Err(ReadError::Empty),
             0 => return Err(io::Error::from(io::ErrorKind::UnexpectedEof).into()),
-            n => filled += n,
+            _ => {}
         }
     }
-    let header = Header::decode(&header, MAX_REQUEST_BODY)?.expect(FrameKind::Request)?;
+    let head = buf
+        .first_chunk::<HEADER_LEN>()
+        .ok_or_else(|| io::Error::from(io::ErrorKind::UnexpectedEof))?;
+    let header = Header::decode(head, MAX_REQUEST_BODY)?.expect(FrameKind::Request)?;
     let reservation = budget
         .try_reserve_request(header.body_len)
         .ok_or(ReadError::OverBudget(header.body_len))?;
-    let mut body = vec![0u8; header.body_len];
-    stream.read_exact(&mut body).await?;
-    Ok((Request::decode(&body)?, reservation))
+    let frame_len = HEADER_LEN + header.body_len;
+    if buf.len() > frame_len {
+        // The shim sends nothing more before the reply.
+        return Err(ReadError::Trailing);
+    }
+    let read = buf.len();
+    buf.resize(frame_len, 0);
+    stream.read_exact(&mut buf[read..]).await?;
+    Ok((Request::decode(&buf[HEADER_LEN..])?, reservation))
 }
 
 async fn connection(mut stream: Connection, _open: OwnedSemaphorePermit, shared: Arc<Admission>) {
@@ -176,7 +195,11 @@ async fn connection(mut stream: Connection, _open: OwnedSemaphorePermit, shared:
         return;
     };
     let metrics = &shared.metrics;
-    let Some(slot) = shared.slot().await else {
+    let (slot, waited) = match shared.free_slot() {
+        Some(slot) => (Some(slot), false),
+        None => (shared.slot().await, true),
+    };
+    let Some(slot) = slot else {
         metrics.refused(Refusal::Busy);
         warnings::warn(
             Warning::Connection,
@@ -188,14 +211,18 @@ async fn connection(mut stream: Connection, _open: OwnedSemaphorePermit, shared:
         busy_now(&stream);
         return;
     };
-    if stream.peer_gone() {
+    // Only a request that waited: one that found a slot at once was read
+    // microseconds ago.
+    if waited && stream.peer_gone() {
         metrics.refused(Refusal::ShimGone);
         tracing::debug!("the shim hung up before its request was evaluated; dropped");
         return;
     }
     let call = HookCall::from(request);
     let (hold, holds) = HoldLine::for_shim(call.hold_until_ms, call.terms.deadline);
-    let answering = shared.pipeline.answer_call(call, Some(reservation), &hold);
+    // Boxed: the pipeline's future is large, and the connection's (moved
+    // into its task when spawned, written over when done) stays small.
+    let answering = Box::pin(shared.pipeline.answer_call(call, Some(reservation), &hold));
     let mut answer = match holds {
         None => answering.await,
         Some(holds) => answer_holding(&mut stream, answering, holds, &shared).await,
@@ -242,8 +269,8 @@ async fn answer_holding(
 /// it for the agent; no acknowledgement within the read deadline, or the
 /// connection closing first, means the agent never got it.
 async fn deliver(stream: &mut Connection, answer: &Answer, shared: &Admission) -> Delivery {
-    let written = write_reply(stream, &answer.reply.encode(), shared).await;
     let acks = answer.terms.deadline.is_some();
+    let written = write_reply(stream, &answer.reply.encode(), acks, shared).await;
     let (acknowledged, closed_at) = match (written, acks) {
         (_, false) => (None, None),
         (false, true) => (Some(false), None),
@@ -326,14 +353,24 @@ async fn read_or_refuse(
     None
 }
 
-/// Writes the reply frame and closes our side, under the read deadline (a
-/// shim that stopped reading must not hold the task); whether it was
-/// written whole.
-async fn write_reply(stream: &mut Connection, frame: &[u8], shared: &Admission) -> bool {
+/// Writes the reply frame under the read deadline (a shim that stopped
+/// reading must not hold the task); whether it was written whole. Our
+/// side is shut for writing only when the connection stays open for the
+/// shim's acknowledgement (`half_close`); otherwise closing it says the
+/// same, a system call sooner.
+async fn write_reply(
+    stream: &mut Connection,
+    frame: &[u8],
+    half_close: bool,
+    shared: &Admission,
+) -> bool {
     debug_assert!(frame.len() <= HEADER_LEN + MAX_REPLY_BODY);
     let written = tokio::time::timeout(shared.read_timeout, async {
         stream.write_all(frame).await?;
-        stream.shutdown().await
+        if half_close {
+            stream.shutdown().await?;
+        }
+        Ok::<_, io::Error>(())
     })
     .await;
     let why = match written {

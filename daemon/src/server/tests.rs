@@ -140,11 +140,22 @@ async fn bad_frames_are_closed_unanswered_and_counted() {
     // A connection that says nothing at all is not an error.
     drop(connect(&gw.path).await.unwrap());
 
-    // The gateway still serves afterwards.
+    // Bytes after the request, before any reply: not a shim's.
+    let mut trailing = request("claude-code", b"{}".to_vec()).encode();
+    trailing.extend_from_slice(b"HKGT");
+    assert!(ask(&gw.path, &trailing).await.is_empty());
+
+    // The gateway still serves afterwards, a request past its first read
+    // too.
     let ok = ask(&gw.path, &request("claude-code", b"{}".to_vec()).encode()).await;
     assert_eq!(decode_reply(&ok).exit_code, 0);
+    let long = claude_payload("UserPromptSubmit", |p| {
+        p["prompt"] = serde_json::Value::String("x".repeat(3 * super::FIRST_READ));
+    });
+    let ok = ask(&gw.path, &request("claude-code", long).encode()).await;
+    assert_eq!(decode_reply(&ok).exit_code, 0);
     let snap = gw.metrics.snapshot();
-    assert_eq!(snap.refusals(Refusal::BadFrame), 1);
+    assert_eq!(snap.refusals(Refusal::BadFrame), 2);
     assert_eq!(snap.refusals(Refusal::Oversize), 1);
 }
 
