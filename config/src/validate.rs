@@ -144,9 +144,9 @@ fn table_of(
     };
     // Checked now, so a mistake is reported at its line in this file; the
     // subscriber itself is built from the merged tables (`build`). Not the
-    // embedded default's: its text is ours (a unit test builds it), and
-    // checking it here compiled its guard once more at every start, held
-    // by the allocator afterwards even when `embedded = false` drops it.
+    // embedded default's: its text is ours (its tests build it), and
+    // checking it here compiled its guard a second time at every start and
+    // reload, or for nothing when `embedded = false` drops it.
     if layer != Layer::Default {
         let written = toml::Value::Table(table.clone());
         super::subscriber::subscriber(at, env, sub, &written, key, layer)?;

@@ -229,3 +229,25 @@ fn rule_ids_are_checked_unique_and_derived_ones_stable() {
         one().last()
     );
 }
+
+/// The embedded layer is built only through the merged config: what
+/// `embedded = false` drops is never compiled, and a mistake in what is
+/// kept still fails the load.
+#[test]
+fn the_default_layer_is_built_only_where_it_is_kept() {
+    let bad_default = source(
+        Layer::Default,
+        EMBEDDED_NAME,
+        "[[subscriber]]\nname = \"guard\"\nbuiltin = \"guard\"\n\
+         [[subscriber.rules]]\nshell = 'rm (-rf'\nreason = \"x\"\n",
+    );
+    let dropped = [
+        bad_default.clone(),
+        source(Layer::User, "user.toml", "[defaults]\nembedded = false\n"),
+    ];
+    let config = Config::from_layers(&dropped, &env()).unwrap();
+    assert!(names(&config).is_empty(), "{:?}", names(&config));
+    let kept = [bad_default, source(Layer::User, "user.toml", ONE_RULE)];
+    let err = Config::from_layers(&kept, &env()).unwrap_err();
+    assert!(err.to_string().contains("bad regex"), "{err}");
+}
