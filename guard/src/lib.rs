@@ -187,11 +187,15 @@ impl Guard {
             .rules
             .iter()
             .map(|rule| match &rule.matcher {
+                // Unfolded, the rule's own regex is the one to match with.
                 Matcher::Regex(_, re) => Compiled::Regex(
-                    regex::RegexBuilder::new(re.as_str())
-                        .case_insensitive(fold)
-                        .build()
-                        .ok(),
+                    fold.then(|| {
+                        regex::RegexBuilder::new(re.as_str())
+                            .case_insensitive(true)
+                            .build()
+                            .ok()
+                    })
+                    .flatten(),
                 ),
                 Matcher::Command(c) => Compiled::Command(c.judges(fold)),
                 Matcher::Path(p) => Compiled::Path(p.judge_with(fold)),
@@ -215,6 +219,10 @@ impl Guard {
     /// The same rules, comparing paths and command names without case
     /// (`true`: `CAT .ENV` reads `.env`, as on macOS and Windows).
     pub fn with_case_folding(self, fold: bool) -> Guard {
+        // Compiling the rules again would only make the same automata.
+        if fold == self.fold {
+            return self;
+        }
         Guard { fold, ..self }.compiled()
     }
 

@@ -90,7 +90,7 @@ impl CommandRule {
                 false => Some(Judge::new(&names_regex(&self.subcommands), None, fold)?),
             },
             operand: match &self.operand {
-                Some(re) => Some(Judge::new(re.as_str(), None, fold)?),
+                Some(re) => Some(Judge::of(re, None, fold)?),
                 None => None,
             },
         })
@@ -204,11 +204,7 @@ pub struct PathRule {
 
 impl PathRule {
     pub(crate) fn judge_with(&self, fold: bool) -> Option<Judge> {
-        Judge::new(
-            self.pattern.as_str(),
-            self.unless.as_ref().map(Regex::as_str),
-            fold,
-        )
+        Judge::of(&self.pattern, self.unless.as_ref(), fold)
     }
 
     pub(crate) fn find(&self, judge: &Judge, facts: &Facts, budget: &mut Budget) -> Option<Found> {

@@ -2,9 +2,13 @@
 //! `RegexSet`, so a string is scanned once to learn which rules can apply
 //! and only those run. Most strings match none, so masking costs about one
 //! linear pass however many shapes the set knows.
+//!
+//! A rule's own regex (to find and replace its matches) is compiled the
+//! first time the set says it applies: most rules never match in a
+//! gateway's life, and each compiled regex is memory held for good.
 
 use std::borrow::Cow;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use regex::{Captures, Regex, RegexSet, RegexSetBuilder};
 
@@ -16,7 +20,22 @@ const SIZE_LIMIT: usize = 64 << 20;
 
 struct Compiled {
     set: RegexSet,
-    rules: Vec<(Regex, &'static Rule)>,
+    rules: Vec<(&'static Rule, OnceLock<Regex>)>,
+}
+
+impl Compiled {
+    /// The rule at `index` (as the set numbers them), its regex compiled.
+    fn rule(&self, index: usize) -> (&'static Rule, &Regex) {
+        let (rule, regex) = &self.rules[index];
+        (rule, regex.get_or_init(|| compile(rule.pattern)))
+    }
+}
+
+pub(super) fn compile(pattern: &str) -> Regex {
+    regex::RegexBuilder::new(&ascii_boundaries(pattern))
+        .size_limit(SIZE_LIMIT)
+        .build()
+        .expect("constant mask regex is valid")
 }
 
 static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
@@ -27,19 +46,13 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
         .expect("constant mask regexes are valid");
     let rules = rules
         .into_iter()
-        .map(|rule| {
-            let regex = regex::RegexBuilder::new(&ascii_boundaries(rule.pattern))
-                .size_limit(SIZE_LIMIT)
-                .build()
-                .expect("constant mask regex is valid");
-            (regex, rule)
-        })
+        .map(|rule| (rule, OnceLock::new()))
         .collect();
     Compiled { set, rules }
 });
 
-/// Compiles the rules now (about 0.3 s in a debug build) rather than on
-/// the first string masked.
+/// Compiles the set now (about 0.3 s in a debug build) rather than on the
+/// first string masked.
 pub(super) fn prepare() {
     LazyLock::force(&COMPILED);
 }
@@ -52,7 +65,7 @@ pub(super) fn apply(text: &str) -> Cow<'_, str> {
     let hits = compiled.set.matches(text);
     let mut out = Cow::Borrowed(text);
     for index in hits.iter() {
-        let (regex, rule) = &compiled.rules[index];
+        let (rule, regex) = compiled.rule(index);
         let replaced = regex.replace_all(&out, |caps: &Captures<'_>| {
             if rule.check.is_some_and(|check| !check(caps)) {
                 return caps[0].to_owned();
@@ -80,6 +93,6 @@ pub(super) fn patterns() -> Vec<&'static str> {
     COMPILED
         .rules
         .iter()
-        .map(|(_, rule)| rule.pattern)
+        .map(|(rule, _)| rule.pattern)
         .collect()
 }

@@ -76,6 +76,15 @@ fn no_secret_of_the_corpus_survives() {
 }
 
 /// Every rule earns its place: some corpus row needs it to match.
+/// Each rule's own regex is compiled on its first match, in production:
+/// a pattern that does not compile must fail here instead.
+#[test]
+fn every_rule_compiles_on_its_own() {
+    for pattern in rules::patterns() {
+        let _ = rules::compile(pattern);
+    }
+}
+
 #[test]
 fn every_rule_is_exercised_by_the_corpus() {
     let patterns = rules::patterns();

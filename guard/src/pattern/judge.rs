@@ -48,6 +48,21 @@ impl Judge {
         })
     }
 
+    /// The judge of a rule's compiled `regex` (and `unless`): unfolded,
+    /// they are the ones to match plain text with (a clone shares the
+    /// compiled program), so only the automata are built.
+    pub(crate) fn of(regex: &Regex, unless: Option<&Regex>, fold: bool) -> Option<Judge> {
+        if fold {
+            return Judge::new(regex.as_str(), unless.map(Regex::as_str), fold);
+        }
+        let automata = Automata::build(regex.as_str(), unless.map(Regex::as_str), fold);
+        Some(Judge {
+            regex: regex.clone(),
+            unless: unless.cloned(),
+            automata: automata.map(Arc::new),
+        })
+    }
+
     /// How surely `text` (with markers) is a hit.
     pub(crate) fn judge(&self, text: &str, budget: &mut Budget) -> Judged {
         if is_literal(text) {
