@@ -71,17 +71,35 @@ impl Gateway {
     /// Starts `gateway serve --config <file> --socket <path>` and returns
     /// once the socket accepts connections.
     pub(crate) fn start(binary: &Path, config_toml: &str) -> anyhow::Result<Gateway> {
+        Gateway::launch(binary, |_| {
+            hookgate_integration_tests::standalone(config_toml)
+        })
+    }
+
+    /// A gateway on the embedded default config as it ships (guard,
+    /// self-protection, decision log), its decision log in the gateway's
+    /// own directory.
+    pub(crate) fn start_default(binary: &Path) -> anyhow::Result<Gateway> {
+        Gateway::launch(binary, |dir| {
+            hookgate_integration_tests::standalone(&hookgate_integration_tests::default_config(
+                &dir.join("audit.jsonl"),
+            ))
+        })
+    }
+
+    /// Starts `gateway serve --config <file> --socket <path>`, the config
+    /// written by `config` given the gateway's directory.
+    fn launch(binary: &Path, config: impl FnOnce(&Path) -> String) -> anyhow::Result<Gateway> {
         // Short path in /tmp: Unix socket paths must stay under 108 bytes.
         let dir = private_dir("hookbench-")?;
         let socket = dir.path().join("gateway.sock");
-        let config = dir.path().join("gateway.toml");
+        let config_path = dir.path().join("gateway.toml");
         let stderr_path = dir.path().join("gateway.stderr");
-        std::fs::write(&config, hookgate_integration_tests::standalone(config_toml))
-            .context("writing the gateway config")?;
+        std::fs::write(&config_path, config(dir.path())).context("writing the gateway config")?;
         let stderr = File::create(&stderr_path).context("creating the gateway stderr file")?;
         let child = Command::new(binary)
             .args(["--log-level", "warn", "serve", "--config"])
-            .arg(&config)
+            .arg(&config_path)
             .arg("--socket")
             .arg(&socket)
             .env("XDG_CONFIG_HOME", dir.path())
@@ -199,6 +217,8 @@ impl Gateway {
         Ok(Memory {
             rss_kib: field("VmRSS:")?,
             hwm_kib: field("VmHWM:")?,
+            anon_kib: field("RssAnon:")?,
+            file_kib: field("RssFile:")?,
         })
     }
 }
@@ -231,6 +251,11 @@ pub(crate) fn cpu_time(pid: &str) -> anyhow::Result<Duration> {
 pub(crate) struct Memory {
     pub(crate) rss_kib: u64,
     pub(crate) hwm_kib: u64,
+    /// The process's own memory (heap, stacks).
+    pub(crate) anon_kib: u64,
+    /// Pages of files mapped in, mostly the gateway binary's: shared with
+    /// the page cache, and counted in VmRSS.
+    pub(crate) file_kib: u64,
 }
 
 impl Drop for Gateway {

@@ -1,6 +1,7 @@
 //! Section 4: memory and size. The gateway's RSS idle and after 100k, 500k
 //! and 1M events (it should stay flat: every per-event allocation must be
-//! freed), and the shipped `gateway-shim`'s size and linkage.
+//! freed), a gateway's idle on the embedded default config, and the
+//! shipped `gateway-shim`'s size and linkage.
 //!
 //! The events go through one no-op gRPC subscriber, so the whole hook path
 //! (socket, adapters, tonic channel, merge, render) is exercised, with
@@ -25,11 +26,16 @@ use crate::subscriber::BenchSubscriber;
 const VARIANTS: usize = 1024;
 /// Pause before reading RSS, so in-flight work has settled.
 const SETTLE: Duration = Duration::from_millis(500);
+/// The same for a gateway on the default config, whose decision log
+/// compiles its masking patterns on a blocking thread after the start.
+pub(crate) const DEFAULT_SETTLE: Duration = Duration::from_secs(2);
 
 /// Section 4's gateway results.
 #[derive(Debug, Clone)]
 pub(crate) struct MemoryRun {
     pub(crate) idle: Memory,
+    /// A gateway on the embedded default config, idle.
+    pub(crate) default_idle: Memory,
     /// (events so far, memory then).
     pub(crate) checkpoints: Vec<(u64, Memory)>,
     pub(crate) clients: usize,
@@ -52,6 +58,11 @@ pub(crate) fn run(
     sizes: &Sizes,
     payload: &[u8],
 ) -> anyhow::Result<MemoryRun> {
+    let default_idle = {
+        let gateway = Gateway::start_default(&artifacts.gateway)?;
+        std::thread::sleep(DEFAULT_SETTLE);
+        gateway.memory()?
+    };
     let subscriber = runtime.block_on(BenchSubscriber::start())?;
     let mut gateway = Gateway::start(
         &artifacts.gateway,
@@ -94,6 +105,7 @@ pub(crate) fn run(
     );
     Ok(MemoryRun {
         idle,
+        default_idle,
         checkpoints,
         clients,
         events_per_sec: done as f64 / busy.as_secs_f64().max(f64::MIN_POSITIVE),

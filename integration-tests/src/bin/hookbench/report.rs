@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::Results;
+use crate::gateway::Memory;
 use crate::stats::ms;
 use crate::targets::{self, FLAT_TOLERANCE_KIB};
 
@@ -251,24 +252,37 @@ fn memory_section(out: &mut String, results: &Results) {
         );
         let _ = writeln!(
             out,
-            "| Events | VmRSS MiB | VmHWM (peak) MiB |\n|---:|---:|---:|"
+            "| Events | VmRSS MiB | VmHWM (peak) MiB | RssAnon MiB | RssFile MiB |\n|---:|---:|---:|---:|---:|"
         );
-        let mib = |kib: u64| kib as f64 / 1024.0;
-        let _ = writeln!(
-            out,
-            "| 0 (idle) | {:.1} | {:.1} |",
-            mib(run.idle.rss_kib),
-            mib(run.idle.hwm_kib)
-        );
-        for (n, m) in &run.checkpoints {
+        let row = |out: &mut String, events: &str, m: &Memory| {
+            let mib = |kib: u64| kib as f64 / 1024.0;
             let _ = writeln!(
                 out,
-                "| {n} | {:.1} | {:.1} |",
+                "| {events} | {:.1} | {:.1} | {:.1} | {:.1} |",
                 mib(m.rss_kib),
-                mib(m.hwm_kib)
+                mib(m.hwm_kib),
+                mib(m.anon_kib),
+                mib(m.file_kib)
             );
+        };
+        row(out, "0 (idle)", &run.idle);
+        for (n, m) in &run.checkpoints {
+            row(out, &n.to_string(), m);
         }
-        out.push('\n');
+        let _ = writeln!(
+            out,
+            "\nThe same gateway binary on the embedded default config instead (guard, self-protection, decision log; no subscriber), idle {:.0} s after its start:\n",
+            crate::memory::DEFAULT_SETTLE.as_secs_f64()
+        );
+        let _ = writeln!(
+            out,
+            "| Config | VmRSS MiB | VmHWM (peak) MiB | RssAnon MiB | RssFile MiB |\n|---|---:|---:|---:|---:|"
+        );
+        row(out, "embedded default, idle", &run.default_idle);
+        let _ = writeln!(
+            out,
+            "\nRssAnon is the gateway's own memory (heap, stacks); RssFile is pages of mapped files, mostly the gateway binary's, shared with the page cache and counted in VmRSS.\n"
+        );
     }
     if let Some(shim) = &results.shim {
         let _ = writeln!(
