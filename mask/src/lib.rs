@@ -37,9 +37,10 @@ pub use names::secret_name;
 /// What a masked secret is replaced with.
 pub const MASK: &str = "[REDACTED]";
 
-/// Compiles every pattern now. The audit writer calls it when it starts,
-/// so the first record is not held back by the compilation (and lost if
-/// the gateway is killed meanwhile).
+/// Compiles the patterns every string goes through now (a rule's own
+/// regex waits for its first match). The audit writer calls it when it
+/// starts, so the first record is not held back by the compilation (and
+/// lost if the gateway is killed meanwhile).
 pub fn prepare() {
     rules::prepare();
     std::sync::LazyLock::force(&patterns::ASSIGNMENT);

@@ -149,8 +149,9 @@ async fn writer(
     stats.audit.active.store(true, Ordering::Relaxed);
     let mut failing = Failing::default();
     let mut anchor_failing = Failing::default();
-    // Masking's patterns, compiled before the first record arrives rather
-    // than when it does.
+    // Masking's set of patterns, compiled before the first record arrives
+    // rather than when it does (a rule's own regex waits for its first
+    // match).
     let _ = tokio::task::spawn_blocking(hookgate_mask::prepare).await;
     while let Some(first) = rx.recv().await {
         let mut batch = vec![first];
