@@ -109,7 +109,9 @@ pub struct Rule {
 
 /// A rule's matcher compiled for judging words with unknown parts; `None`
 /// when a regex did not compile again (a matcher judged without it says
-/// Maybe for every such word).
+/// Maybe for every such word). A regex rule's is its regex folded to no
+/// case, `None` when it does not fold (or that did not compile): the
+/// rule's own regex is used.
 #[derive(Debug, Clone)]
 enum Compiled {
     Regex(Option<Regex>),

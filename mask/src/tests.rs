@@ -75,7 +75,6 @@ fn no_secret_of_the_corpus_survives() {
     assert!(rows.len() >= 100, "{} shapes", rows.len());
 }
 
-/// Every rule earns its place: some corpus row needs it to match.
 /// Each rule's own regex is compiled on its first match, in production:
 /// a pattern that does not compile must fail here instead.
 #[test]
@@ -85,6 +84,7 @@ fn every_rule_compiles_on_its_own() {
     }
 }
 
+/// Every rule earns its place: some corpus row needs it to match.
 #[test]
 fn every_rule_is_exercised_by_the_corpus() {
     let patterns = rules::patterns();

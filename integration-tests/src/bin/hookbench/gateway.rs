@@ -77,18 +77,16 @@ impl Gateway {
     }
 
     /// A gateway on the embedded default config as it ships (guard,
-    /// self-protection, decision log), its decision log in the gateway's
-    /// own directory.
+    /// self-protection, decision log), loaded as a user's is: an empty
+    /// user file over the embedded layer. Its decision log goes to the
+    /// gateway's own directory (`XDG_STATE_HOME`).
     pub(crate) fn start_default(binary: &Path) -> anyhow::Result<Gateway> {
-        Gateway::launch(binary, |dir| {
-            hookgate_integration_tests::standalone(&hookgate_integration_tests::default_config(
-                &dir.join("audit.jsonl"),
-            ))
-        })
+        Gateway::launch(binary, |_| String::new())
     }
 
     /// Starts `gateway serve --config <file> --socket <path>`, the config
-    /// written by `config` given the gateway's directory.
+    /// written by `config` given the gateway's directory, which is also
+    /// its config and state home.
     fn launch(binary: &Path, config: impl FnOnce(&Path) -> String) -> anyhow::Result<Gateway> {
         // Short path in /tmp: Unix socket paths must stay under 108 bytes.
         let dir = private_dir("hookbench-")?;
@@ -103,6 +101,7 @@ impl Gateway {
             .arg("--socket")
             .arg(&socket)
             .env("XDG_CONFIG_HOME", dir.path())
+            .env("XDG_STATE_HOME", dir.path())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(stderr)
@@ -198,7 +197,8 @@ impl Gateway {
         std::fs::read_to_string(PathBuf::from(name)).ok()
     }
 
-    /// Resident set size and its peak, in KiB, from `/proc/<pid>/status`.
+    /// Resident set size, its peak and its two parts (the process's own
+    /// memory and mapped files), in KiB, from `/proc/<pid>/status`.
     pub(crate) fn memory(&self) -> anyhow::Result<Memory> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid()))
             .context("reading the gateway's /proc status")?;

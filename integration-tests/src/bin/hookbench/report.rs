@@ -271,7 +271,7 @@ fn memory_section(out: &mut String, results: &Results) {
         }
         let _ = writeln!(
             out,
-            "\nThe same gateway binary on the embedded default config instead (guard, self-protection, decision log; no subscriber), idle {:.0} s after its start:\n",
+            "\nThe same gateway binary on the embedded default config instead (built-in guard, self-protection and decision log; no remote subscriber), idle {:.0} s after its start:\n",
             crate::memory::DEFAULT_SETTLE.as_secs_f64()
         );
         let _ = writeln!(
