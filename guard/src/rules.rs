@@ -195,6 +195,11 @@ impl CommandRule {
 
 /// A path rule: a path touched for `access` that matches `pattern` and not
 /// `unless`.
+///
+/// The rules' regexes (here and [`CommandRule::operand`]) are built with
+/// no builder options, their flags inline (`(?i)`), as the config builds
+/// them: the guard matches plain words with them as they are and builds
+/// its automata for other words from their text.
 #[derive(Debug, Clone)]
 pub struct PathRule {
     pub pattern: Regex,
