@@ -36,31 +36,31 @@ impl Judge {
     /// a regex does not compile (the config has compiled them already).
     pub(crate) fn new(pattern: &str, unless: Option<&str>, fold: bool) -> Option<Judge> {
         let regex = compile(pattern, fold)?;
-        let unless_regex = match unless {
+        let unless = match unless {
             Some(u) => Some(compile(u, fold)?),
             None => None,
         };
-        let automata = Automata::build(pattern, unless, fold).map(Arc::new);
-        Some(Judge {
-            regex,
-            unless: unless_regex,
-            automata,
-        })
+        Some(Judge::with(regex, unless, fold))
     }
 
     /// The judge of a rule's compiled `regex` (and `unless`): unfolded,
     /// they are the ones to match plain text with (a clone shares the
     /// compiled program), so only the automata are built.
     pub(crate) fn of(regex: &Regex, unless: Option<&Regex>, fold: bool) -> Option<Judge> {
-        if fold {
-            return Judge::new(regex.as_str(), unless.map(Regex::as_str), fold);
+        match fold {
+            true => Judge::new(regex.as_str(), unless.map(Regex::as_str), fold),
+            false => Some(Judge::with(regex.clone(), unless.cloned(), fold)),
         }
-        let automata = Automata::build(regex.as_str(), unless.map(Regex::as_str), fold);
-        Some(Judge {
-            regex: regex.clone(),
-            unless: unless.cloned(),
+    }
+
+    /// The judge of `regex` and `unless` as compiled, with their automata.
+    fn with(regex: Regex, unless: Option<Regex>, fold: bool) -> Judge {
+        let automata = Automata::build(regex.as_str(), unless.as_ref().map(Regex::as_str), fold);
+        Judge {
+            regex,
+            unless,
             automata: automata.map(Arc::new),
-        })
+        }
     }
 
     /// How surely `text` (with markers) is a hit.
