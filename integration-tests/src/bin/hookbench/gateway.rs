@@ -71,9 +71,7 @@ impl Gateway {
     /// Starts `gateway serve --config <file> --socket <path>` and returns
     /// once the socket accepts connections.
     pub(crate) fn start(binary: &Path, config_toml: &str) -> anyhow::Result<Gateway> {
-        Gateway::launch(binary, |_| {
-            hookgate_integration_tests::standalone(config_toml)
-        })
+        Gateway::launch(binary, &hookgate_integration_tests::standalone(config_toml))
     }
 
     /// A gateway on the embedded default config as it ships (guard,
@@ -81,19 +79,19 @@ impl Gateway {
     /// user file over the embedded layer. Its decision log goes to the
     /// gateway's own directory (`XDG_STATE_HOME`).
     pub(crate) fn start_default(binary: &Path) -> anyhow::Result<Gateway> {
-        Gateway::launch(binary, |_| String::new())
+        Gateway::launch(binary, "")
     }
 
-    /// Starts `gateway serve --config <file> --socket <path>`, the config
-    /// written by `config` given the gateway's directory, which is also
-    /// its config and state home.
-    fn launch(binary: &Path, config: impl FnOnce(&Path) -> String) -> anyhow::Result<Gateway> {
+    /// Starts `gateway serve --config <file> --socket <path>` with `config`
+    /// as the file; the gateway's directory is also its config and state
+    /// home.
+    fn launch(binary: &Path, config: &str) -> anyhow::Result<Gateway> {
         // Short path in /tmp: Unix socket paths must stay under 108 bytes.
         let dir = private_dir("hookbench-")?;
         let socket = dir.path().join("gateway.sock");
         let config_path = dir.path().join("gateway.toml");
         let stderr_path = dir.path().join("gateway.stderr");
-        std::fs::write(&config_path, config(dir.path())).context("writing the gateway config")?;
+        std::fs::write(&config_path, config).context("writing the gateway config")?;
         let stderr = File::create(&stderr_path).context("creating the gateway stderr file")?;
         let child = Command::new(binary)
             .args(["--log-level", "warn", "serve", "--config"])
