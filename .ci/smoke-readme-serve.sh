@@ -7,22 +7,13 @@
 # touched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. .ci/stop.sh
 
 serve=$(bash .ci/readme-command.sh serve)
 home=$(mktemp -d /tmp/hg-smoke.XXXXXX)
 gateway_pid=
 cleanup() {
-    if [ -n "$gateway_pid" ]; then
-        kill "$gateway_pid" 2>/dev/null || true
-        # It writes its state on the way out: removing the directory
-        # under it fails ("Directory not empty"). Wait up to 10 s.
-        for _ in $(seq 1 100); do
-            kill -0 "$gateway_pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -9 "$gateway_pid" 2>/dev/null || true
-        wait "$gateway_pid" 2>/dev/null || true
-    fi
+    if [ -n "$gateway_pid" ]; then stop_processes "$gateway_pid"; fi
     rm -rf "$home"
 }
 trap cleanup EXIT

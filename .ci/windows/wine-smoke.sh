@@ -22,6 +22,7 @@ cd "$(dirname "$0")/../.."
 root=$PWD
 
 . .ci/windows/wine-env.sh
+. .ci/stop.sh
 
 fail() { echo "wine-smoke: FAIL: $*" >&2; exit 1; }
 
@@ -35,7 +36,7 @@ lin_bin=${CARGO_TARGET_DIR:-$root/target}/debug
 work=$(mktemp -d)
 pids=()
 cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    stop_processes "${pids[@]}"
     wine_teardown
     rm -rf "$work"
 }
