@@ -5,18 +5,28 @@
 //! read and on the reply, and nothing else. What it adds to the bare echo
 //! is the runtime's (readiness, wake-ups, task hand-offs); what the
 //! gateway adds to it is the gateway's own work.
+//!
+//! The throughput section also runs it forwarding each request to a gRPC
+//! subscriber (`floor_forward`) before replying: the floor of an event
+//! with one subscriber.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::floor_forward::Forward;
 use anyhow::Context as _;
 use hookgate_wire::{HEADER_LEN, Header, MAX_REQUEST_BODY};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::{UnixListener, UnixStream};
 
-/// How long the server waits on a silent client before it drops it.
+/// How long the server waits on a silent client (or subscriber) before
+/// it drops it.
 const READ_DEADLINE: Duration = Duration::from_secs(10);
+
+/// Its runtime's threads' name, which tells their CPU time apart from the
+/// rest of the bench's in `/proc/self/task` (at most 15 bytes).
+pub(crate) const THREAD_NAME: &str = "hookbench-floor";
 
 /// A minimal tokio server of the socket exchange, stopped when dropped.
 #[derive(Debug)]
@@ -28,21 +38,41 @@ pub(crate) struct TokioEcho {
 
 impl TokioEcho {
     pub(crate) fn start(reply: Vec<u8>) -> anyhow::Result<TokioEcho> {
+        TokioEcho::serve(reply, None)
+    }
+
+    /// The same server asking the subscriber at `endpoint` about each
+    /// request before it replies.
+    pub(crate) fn forwarding(reply: Vec<u8>, endpoint: &str) -> anyhow::Result<TokioEcho> {
+        TokioEcho::serve(reply, Some(endpoint))
+    }
+
+    fn serve(reply: Vec<u8>, endpoint: Option<&str>) -> anyhow::Result<TokioEcho> {
         let dir = crate::gateway::private_dir("hookbench-tokio-")?;
         let path = dir.path().join("tokio.sock");
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .thread_stack_size(hookgate_adapters::STACK_SIZE)
+            .thread_name(THREAD_NAME)
             .build()
             .context("building the tokio echo's runtime")?;
         let listener = {
             let _entered = runtime.enter();
             UnixListener::bind(&path).context("binding the tokio echo")?
         };
+        let forward = match endpoint {
+            Some(endpoint) => Some(Arc::new(runtime.block_on(Forward::connect(endpoint))?)),
+            None => None,
+        };
         let reply = Arc::new(reply);
         runtime.spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
-                tokio::spawn(exchange(stream, Arc::clone(&reply)));
+                let (reply, forward) = (Arc::clone(&reply), forward.clone());
+                tokio::spawn(async move {
+                    if let Err(err) = exchange(stream, reply, forward).await {
+                        eprintln!("hookbench: the tokio floor dropped a call: {err:#}");
+                    }
+                });
             }
         });
         Ok(TokioEcho {
@@ -65,14 +95,22 @@ impl Drop for TokioEcho {
     }
 }
 
-/// One request frame read (header, then the body it announces), `reply`
-/// written, our side closed; each step under the deadline.
-async fn exchange(mut stream: UnixStream, reply: Arc<Vec<u8>>) -> anyhow::Result<()> {
+/// One request frame read (header, then the body it announces), the
+/// subscriber asked (if any), `reply` written, our side closed; each step
+/// under the deadline.
+async fn exchange(
+    mut stream: UnixStream,
+    reply: Arc<Vec<u8>>,
+    forward: Option<Arc<Forward>>,
+) -> anyhow::Result<()> {
     let mut header = [0u8; HEADER_LEN];
     tokio::time::timeout(READ_DEADLINE, stream.read_exact(&mut header)).await??;
     let header = Header::decode(&header, MAX_REQUEST_BODY)?;
     let mut body = vec![0u8; header.body_len];
     tokio::time::timeout(READ_DEADLINE, stream.read_exact(&mut body)).await??;
+    if let Some(forward) = forward {
+        tokio::time::timeout(READ_DEADLINE, forward.ask(&body)).await??;
+    }
     tokio::time::timeout(READ_DEADLINE, async {
         stream.write_all(&reply).await?;
         stream.shutdown().await

@@ -30,6 +30,7 @@ mod crosscheck;
 mod fanout;
 mod floor;
 mod floor_echo;
+mod floor_forward;
 mod floor_native;
 mod floor_report;
 mod floor_tokio;

@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::Results;
+use crate::fanout::DIRECT_WIDE;
 use crate::gateway::Memory;
 use crate::stats::ms;
 use crate::targets::{self, FLAT_TOLERANCE_KIB};
@@ -157,7 +158,7 @@ fn fanout_section(out: &mut String, results: &Results) {
     let _ = writeln!(out, "## 2. Fan-out scaling\n");
     let _ = writeln!(
         out,
-        "Each subscriber is a tonic server on a thread of its own (a current-thread runtime, as a subscriber process would have) that answers `allow` after sleeping L = {} ms. One gateway per width, all asked round-robin by an in-process client that blocks on the socket like the shim (one event at a time), {} events per width after warm-up. \"Direct\" is one gRPC call (tonic client) from the bench to one such subscriber, no gateway: L plus gRPC and thread wake-up costs.\n",
+        "Each subscriber is a tonic server on a thread of its own (a current-thread runtime, as a subscriber process would have) that answers `allow` after sleeping L = {} ms. One gateway per width, all asked round-robin by an in-process client that blocks on the socket like the shim (one event at a time), {} events per width after warm-up. \"Direct\" is one gRPC call (tonic client) from the bench to one such subscriber, no gateway: L plus gRPC and thread wake-up costs; \"direct, {DIRECT_WIDE} at once\" calls {DIRECT_WIDE} of them at once from the same client and waits for the last answer: what {DIRECT_WIDE} subscribers answering together cost this machine without a gateway, the floor of the {DIRECT_WIDE}-way row.\n",
         ms(f.delay),
         f.direct.n
     );
@@ -171,6 +172,14 @@ fn fanout_section(out: &mut String, results: &Results) {
         ms(f.direct.median),
         ms(f.direct.p95),
         ms(f.direct.median.saturating_sub(f.delay))
+    );
+    let _ = writeln!(
+        out,
+        "| direct, {DIRECT_WIDE} at once (no gateway) | {} | {} | {} | {} |",
+        ms(f.direct_wide.median),
+        ms(f.direct_wide.p95),
+        ms(f.direct_wide.median.saturating_sub(f.delay)),
+        ms(f.direct_wide.median.saturating_sub(f.direct.median))
     );
     for (width, s) in &f.widths {
         let _ = writeln!(
@@ -187,12 +196,24 @@ fn fanout_section(out: &mut String, results: &Results) {
         "\nGateway overhead per added subscriber (least-squares slope of the median over widths 1–16): {:.1} µs.\n",
         f.per_subscriber_us
     );
+    if let Some(wide) = f.median_at(DIRECT_WIDE) {
+        let _ = writeln!(
+            out,
+            "{DIRECT_WIDE} subscribers through the gateway against the same {DIRECT_WIDE} asked directly: {} ms more at the median (issue 33 asks L + 1 ms; the {DIRECT_WIDE} direct calls alone take L + {} ms in this run).\n",
+            ms(wide.saturating_sub(f.direct_wide.median)),
+            ms(f.direct_wide.median.saturating_sub(f.delay))
+        );
+    }
     let _ = writeln!(
         out,
         "Median − L in each quarter of the rounds, in time order (how far the machine drifted during the run):\n\n| Subscribers | Q1 ms | Q2 ms | Q3 ms | Q4 ms |\n|---:|---:|---:|---:|---:|"
     );
-    let labels =
-        std::iter::once("direct".to_owned()).chain(f.widths.iter().map(|(w, _)| w.to_string()));
+    let labels = [
+        "direct".to_owned(),
+        format!("direct, {DIRECT_WIDE} at once"),
+    ]
+    .into_iter()
+    .chain(f.widths.iter().map(|(w, _)| w.to_string()));
     for (label, quarters) in labels.zip(&f.quarters) {
         let cells: Vec<String> = quarters
             .iter()
@@ -208,24 +229,21 @@ fn throughput_section(out: &mut String, results: &Results) {
     let _ = writeln!(out, "## 3. Throughput\n");
     let _ = writeln!(
         out,
-        "{} concurrent in-process clients, each connecting, sending the payload and reading the reply in a loop (one connection per event, as the shim does). The gateways (one per row) are loaded in equal slices, round-robin, after one warm-up slice each.\n",
+        "{} concurrent in-process clients, each connecting, sending the payload and reading the reply in a loop (one connection per event, as the shim does). Beside the gateways, the floor of the same load: section 1c's minimal tokio server (the runtime built as the gateway's, a task per connection, a deadline on each step), alone, and asking the same no-op subscriber over the same transport before each reply (`OnEvent` over `h2` as the gateway's client speaks it, the request's bytes as the event's `raw_json`, nothing else). The gateways and floors (one per row) are loaded in equal slices, round-robin, after one warm-up slice each.\n",
         t.clients
     );
     let _ = writeln!(
         out,
-        "| No-op gRPC subscribers | transport | events/s (all slices) | median slice | slowest slice | fastest slice | events | gateway CPU µs/event | bench CPU µs/event |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|"
+        "| Server | No-op gRPC subscribers | transport | events/s (all slices) | median slice | slowest slice | fastest slice | events | server CPU µs/event | bench CPU µs/event |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"
     );
     for r in &t.rates {
-        let (gateway_cpu, bench_cpu) = r.cpu_per_event_us();
+        let (server_cpu, bench_cpu) = r.cpu_per_event_us();
         let _ = writeln!(
             out,
-            "| {} | {} | {:.0} | {:.0} | {:.0} | {:.0} | {} | {gateway_cpu:.1} | {bench_cpu:.1} |",
+            "| {} | {} | {} | {:.0} | {:.0} | {:.0} | {:.0} | {} | {server_cpu:.1} | {bench_cpu:.1} |",
+            if r.floor { "floor" } else { "gateway" },
             r.subscribers,
-            match (r.subscribers, r.unix) {
-                (0, _) => "—",
-                (_, true) => "unix://",
-                (_, false) => "TCP 127.0.0.1",
-            },
+            transport(r.subscribers, r.unix),
             r.overall(),
             r.median_slice(),
             r.slice_rates.first().copied().unwrap_or(0.0),
@@ -235,8 +253,56 @@ fn throughput_section(out: &mut String, results: &Results) {
     }
     let _ = writeln!(
         out,
-        "\nCPU columns: user + system time from /proc/<pid>/stat over the measured slices, divided by the events. The bench process runs the clients and the subscribers; on 2 cores it shares the CPUs with the gateway, so the gateway never has the machine to itself.\n"
+        "\nCPU columns: user + system time over the measured slices, divided by the events: the gateway's from /proc/<pid>/stat; a floor's from its runtime's threads (/proc/self/task), the bench's being the rest of its process. The bench process runs the clients and the subscribers; on 2 cores it shares the CPUs with the server, so no server has the machine to itself.\n"
     );
+    let _ = writeln!(
+        out,
+        "The gateway against its floor, and issue 33's targets:\n\n| No-op gRPC subscribers | transport | gateway events/s | floor events/s | gateway ÷ floor | gateway − floor CPU µs/event | target |\n|---:|---|---:|---:|---:|---:|---|"
+    );
+    for (n, unix, target) in [
+        (0, false, None),
+        (1, false, Some(30_000.0)),
+        (1, true, Some(40_000.0)),
+    ] {
+        let (Some(gateway), Some(floor)) = (t.with(n, unix), t.floor(n, unix)) else {
+            continue;
+        };
+        let verdict = target.map_or_else(
+            || "—".to_owned(),
+            |target: f64| {
+                let met = if gateway.overall() >= target {
+                    "met"
+                } else {
+                    "**not met**"
+                };
+                let reach = if floor.overall() >= target {
+                    ""
+                } else {
+                    "; the floor is below it too"
+                };
+                format!("≥ {:.0}k events/s: {met}{reach}", target / 1000.0)
+            },
+        );
+        let _ = writeln!(
+            out,
+            "| {n} | {} | {:.0} | {:.0} | {:.2} | {:+.1} | {verdict} |",
+            transport(n, unix),
+            gateway.overall(),
+            floor.overall(),
+            gateway.overall() / floor.overall().max(f64::MIN_POSITIVE),
+            gateway.cpu_per_event_us().0 - floor.cpu_per_event_us().0,
+        );
+    }
+    out.push('\n');
+}
+
+/// How a throughput row reaches its subscribers.
+fn transport(subscribers: usize, unix: bool) -> &'static str {
+    match (subscribers, unix) {
+        (0, _) => "—",
+        (_, true) => "unix://",
+        (_, false) => "TCP 127.0.0.1",
+    }
 }
 
 fn memory_section(out: &mut String, results: &Results) {

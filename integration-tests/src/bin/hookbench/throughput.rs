@@ -2,9 +2,14 @@
 //! many concurrent in-process clients (no process spawn), for 0, 1 and 4
 //! no-op gRPC subscribers.
 //!
-//! The three gateways run at once and are loaded in turns of equal slices,
-//! round-robin, so a burst of noise from the rest of the machine lands on
-//! all of them rather than on one.
+//! Beside them, the floor of the same load (issue 33): the minimal tokio
+//! server of section 1c, alone and asking the same subscriber over the same
+//! transport (`floor_forward`) before each reply. What the gateway adds to
+//! its floor is its own work per event.
+//!
+//! The gateways and floors run at once and are loaded in turns of equal
+//! slices, round-robin, so a burst of noise from the rest of the machine
+//! lands on all of them rather than on one.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,8 +18,11 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use tokio::runtime::Runtime;
 
+use hookgate_wire::ReplyFrame as _;
+
 use crate::artifacts::Artifacts;
 use crate::client;
+use crate::floor_tokio::{THREAD_NAME, TokioEcho};
 use crate::gateway::{Decider, Gateway, config_toml, cpu_time};
 use crate::options::Sizes;
 use crate::subscriber::BenchSubscriber;
@@ -23,10 +31,14 @@ use crate::subscriber::BenchSubscriber;
 /// rather than TCP). The issue asks for 0, 1 and 4 over gRPC; one over a
 /// `unix://` endpoint shows what the TCP loopback stack costs.
 pub(crate) const CONFIGS: [(usize, bool); 4] = [(0, false), (1, false), (1, true), (4, false)];
+/// The floors measured beside them: (subscribers, over `unix://`).
+const FLOORS: [(usize, bool); 3] = [(0, false), (1, false), (1, true)];
 
 /// One configuration's throughput.
 #[derive(Debug, Clone)]
 pub(crate) struct Rate {
+    /// The minimal tokio server (its CPU is "gateway CPU"), not a gateway.
+    pub(crate) floor: bool,
     pub(crate) subscribers: usize,
     /// The subscriber listens on a Unix socket (`unix://`), not TCP.
     pub(crate) unix: bool,
@@ -68,11 +80,66 @@ pub(crate) struct Throughput {
 }
 
 impl Throughput {
+    /// A gateway's rate.
     pub(crate) fn with(&self, subscribers: usize, unix: bool) -> Option<&Rate> {
-        self.rates
-            .iter()
-            .find(|r| r.subscribers == subscribers && r.unix == unix)
+        self.find(false, subscribers, unix)
     }
+
+    /// The floor's rate for the same load.
+    pub(crate) fn floor(&self, subscribers: usize, unix: bool) -> Option<&Rate> {
+        self.find(true, subscribers, unix)
+    }
+
+    fn find(&self, floor: bool, subscribers: usize, unix: bool) -> Option<&Rate> {
+        self.rates.iter().find(|r| {
+            r.floor == floor && r.subscribers == subscribers && (r.unix == unix || subscribers == 0)
+        })
+    }
+}
+
+/// What one row loads: a gateway process, or a floor in the bench's own.
+enum Server {
+    Gateway(Gateway),
+    Floor(TokioEcho),
+}
+
+impl Server {
+    fn socket(&self) -> &std::path::Path {
+        match self {
+            Server::Gateway(gateway) => gateway.socket(),
+            Server::Floor(floor) => floor.socket(),
+        }
+    }
+
+    /// The server's CPU time so far, and the rest of the bench's.
+    fn cpu(&self) -> anyhow::Result<(Duration, Duration)> {
+        let bench = cpu_time("self")?;
+        Ok(match self {
+            Server::Gateway(gateway) => (cpu_time(&gateway.pid().to_string())?, bench),
+            Server::Floor(_) => {
+                let floors = floor_threads_cpu()?;
+                (floors, bench.saturating_sub(floors))
+            }
+        })
+    }
+}
+
+/// The CPU time of the bench's threads named [`THREAD_NAME`] (every
+/// floor's runtime; only the loaded one is busy).
+fn floor_threads_cpu() -> anyhow::Result<Duration> {
+    let mut total = Duration::ZERO;
+    for task in std::fs::read_dir("/proc/self/task").context("listing the bench's threads")? {
+        let tid = task?.file_name();
+        let tid = tid.to_string_lossy();
+        // A thread may end between the listing and the reads.
+        let Ok(comm) = std::fs::read_to_string(format!("/proc/self/task/{tid}/comm")) else {
+            continue;
+        };
+        if comm.trim_end() == THREAD_NAME {
+            total += cpu_time(&format!("self/task/{tid}")).unwrap_or_default();
+        }
+    }
+    Ok(total)
 }
 
 pub(crate) fn run(
@@ -88,7 +155,7 @@ pub(crate) fn run(
         endpoint: s.endpoint().to_owned(),
         timeout: Duration::from_millis(1000),
     };
-    let mut gateways = CONFIGS
+    let mut servers = CONFIGS
         .iter()
         .map(|&(n, over_unix)| {
             let deciders: Vec<Decider> = if over_unix {
@@ -96,15 +163,35 @@ pub(crate) fn run(
             } else {
                 tcp[..n].iter().map(decider).collect()
             };
-            Gateway::start(&artifacts.gateway, &config_toml(&deciders))
+            Gateway::start(&artifacts.gateway, &config_toml(&deciders)).map(Server::Gateway)
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let frames = Arc::new(vec![client::request_frame(payload)]);
+    let frame = client::request_frame(payload);
+    for &(n, over_unix) in &FLOORS {
+        // The reply of the gateway with the same subscribers, byte for byte.
+        let like = CONFIGS
+            .iter()
+            .position(|&c| c == (n, over_unix))
+            .context("a floor without its gateway")?;
+        let reply = client::call_blocking(servers[like].socket(), &frame)
+            .context("the gateway's reply")?
+            .encode();
+        let floor = match (n, over_unix) {
+            (0, _) => TokioEcho::start(reply)?,
+            (_, true) => TokioEcho::forwarding(reply, unix.endpoint())?,
+            (_, false) => TokioEcho::forwarding(reply, tcp[0].endpoint())?,
+        };
+        servers.push(Server::Floor(floor));
+    }
+    let frames = Arc::new(vec![frame]);
     let clients = sizes.throughput_clients;
 
     let mut rates: Vec<Rate> = CONFIGS
         .iter()
-        .map(|&(n, unix)| Rate {
+        .map(|&c| (false, c))
+        .chain(FLOORS.iter().map(|&c| (true, c)))
+        .map(|(floor, (n, unix))| Rate {
+            floor,
             subscribers: n,
             unix,
             events: 0,
@@ -116,20 +203,20 @@ pub(crate) fn run(
         .collect();
     // One unmeasured warm-up slice each (connections, allocator, caches).
     for round in 0..=sizes.throughput_slices {
-        for i in 0..gateways.len() {
-            let slot = (round + i) % gateways.len();
-            let pid = gateways[slot].pid().to_string();
-            let (gateway_cpu, bench_cpu) = (cpu_time(&pid)?, cpu_time("self")?);
+        for i in 0..servers.len() {
+            let slot = (round + i) % servers.len();
+            let (server_cpu, bench_cpu) = servers[slot].cpu()?;
             let (events, elapsed) = runtime.block_on(slice(
-                &gateways[slot],
+                servers[slot].socket(),
                 &frames,
                 clients,
                 sizes.throughput_slice,
             ))?;
             if round > 0 {
                 let rate = &mut rates[slot];
-                rate.gateway_cpu += cpu_time(&pid)?.saturating_sub(gateway_cpu);
-                rate.bench_cpu += cpu_time("self")?.saturating_sub(bench_cpu);
+                let (server_after, bench_after) = servers[slot].cpu()?;
+                rate.gateway_cpu += server_after.saturating_sub(server_cpu);
+                rate.bench_cpu += bench_after.saturating_sub(bench_cpu);
                 rate.events += events;
                 rate.elapsed += elapsed;
                 rate.slice_rates
@@ -137,16 +224,19 @@ pub(crate) fn run(
             }
         }
     }
-    for (gateway, rate) in gateways.iter_mut().zip(&mut rates) {
-        gateway.check_alive()?;
+    for (server, rate) in servers.iter_mut().zip(&mut rates) {
+        if let Server::Gateway(gateway) = server {
+            gateway.check_alive()?;
+        }
         rate.slice_rates.sort_by(f64::total_cmp);
     }
     Ok(Throughput { clients, rates })
 }
 
-/// Loads `gateway` with `clients` concurrent clients for `duration`.
+/// Loads the server at `socket` with `clients` concurrent clients for
+/// `duration`.
 async fn slice(
-    gateway: &Gateway,
+    socket: &std::path::Path,
     frames: &Arc<Vec<Vec<u8>>>,
     clients: usize,
     duration: Duration,
@@ -160,7 +250,7 @@ async fn slice(
         })
     };
     let start = Instant::now();
-    let events = client::load(gateway.socket(), Arc::clone(frames), clients, None, stop)
+    let events = client::load(socket, Arc::clone(frames), clients, None, stop)
         .await
         .context("throughput load")?;
     let elapsed = start.elapsed();
