@@ -32,7 +32,8 @@ use crate::subscriber::BenchSubscriber;
 
 /// The fan-out widths measured.
 pub(crate) const WIDTHS: [usize; 5] = [1, 2, 4, 8, 16];
-/// How many subscribers the wide direct call asks at once.
+/// How many subscribers the wide direct call asks at once: the width of
+/// the fan-out target's row (8-way), whose floor it is.
 pub(crate) const DIRECT_WIDE: usize = 8;
 
 /// Section 2's results.

@@ -12,26 +12,31 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use crate::floor_forward::Forward;
 use anyhow::Context as _;
 use hookgate_wire::{HEADER_LEN, Header, MAX_REQUEST_BODY};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::{UnixListener, UnixStream};
 
+use crate::floor_forward::Forward;
+use crate::gateway::cpu_time;
+
 /// How long the server waits on a silent client (or subscriber) before
 /// it drops it.
 const READ_DEADLINE: Duration = Duration::from_secs(10);
 
-/// Its runtime's threads' name, which tells their CPU time apart from the
-/// rest of the bench's in `/proc/self/task` (at most 15 bytes).
-pub(crate) const THREAD_NAME: &str = "hookbench-floor";
+/// Servers started so far: each names its runtime's threads apart.
+static SERVERS: AtomicUsize = AtomicUsize::new(0);
 
 /// A minimal tokio server of the socket exchange, stopped when dropped.
 #[derive(Debug)]
 pub(crate) struct TokioEcho {
     path: PathBuf,
+    /// Its runtime's threads' name (at most 15 bytes, as Linux keeps it),
+    /// which tells their CPU time from the rest of the bench's.
+    threads: String,
     runtime: Option<tokio::runtime::Runtime>,
     _dir: tempfile::TempDir,
 }
@@ -50,10 +55,11 @@ impl TokioEcho {
     fn serve(reply: Vec<u8>, endpoint: Option<&str>) -> anyhow::Result<TokioEcho> {
         let dir = crate::gateway::private_dir("hookbench-tokio-")?;
         let path = dir.path().join("tokio.sock");
+        let threads = format!("hb-floor-{}", SERVERS.fetch_add(1, Ordering::Relaxed));
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .thread_stack_size(hookgate_adapters::STACK_SIZE)
-            .thread_name(THREAD_NAME)
+            .thread_name(threads.clone())
             .build()
             .context("building the tokio echo's runtime")?;
         let listener = {
@@ -77,6 +83,7 @@ impl TokioEcho {
         });
         Ok(TokioEcho {
             path,
+            threads,
             runtime: Some(runtime),
             _dir: dir,
         })
@@ -84,6 +91,23 @@ impl TokioEcho {
 
     pub(crate) fn socket(&self) -> &Path {
         &self.path
+    }
+
+    /// The CPU time its runtime's threads have used.
+    pub(crate) fn cpu_time(&self) -> anyhow::Result<Duration> {
+        let mut total = Duration::ZERO;
+        for task in std::fs::read_dir("/proc/self/task").context("listing the bench's threads")? {
+            let tid = task?.file_name();
+            let tid = tid.to_string_lossy();
+            // A thread may end between the listing and the reads.
+            let Ok(comm) = std::fs::read_to_string(format!("/proc/self/task/{tid}/comm")) else {
+                continue;
+            };
+            if comm.trim_end() == self.threads {
+                total += cpu_time(&format!("self/task/{tid}")).unwrap_or_default();
+            }
+        }
+        Ok(total)
     }
 }
 

@@ -2,6 +2,7 @@
 //! marked MET or NOT MET (or not measured, when its section was skipped).
 
 use crate::Results;
+use crate::fanout::DIRECT_WIDE;
 use crate::stats::ms;
 
 /// One target's verdict.
@@ -78,7 +79,7 @@ pub(crate) fn evaluate(results: &Results) -> Vec<Verdict> {
     match results
         .fanout
         .as_ref()
-        .and_then(|f| Some((f.delay, f.median_at(8)?, f.direct_wide.median)))
+        .and_then(|f| Some((f.delay, f.median_at(DIRECT_WIDE)?, f.direct_wide.median)))
     {
         Some((delay, median, direct)) => verdicts.push(Verdict {
             target: FANOUT,

@@ -22,7 +22,7 @@ use hookgate_wire::ReplyFrame as _;
 
 use crate::artifacts::Artifacts;
 use crate::client;
-use crate::floor_tokio::{THREAD_NAME, TokioEcho};
+use crate::floor_tokio::TokioEcho;
 use crate::gateway::{Decider, Gateway, config_toml, cpu_time};
 use crate::options::Sizes;
 use crate::subscriber::BenchSubscriber;
@@ -37,7 +37,7 @@ const FLOORS: [(usize, bool); 3] = [(0, false), (1, false), (1, true)];
 /// One configuration's throughput.
 #[derive(Debug, Clone)]
 pub(crate) struct Rate {
-    /// The minimal tokio server (its CPU is "gateway CPU"), not a gateway.
+    /// The minimal tokio server, not a gateway.
     pub(crate) floor: bool,
     pub(crate) subscribers: usize,
     /// The subscriber listens on a Unix socket (`unix://`), not TCP.
@@ -46,9 +46,10 @@ pub(crate) struct Rate {
     pub(crate) elapsed: Duration,
     /// Events/s of each slice, sorted.
     pub(crate) slice_rates: Vec<f64>,
-    /// CPU time the gateway and the bench process (clients and the
-    /// in-process subscribers) used over the measured slices.
-    pub(crate) gateway_cpu: Duration,
+    /// CPU time the server (the gateway, or the floor's runtime threads)
+    /// and the rest of the bench process (clients and the in-process
+    /// subscribers) used over the measured slices.
+    pub(crate) server_cpu: Duration,
     pub(crate) bench_cpu: Duration,
 }
 
@@ -58,10 +59,10 @@ impl Rate {
         self.events as f64 / self.elapsed.as_secs_f64().max(f64::MIN_POSITIVE)
     }
 
-    /// CPU µs per event: (gateway, bench).
+    /// CPU µs per event: (server, bench).
     pub(crate) fn cpu_per_event_us(&self) -> (f64, f64) {
         let per = |d: Duration| d.as_secs_f64() * 1e6 / (self.events.max(1) as f64);
-        (per(self.gateway_cpu), per(self.bench_cpu))
+        (per(self.server_cpu), per(self.bench_cpu))
     }
 
     pub(crate) fn median_slice(&self) -> f64 {
@@ -116,30 +117,12 @@ impl Server {
         let bench = cpu_time("self")?;
         Ok(match self {
             Server::Gateway(gateway) => (cpu_time(&gateway.pid().to_string())?, bench),
-            Server::Floor(_) => {
-                let floors = floor_threads_cpu()?;
-                (floors, bench.saturating_sub(floors))
+            Server::Floor(floor) => {
+                let floor = floor.cpu_time()?;
+                (floor, bench.saturating_sub(floor))
             }
         })
     }
-}
-
-/// The CPU time of the bench's threads named [`THREAD_NAME`] (every
-/// floor's runtime; only the loaded one is busy).
-fn floor_threads_cpu() -> anyhow::Result<Duration> {
-    let mut total = Duration::ZERO;
-    for task in std::fs::read_dir("/proc/self/task").context("listing the bench's threads")? {
-        let tid = task?.file_name();
-        let tid = tid.to_string_lossy();
-        // A thread may end between the listing and the reads.
-        let Ok(comm) = std::fs::read_to_string(format!("/proc/self/task/{tid}/comm")) else {
-            continue;
-        };
-        if comm.trim_end() == THREAD_NAME {
-            total += cpu_time(&format!("self/task/{tid}")).unwrap_or_default();
-        }
-    }
-    Ok(total)
 }
 
 pub(crate) fn run(
@@ -197,7 +180,7 @@ pub(crate) fn run(
             events: 0,
             elapsed: Duration::ZERO,
             slice_rates: Vec::new(),
-            gateway_cpu: Duration::ZERO,
+            server_cpu: Duration::ZERO,
             bench_cpu: Duration::ZERO,
         })
         .collect();
@@ -215,7 +198,7 @@ pub(crate) fn run(
             if round > 0 {
                 let rate = &mut rates[slot];
                 let (server_after, bench_after) = servers[slot].cpu()?;
-                rate.gateway_cpu += server_after.saturating_sub(server_cpu);
+                rate.server_cpu += server_after.saturating_sub(server_cpu);
                 rate.bench_cpu += bench_after.saturating_sub(bench_cpu);
                 rate.events += events;
                 rate.elapsed += elapsed;
