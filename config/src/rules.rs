@@ -92,6 +92,8 @@ fn guard_rules(
 ) -> Result<Guard, ConfigError> {
     let mut ids = HashSet::new();
     let mut compiled = Vec::new();
+    // Each compiled rule's key and span, for an error about it.
+    let mut written = Vec::new();
     let (all, list) = match rules {
         Some(rules) => (rules.span(), rules.into_inner()),
         None => (0..0, Vec::new()),
@@ -127,6 +129,7 @@ fn guard_rules(
                 format!("two rules of this guard have the id `{id}`"),
             ));
         }
+        written.push((rule_key.clone(), rule_span(&rule, &all)));
         compiled.push(guard_rule(at, rule, id, &rule_key, &all)?);
     }
     let home = env
@@ -134,10 +137,27 @@ fn guard_rules(
         .as_ref()
         .and_then(|h| h.to_str())
         .map(str::to_owned);
-    Ok(Guard::new(compiled)
+    let guard = Guard::new(compiled)
         .with_home(home)
         .with_case_folding(settings.case_insensitive)
-        .with_time_limit(settings.time_limit))
+        .with_time_limit(settings.time_limit);
+    // The guard would judge every call such a rule could apply to as the
+    // worst it could be: a config that says what to fix is kinder.
+    if let Some(id) = guard.uncompiled().first() {
+        let (rule_key, span) = guard
+            .rules()
+            .iter()
+            .position(|r| r.id == *id)
+            .and_then(|i| written.get(i).cloned())
+            .unwrap_or_else(|| (key("rules"), all.clone()));
+        return Err(at.error(
+            span,
+            rule_key,
+            "this rule's pattern grows too large to compile without case (paths and names \
+             are compared without case here: `case_insensitive`); make it smaller",
+        ));
+    }
+    Ok(guard)
 }
 
 fn guard_rule(

@@ -123,6 +123,22 @@ impl Guard {
             }
             (Matcher::Path(rule), Compiled::Path(Some(judge))) => rule.find(judge, facts, budget),
             (Matcher::Fetch(rule), _) => rule.find(facts, self.fold),
+            // Not compiled for this case folding (`Guard::uncompiled`):
+            // what the rule matches is unknown, so a call it could apply
+            // to is judged the worst it could be.
+            (Matcher::Command(_), Compiled::Command(None)) => facts
+                .commands
+                .first()
+                .map(|c| uncompiled(format!("`{}`", crate::pattern::shown(&c.name)))),
+            (Matcher::Path(rule), Compiled::Path(None)) => facts
+                .paths
+                .iter()
+                .find(|p| rule.access.covers(p.access))
+                .map(|p| {
+                    let shown = crate::pattern::shown(&p.written);
+                    uncompiled(format!("`{shown}` ({})", p.access.as_str()))
+                }),
+            // Compiled from the same rules, in order: never another kind.
             _ => None,
         }
     }
@@ -217,6 +233,14 @@ fn deny(reason: String) -> Hit {
 }
 
 /// A raw-text rule: the command line, each named path, the MCP tool name.
+/// What a rule the guard could not compile says of `detail`: maybe.
+fn uncompiled(detail: String) -> rules::Found {
+    rules::Found {
+        detail: format!("{detail}, which a rule too large to match without case could not judge"),
+        judged: Judged::Maybe,
+    }
+}
+
 fn regex_match(target: Target, pattern: &Regex, tool: &Tool) -> Option<String> {
     let shown = |text: &str| Some(format!("`{text}`"));
     match target {

@@ -107,11 +107,12 @@ pub struct Rule {
     pub reason: String,
 }
 
-/// A rule's matcher compiled for judging words with unknown parts; `None`
-/// when a regex did not compile again (a matcher judged without it says
-/// Maybe for every such word). A regex rule's is its regex folded to no
-/// case, `None` when it does not fold (or that did not compile): the
-/// rule's own regex is used.
+/// A rule's matcher compiled for judging words with unknown parts. `None`
+/// when a regex did not compile again (too large once folded to no case):
+/// a command or path rule without its judges says Maybe for every call it
+/// could apply to; a regex rule's is its regex folded to no case, `None`
+/// when it does not fold (or that did not compile), and the rule's own
+/// regex is used. [`Guard::uncompiled`] names such rules.
 #[derive(Debug, Clone)]
 enum Compiled {
     Regex(Option<Regex>),
@@ -216,6 +217,25 @@ impl Guard {
     pub fn with_home(mut self, home: Option<String>) -> Guard {
         self.home = home.filter(|h| h.starts_with('/') && h.len() > 1);
         self
+    }
+
+    /// The ids of the rules that did not compile for this case folding (a
+    /// pattern the config accepted that grows past the guard's size limit
+    /// once folded to no case). The guard judges every call a command or
+    /// path rule of them could apply to as Maybe, and matches a regex rule
+    /// of them with case; a config holding one is refused.
+    pub fn uncompiled(&self) -> Vec<&str> {
+        self.rules
+            .iter()
+            .zip(&self.compiled)
+            .filter(|(_, compiled)| match compiled {
+                Compiled::Regex(folded) => self.fold && folded.is_none(),
+                Compiled::Command(judges) => judges.is_none(),
+                Compiled::Path(judge) => judge.is_none(),
+                Compiled::Fetch => false,
+            })
+            .map(|(rule, _)| rule.id.as_str())
+            .collect()
     }
 
     /// The same rules, comparing paths and command names without case

@@ -251,3 +251,28 @@ fn the_default_layer_is_built_only_where_it_is_kept() {
     let err = Config::from_layers(&kept, &env()).unwrap_err();
     assert!(err.to_string().contains("bad regex"), "{err}");
 }
+
+/// macOS and Windows run the embedded guard with case folded: every rule
+/// of it compiles so (a rule that did not would refuse the config there).
+#[test]
+fn the_default_guard_compiles_folded_whole() {
+    let folded = over_default("[[subscriber]]\nname = \"guard\"\ncase_insensitive = true\n");
+    let guard = folded
+        .subscribers
+        .iter()
+        .find_map(|s| match &s.kind {
+            SubscriberKind::Guard { guard } if s.name == "guard" => Some(guard),
+            _ => None,
+        })
+        .expect("the default guard");
+    assert!(guard.uncompiled().is_empty());
+    let unfolded = over_default("[[subscriber]]\nname = \"guard\"\ncase_insensitive = false\n");
+    assert_eq!(rule_ids(&folded, "guard"), rule_ids(&unfolded, "guard"));
+    // Folded indeed: `RM` runs `rm` there.
+    let line = "RM -rf ~";
+    assert_eq!(guard_says(&folded, "guard", line), Some(Permission::Deny));
+    assert_eq!(
+        guard_says(&unfolded, "guard", line),
+        Some(Permission::Unspecified)
+    );
+}

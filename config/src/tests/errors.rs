@@ -226,6 +226,13 @@ fn errors_name_file_line_and_key() {
             "bad regex",
         ),
         (
+            "a pattern too large once folded to no case",
+            "[[subscriber]]\nname = \"g\"\nbuiltin = \"guard\"\ncase_insensitive = true\n[[subscriber.rules]]\npath = '(^|/)(?:ks){12000}\\.env$'\nreason = \"x\"\n",
+            6,
+            Some("subscriber[0].rules[0]"),
+            "too large to compile without case",
+        ),
+        (
             "bad action",
             "[[subscriber]]\nname = \"g\"\nbuiltin = \"guard\"\n[[subscriber.rules]]\ncommand = [\"rm\"]\naction = \"allow\"\nreason = \"x\"\n",
             6,

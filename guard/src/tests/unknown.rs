@@ -157,3 +157,51 @@ fn case_folds_where_the_file_system_does() {
     let home = "cat /HOME/DEV/.env";
     assert_eq!(verdict(&folded, home, true), Permission::Deny);
 }
+
+/// A rule that grows past the guard's size limit once folded to no case
+/// (the config accepts it: it compiles unfolded) is not judged with case
+/// instead, nor skipped: a call it could apply to asks (or denies), and
+/// the guard names the rule so a config can refuse it.
+#[test]
+fn a_rule_too_large_to_fold_judges_the_worst() {
+    let big = || Regex::new(r"(^|/)(?:ks){12000}\.env$").unwrap();
+    let rules = || {
+        vec![
+            Rule {
+                id: "big-path".into(),
+                matcher: Matcher::Path(PathRule {
+                    pattern: big(),
+                    unless: None,
+                    access: Access::Read,
+                }),
+                action: Action::Deny,
+                reason: "big path".into(),
+            },
+            Rule {
+                id: "big-operand".into(),
+                matcher: Matcher::Command(CommandRule {
+                    names: vec!["rm".into()],
+                    subcommands: Vec::new(),
+                    flags: Vec::new(),
+                    without_flags: Vec::new(),
+                    operand: Some(big()),
+                }),
+                action: Action::Deny,
+                reason: "big operand".into(),
+            },
+        ]
+    };
+    let unfolded = Guard::new(rules()).with_case_folding(false);
+    assert!(unfolded.uncompiled().is_empty());
+    let folded = Guard::new(rules()).with_case_folding(true);
+    assert_eq!(folded.uncompiled(), ["big-path", "big-operand"]);
+    for line in ["cat notes.txt", "ls -la"] {
+        assert_eq!(
+            verdict(&unfolded, line, true),
+            Permission::Unspecified,
+            "{line}"
+        );
+        assert_eq!(verdict(&folded, line, true), Permission::Ask, "{line}");
+        assert_eq!(verdict(&folded, line, false), Permission::Deny, "{line}");
+    }
+}
